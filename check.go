@@ -1,0 +1,141 @@
+package rfc1738
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Report is the result of Check: every violation of the grammar (Errors)
+// and every warning, in input order.
+type Report struct {
+	URL      URL // the parsed URL; the zero URL when Errors is not empty
+	Errors   []Diagnostic
+	Warnings []Diagnostic
+}
+
+// Valid reports whether the input matched its scheme's production.
+func (r Report) Valid() bool { return len(r.Errors) == 0 }
+
+// Check parses s like Parse but reports every violation, not only the
+// first, and adds the warnings of URL.Warnings. After a violation it skips
+// the offending byte and goes on, so one typo yields one error.
+func Check(s string) Report {
+	var diags []Diagnostic
+	p := parser{s: s, diags: &diags}
+	p.parse()
+	if p.bad {
+		r := Report{Errors: diags}
+		schemeWarnings(s, func(d Diagnostic) { r.Warnings = append(r.Warnings, d) })
+		return r
+	}
+	return Report{URL: p.u, Warnings: p.u.Warnings()}
+}
+
+// reservedSchemes are the names §4 asks IANA to reserve; RFC 1738 defines
+// no syntax for them.
+var reservedSchemes = []string{"afs", "mid", "cid", "nfs", "tn3270", "mailserver", "z39.50"}
+
+// schemeWarnings reports what §2.1 and §4 say of the scheme name of s.
+func schemeWarnings(s string, add func(Diagnostic)) {
+	colon := strings.IndexByte(s, ':')
+	if colon <= 0 {
+		return
+	}
+	name := s[:colon]
+	for i := 0; i < len(name); i++ {
+		if classes[name[i]]&classHialpha != 0 {
+			add(Diagnostic{Offset: i, Rule: "scheme", Message: "scheme names are lower case; " +
+				strconv.Quote(name) + " is read as " + strconv.Quote(strings.ToLower(name)) + " (§2.1)"})
+			break
+		}
+	}
+	lower := strings.ToLower(name)
+	for _, r := range reservedSchemes {
+		if lower == r {
+			add(Diagnostic{Offset: 0, Rule: "scheme", Message: strconv.Quote(lower) +
+				" is reserved by §4 for future definition; RFC 1738 defines no syntax for it"})
+		}
+	}
+	if strings.HasPrefix(lower, "x-") {
+		add(Diagnostic{Offset: 0, Rule: "scheme", Message: strconv.Quote(lower) +
+			" is an experimental scheme (§4): used only by mutual agreement"})
+	}
+}
+
+// Warnings returns what the grammar allows but the RFC's text warns
+// against: an upper-case scheme (§2.1), a scheme reserved by §4 or
+// experimental, a password in the URL (§6), a port beyond 65535 or other
+// than the scheme's default (§6), a hostnumber part above 255 (§3.1), a
+// decoded CR, LF, NUL or TAB that would end up inside a protocol line (§6,
+// §3.4.1), and a mailto address that is not one RFC 822 addr-spec (§3.5).
+func (u URL) Warnings() []Diagnostic {
+	var w []Diagnostic
+	add := func(d Diagnostic) { w = append(w, d) }
+	if u.s == "" {
+		return nil
+	}
+	schemeWarnings(u.s, add)
+	if pw, ok := u.RawPassword(); ok && pw != "" {
+		add(Diagnostic{Offset: u.PasswordOffset(), Rule: "password",
+			Message: "the URL holds a password; passwords in URLs are unwise (§6)"})
+	}
+	if port, ok := u.Port(); ok {
+		off := u.PortOffset()
+		switch n := int(u.port); {
+		case n > 65535:
+			add(Diagnostic{Offset: off, Rule: "port", Message: "port " + port + " is beyond 65535, the largest TCP port"})
+		case u.kind.DefaultPort() != 0 && n != u.kind.DefaultPort():
+			add(Diagnostic{Offset: off, Rule: "port", Message: "port " + strconv.Itoa(n) + " is not " +
+				u.kind.String() + "'s default " + strconv.Itoa(u.kind.DefaultPort()) +
+				"; another protocol may listen there (§6)"})
+		}
+	}
+	if host := u.Host(); host != "" && classes[host[len(host)-1]]&classDigit != 0 {
+		start := u.HostOffset()
+		for _, part := range strings.Split(host, ".") {
+			if n, err := strconv.Atoi(part); err != nil || n > 255 {
+				add(Diagnostic{Offset: start, Rule: "hostnumber", Message: "host number part " + part + " is above 255"})
+			}
+			start += len(part) + 1
+		}
+	}
+	switch u.kind {
+	case KindMailto:
+		if m, _ := u.Mailto(); !m.AddrSpec {
+			add(Diagnostic{Offset: u.OpaqueOffset(), Rule: "encoded822addr",
+				Message: "the address is not one RFC 822 addr-spec, local-part@domain (§3.5)"})
+		}
+	case KindGopher:
+		// §3.4.1: a selector holds no TAB, CR or LF; the Gopher+ string may
+		// (§3.4.9 forms), so it is not checked here.
+		if ts, te, se, xe, ok := u.gopherSpans(); ok {
+			lineEscapes(u.s, ts, te, "gtype", "\t\r\n\x00", add)
+			lineEscapes(u.s, te, se, "selector", "\r\n\x00", add)
+			if se < int(u.end) {
+				lineEscapes(u.s, se+3, xe, "search", "\r\n\x00", add)
+			}
+		}
+	case KindFTP, KindNews, KindNNTP:
+		// §6: these parts are sent decoded inside protocol lines.
+		lineEscapes(u.s, int(u.colon)+1, int(u.end), "escape", "\r\n\x00", add)
+	}
+	slices.SortStableFunc(w, func(a, b Diagnostic) int { return a.Offset - b.Offset })
+	return w
+}
+
+// lineEscapes reports each escape in s[i:j] that decodes to one of the
+// octets in bad: an encoded delimiter of a line protocol (§6).
+func lineEscapes(s string, i, j int, rule, bad string, add func(Diagnostic)) {
+	for ; i+2 < j; i++ {
+		if s[i] != '%' {
+			continue
+		}
+		c := unhex(s[i+1])<<4 | unhex(s[i+2])
+		if strings.IndexByte(bad, c) >= 0 {
+			add(Diagnostic{Offset: i, Rule: rule, Message: "the escape " + s[i:i+3] + " decodes to " +
+				strconv.QuoteRune(rune(c)) + ", which would end or split a protocol line; clients must not send it (§6)"})
+		}
+		i += 2
+	}
+}

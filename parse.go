@@ -1,0 +1,549 @@
+package rfc1738
+
+import (
+	"math"
+	"strings"
+)
+
+// Parse parses s as an RFC 1738 URL, strictly: s must match its scheme's
+// production in §5. An optional "#fragment" after the URL is kept apart
+// (Appendix). The error, an *Error, names the byte offset of the first
+// violation and the rule that failed; Check reports them all.
+//
+// Parse does not allocate when s is valid.
+func Parse(s string) (URL, error) {
+	var p parser
+	p.s = s
+	p.parse()
+	if p.stop {
+		return URL{}, &Error{Input: s, Diagnostic: p.first}
+	}
+	return p.u, nil
+}
+
+// parser holds the state of one parse. In Parse mode (diags == nil) it stops
+// at the first violation; in Check mode it records every violation and goes
+// on, skipping the offending byte.
+type parser struct {
+	s     string
+	u     URL
+	diags *[]Diagnostic
+	first Diagnostic
+	stop  bool // Parse mode only: a violation was found
+	bad   bool // Check mode: at least one violation was found
+}
+
+// fail records a violation at byte offset off. It returns true when the
+// parse must stop (Parse mode). An empty msg means "the byte at off is not
+// allowed in rule" and is spelled out only when the message is needed.
+func (p *parser) fail(off int, rule, msg string) bool {
+	if p.diags == nil {
+		if !p.stop {
+			p.first = Diagnostic{Offset: off, Rule: rule, Message: msg}
+			if msg == "" {
+				p.first.Message = p.byteMessage(off, rule)
+			}
+			p.stop = true
+		}
+		return true
+	}
+	if msg == "" {
+		msg = p.byteMessage(off, rule)
+	}
+	p.bad = true
+	*p.diags = append(*p.diags, Diagnostic{Offset: off, Rule: rule, Message: msg})
+	return false
+}
+
+func (p *parser) byteMessage(off int, rule string) string {
+	if off >= len(p.s) {
+		return "unexpected end of the URL"
+	}
+	return badByteMessage(p.s[off], rule)
+}
+
+// scan checks that s[i:j] holds only octets of set and well-formed escapes
+// (§5 escape = "%" hex hex). Each offending byte is reported under rule.
+// It returns false when the parse must stop.
+func (p *parser) scan(i, j int, set charset, rule string) bool {
+	s := p.s
+	for ; i < j; i++ {
+		c := s[i]
+		if charsets[c]&set != 0 {
+			continue
+		}
+		if c == '%' {
+			if i+2 < j && isHex(s[i+1]) && isHex(s[i+2]) {
+				i += 2
+				continue
+			}
+			if p.fail(i, "escape", "'%' must begin an escape of two hex digits, %XX (§2.2); encode a literal '%' as %25") {
+				return false
+			}
+			continue
+		}
+		if p.fail(i, rule, "") {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) parse() {
+	s := p.s
+	if len(s) > math.MaxInt32 {
+		p.fail(0, "url", "the URL is longer than this parser accepts (2 GiB)")
+		return
+	}
+	end := strings.IndexByte(s, '#')
+	if end >= 0 {
+		// Appendix: a fragment identifier may follow the URL after "#".
+		p.u.flags |= flagFragment
+		p.scan(end+1, len(s), setXchar, "fragment")
+	} else {
+		end = len(s)
+	}
+	p.u.s = s
+	p.u.end = int32(end)
+
+	// §2.1, §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] ":"
+	i := 0
+	for i < end && classes[s[i]]&(classScheme|classHialpha) != 0 {
+		if classes[s[i]]&classHialpha != 0 {
+			p.u.flags |= flagUpperScheme
+		}
+		i++
+	}
+	if i == end {
+		p.fail(i, "genericurl", "missing ':' after the scheme name (§2.1)")
+		return
+	}
+	if s[i] != ':' {
+		p.fail(i, "scheme", "expected ':' after the scheme name; a scheme has only letters, digits, '+', '-' and '.' (§2.1)")
+		return
+	}
+	if i == 0 {
+		p.fail(0, "scheme", "the scheme name is empty (§2.1)")
+		return
+	}
+	p.u.colon = int32(i)
+	p.u.kind = KindOf(s[:i])
+	rest := i + 1
+
+	switch p.u.kind {
+	case KindMailto:
+		// §3.5, §5: mailtourl = "mailto:" encoded822addr; encoded822addr = 1*xchar
+		if rest == end {
+			p.fail(rest, "encoded822addr", "a mailto URL needs an address (§3.5)")
+			return
+		}
+		p.scan(rest, end, setXchar, "encoded822addr")
+	case KindNews:
+		p.news(rest, end)
+	case KindOther:
+		// §5: genericurl = scheme ":" schemepart; schemepart = *xchar | ip-schemepart.
+		// A schemepart that starts with "//" is read as ip-schemepart (§3.1).
+		if strings.HasPrefix(s[rest:end], "//") {
+			j := p.login(rest+2, end, true, true, "login")
+			if p.stop {
+				return
+			}
+			if j < end { // s[j] == '/'
+				p.u.flags |= flagPath
+				p.scan(j+1, end, setXchar, "urlpath")
+			}
+			return
+		}
+		p.scan(rest, end, setXchar, "schemepart")
+	default:
+		p.ipScheme(rest, end)
+	}
+}
+
+// ipScheme parses the schemepart of the eight named schemes that use the
+// "//" syntax of §3.1.
+func (p *parser) ipScheme(rest, end int) {
+	s := p.s
+	k := p.u.kind
+	rule := kindNames[k] + "url"
+	if !strings.HasPrefix(s[rest:end], "//") {
+		p.fail(rest, rule, article(k)+" URL starts with "+kindNames[k]+"://"+" (§3.1)")
+		return
+	}
+	// Only ftp and telnet allow "user:password@" (§3.2.1, §3.8); file has
+	// an optional host and no port (§3.10).
+	allowUser := k == KindFTP || k == KindTelnet
+	j := p.login(rest+2, end, allowUser, k != KindFile, rule)
+	if p.stop {
+		return
+	}
+	hasSlash := j < end
+	if hasSlash {
+		p.u.flags |= flagPath
+	}
+	path := j + 1 // start of url-path when hasSlash
+	switch k {
+	case KindFTP:
+		// §5: ftpurl = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]
+		if hasSlash {
+			p.fpath(path, end, true)
+		}
+	case KindFile:
+		// §5: fileurl = "file://" [ host | "localhost" ] "/" fpath
+		if !hasSlash {
+			p.fail(end, rule, "a file URL needs '/' and a path after the host (§3.10)")
+			return
+		}
+		p.fpath(path, end, false)
+	case KindHTTP:
+		// §5: httpurl = "http://" hostport [ "/" hpath [ "?" search ]]
+		if hasSlash {
+			q := indexByte(s, path, end, '?')
+			if p.scan(path, q, setHsegment|setSlash, "hsegment") && q < end {
+				p.scan(q+1, end, setHsegment, "search")
+			}
+		}
+	case KindGopher:
+		// §5: gopherurl = "gopher://" hostport [ / [ gtype [ selector
+		//     [ "%09" search [ "%09" gopher+_string ] ] ] ] ]
+		// gtype = xchar; selector, search, gopher+_string = *xchar.
+		if hasSlash {
+			p.scan(path, end, setXchar, "selector")
+		}
+	case KindNNTP:
+		// §5: nntpurl = "nntp://" hostport "/" group [ "/" digits ]
+		if !hasSlash {
+			p.fail(end, rule, "an nntp URL needs '/' and a newsgroup name (§3.7)")
+			return
+		}
+		slash := indexByte(s, path, end, '/')
+		if !p.group(path, slash) {
+			return
+		}
+		if slash < end {
+			if slash+1 == end {
+				p.fail(end, "digits", "an article number must follow the '/' after the group (§3.7)")
+				return
+			}
+			for i := slash + 1; i < end; i++ {
+				if classes[s[i]]&classDigit == 0 && p.fail(i, "digits", "an article number has only digits (§3.7)") {
+					return
+				}
+			}
+		}
+	case KindTelnet:
+		// §5: telneturl = "telnet://" login [ "/" ]
+		if hasSlash && path < end {
+			p.fail(path, rule, "nothing may follow the final '/' of a telnet URL (§3.8)")
+		}
+	case KindWAIS:
+		// §5: waisdatabase = "wais://" hostport "/" database
+		//     waisindex    = "wais://" hostport "/" database "?" search
+		//     waisdoc      = "wais://" hostport "/" database "/" wtype "/" wpath
+		if !hasSlash {
+			p.fail(end, rule, "a wais URL needs '/' and a database name (§3.9)")
+			return
+		}
+		i := path
+		for i < end && s[i] != '/' && s[i] != '?' {
+			i++
+		}
+		if !p.scan(path, i, setUchar, "database") || i == end {
+			return
+		}
+		if s[i] == '?' {
+			p.scan(i+1, end, setHsegment, "search")
+			return
+		}
+		t := indexByte(s, i+1, end, '/')
+		if t == end {
+			p.fail(end, "waisdoc", "a wais document URL is database/wtype/wpath: the '/' before wpath is missing (§3.9)")
+			return
+		}
+		if p.scan(i+1, t, setUchar, "wtype") {
+			p.scan(t+1, end, setUchar, "wpath")
+		}
+	case KindProspero:
+		// §5: prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]
+		//     fieldspec   = ";" fieldname "=" fieldvalue
+		if !hasSlash {
+			p.fail(end, rule, "a prospero URL needs '/' and an hsoname (§3.11)")
+			return
+		}
+		semi := indexByte(s, path, end, ';')
+		if !p.scan(path, semi, setFsegment|setSlash, "psegment") {
+			return
+		}
+		for semi < end {
+			next := indexByte(s, semi+1, end, ';')
+			eq := indexByte(s, semi+1, next, '=')
+			if eq == next {
+				if p.fail(next, "fieldspec", "a prospero field is ;name=value: '=' is missing (§3.11)") {
+					return
+				}
+			} else if !p.scan(semi+1, eq, setField, "fieldname") || !p.scan(eq+1, next, setField, "fieldvalue") {
+				return
+			}
+			semi = next
+		}
+	}
+}
+
+// fpath checks §5 fpath = fsegment *[ "/" fsegment ], followed in ftp URLs by
+// an optional ";type=" ftptype (§3.2.2). Within a segment ";" and "/" are
+// reserved.
+func (p *parser) fpath(i, end int, ftp bool) {
+	s := p.s
+	semi := indexByte(s, i, end, ';')
+	if !p.scan(i, semi, setFsegment|setSlash, "fsegment") || semi == end {
+		return
+	}
+	if ftp && strings.HasPrefix(s[semi:end], ";type=") {
+		t := semi + len(";type=")
+		if t == end {
+			p.fail(t, "ftptype", "the typecode after ';type=' is missing: one of a, i, d (§3.2.2)")
+			return
+		}
+		switch s[t] {
+		case 'a', 'i', 'd', 'A', 'I', 'D':
+		default:
+			if p.fail(t, "ftptype", "the typecode is one of a, i, d (§3.2.2)") {
+				return
+			}
+		}
+		if t+1 < end {
+			p.fail(t+1, "ftpurl", "nothing may follow ';type=' and its typecode (§3.2.2)")
+		}
+		return
+	}
+	msg := "';' is reserved in a path segment and must be encoded as %3B (§3.2.2)"
+	if ftp {
+		msg = "';' is reserved in an ftp path: encode it as %3B, or write ';type=' and a typecode (§3.2.2)"
+	}
+	if p.fail(semi, "fsegment", msg) {
+		return
+	}
+	p.scan(semi+1, end, setFsegment|setSlash, "fsegment")
+}
+
+// news checks §5 newsurl = "news:" grouppart; grouppart = "*" | group | article.
+func (p *parser) news(i, end int) {
+	s := p.s
+	switch {
+	case i == end:
+		p.fail(i, "grouppart", "a news URL names a group, a message-id or '*' (§3.6)")
+	case end-i == 1 && s[i] == '*':
+		// §3.6: news:* refers to all available news groups.
+	default:
+		at := indexByte(s, i, end, '@')
+		if at == end {
+			p.group(i, end)
+			return
+		}
+		// §3.6: a message-id is told from a group by its "@".
+		// article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host
+		if at == i {
+			p.fail(i, "article", "a message-id has a unique part before '@' (§3.6)")
+			return
+		}
+		if p.scan(i, at, setArticle, "article") {
+			p.host(at+1, end)
+		}
+	}
+}
+
+// group checks §5 group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ].
+func (p *parser) group(i, end int) bool {
+	s := p.s
+	if i == end {
+		return !p.fail(i, "group", "the newsgroup name is empty (§3.6)")
+	}
+	if classes[s[i]]&classAlpha == 0 && p.fail(i, "group", "a newsgroup name starts with a letter (§5 group)") {
+		return false
+	}
+	for j := i + 1; j < end; j++ {
+		if charsets[s[j]]&setGroup == 0 && p.fail(j, "group", "") {
+			return false
+		}
+	}
+	return true
+}
+
+// login parses §5 login = [ user [ ":" password ] "@" ] hostport from i, up
+// to the first "/" or end. It returns the index of that "/" (or end).
+func (p *parser) login(i, end int, allowUser, needHost bool, urlRule string) int {
+	s := p.s
+	p.u.flags |= flagAuthority
+	stop := indexByte(s, i, end, '/')
+	hs := i
+	if at := indexByte(s, i, stop, '@'); at < stop {
+		if !allowUser {
+			if p.fail(i, urlRule, article(p.u.kind)+" URL allows no user name or password (§3)") {
+				return stop
+			}
+		}
+		// §3.1: within user and password, ":", "@" and "/" are encoded, so
+		// the first ":" ends the user and the first "@" ends the password.
+		p.u.flags |= flagUser
+		c := indexByte(s, i, at, ':')
+		p.u.userEnd = int32(c)
+		if !p.scan(i, c, setUser, "user") {
+			return stop
+		}
+		if c < at {
+			p.u.flags |= flagPassword
+			if !p.scan(c+1, at, setUser, "password") {
+				return stop
+			}
+		}
+		hs = at + 1
+	}
+	p.u.hostStart = int32(hs)
+	he := indexByte(s, hs, stop, ':')
+	p.u.hostEnd = int32(he)
+	p.u.portEnd = int32(stop)
+	if he == hs && needHost {
+		if p.fail(hs, "host", "the host name is missing (§3.1)") {
+			return stop
+		}
+	} else if he > hs && !p.host(hs, he) {
+		return stop
+	}
+	if he < stop {
+		// §5: hostport = host [ ":" port ]; port = digits
+		if p.u.kind == KindFile {
+			p.fail(he, "fileurl", "a file URL has no port (§3.10)")
+			return stop
+		}
+		p.u.flags |= flagPort
+		if he+1 == stop {
+			p.fail(stop, "port", "the port after ':' is missing; omit the ':' too (§3.1)")
+			return stop
+		}
+		var n int32
+		for j := he + 1; j < stop; j++ {
+			c := s[j]
+			if classes[c]&classDigit == 0 {
+				if p.fail(j, "port", "a port has only decimal digits (§3.1)") {
+					return stop
+				}
+				continue
+			}
+			if n < maxPortValue {
+				n = n*10 + int32(c-'0')
+			}
+		}
+		p.u.port = min(n, maxPortValue)
+	}
+	return stop
+}
+
+// host checks §5 host = hostname | hostnumber:
+//
+//	hostname    = *[ domainlabel "." ] toplabel
+//	domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
+//	toplabel    = alpha | alpha *[ alphadigit | "-" ] alphadigit
+//	hostnumber  = digits "." digits "." digits "." digits
+//
+// §3.1: the rightmost label of a domain name never starts with a digit,
+// which tells hostnames from hostnumbers.
+func (p *parser) host(i, end int) bool {
+	s := p.s
+	if i == end {
+		return !p.fail(i, "host", "the host name is missing (§3.1)")
+	}
+	last := strings.LastIndexByte(s[i:end], '.') + i + 1 // start of the last label
+	if last < end && classes[s[last]]&classDigit != 0 {
+		// A hostnumber: exactly four groups of digits.
+		groups := 0
+		start := i
+		for j := i; j <= end; j++ {
+			if j < end && s[j] != '.' {
+				if classes[s[j]]&classDigit == 0 && p.fail(j, "hostnumber", "a host number has four groups of digits separated by '.' (§3.1)") {
+					return false
+				}
+				continue
+			}
+			groups++
+			if j == start && p.fail(j, "hostnumber", "a group of digits is missing in the host number (§3.1)") {
+				return false
+			}
+			start = j + 1
+		}
+		if groups != 4 {
+			return !p.fail(i, "hostnumber", "a host number has exactly four groups of digits (§3.1); a host name's last label starts with a letter")
+		}
+		return true
+	}
+	start := i
+	for j := i; j <= end; j++ {
+		if j < end && s[j] != '.' {
+			continue
+		}
+		rule := "domainlabel"
+		if j == end {
+			rule = "toplabel"
+		}
+		if !p.label(start, j, rule) {
+			return false
+		}
+		start = j + 1
+	}
+	return true
+}
+
+// label checks one domainlabel or toplabel s[i:j].
+func (p *parser) label(i, j int, rule string) bool {
+	s := p.s
+	if i == j {
+		msg := "a host name has an empty label (§3.1)"
+		if rule == "toplabel" {
+			msg = "a host name may not end with '.' (§3.1)"
+		}
+		return !p.fail(i, rule, msg)
+	}
+	first := classAlphadigit
+	if rule == "toplabel" {
+		first = classAlpha
+	}
+	if classes[s[i]]&first == 0 {
+		msg := "a label of a host name starts with a letter or a digit (§3.1)"
+		if rule == "toplabel" {
+			msg = "the last label of a host name starts with a letter (§3.1)"
+		}
+		if p.fail(i, rule, msg) {
+			return false
+		}
+	}
+	for k := i + 1; k < j; k++ {
+		c := s[k]
+		if classes[c]&classAlphadigit != 0 || (c == '-' && k < j-1) {
+			continue
+		}
+		msg := "a host name has only letters, digits, '-' and '.' (§3.1)"
+		if c == '-' {
+			msg = "a label of a host name may not end with '-' (§3.1)"
+		}
+		if p.fail(k, rule, msg) {
+			return false
+		}
+	}
+	return true
+}
+
+// article returns the scheme name with its indefinite article: "an ftp".
+func article(k Kind) string {
+	switch k {
+	case KindFTP, KindHTTP, KindNNTP:
+		return "an " + kindNames[k]
+	}
+	return "a " + kindNames[k]
+}
+
+// indexByte returns the index of c in s[i:j], or j.
+func indexByte(s string, i, j int, c byte) int {
+	if k := strings.IndexByte(s[i:j], c); k >= 0 {
+		return i + k
+	}
+	return j
+}
