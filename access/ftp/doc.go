@@ -1,0 +1,32 @@
+// Package ftp is an FTP client (RFC 959) that sends exactly the commands
+// an ftp URL calls for (RFC 1738 §3.2) and nothing else.
+//
+// RFC 1738 §3.2.2 turns ftp://user@host/<cwd1>/…/<cwdN>/<name>;type=X
+// into: connect (port 21), USER/PASS (§3.2.1), one CWD per decoded <cwd>
+// segment in order (an empty segment is a CWD with a null argument), then
+// NLST <name> for ;type=d, or TYPE A|I and RETR <name>. Each step is one
+// method here:
+//
+//	c, err := ftp.Dial(ctx, "host.dom:21", ftp.Config{})
+//	_, err = c.Login(ctx, ftp.Credentials{User: "myname", AskPassword: prompt})
+//	_, err = c.Cwd(ctx, "/etc")            // "CWD /etc" from %2Fetc
+//	_, err = c.Type(ctx, "I")              // "TYPE I"
+//	body, size, err := c.Retr(ctx, "motd") // "EPSV", "RETR motd"
+//	_, err = io.Copy(dst, body)            // reads the final 226 at the end
+//	err = body.Close()
+//	err = c.Quit(ctx)
+//
+// Data connections are passive: EPSV (RFC 2428) first, PASV if the server
+// does not know EPSV, remembered for the connection. The address in a PASV
+// reply is never followed: the data connection always goes to the control
+// connection's peer, with the port from the reply, and a different address
+// is shown to Config.Trace as a '!' note (as curl does since CVE-2020-8284).
+//
+// Errors: a server's refusal (4xx/5xx) is a *textproto.Error wrapped with
+// the command, as in "ftp: RETR motd: 550 Failed to open file."; a peer
+// that breaks the reply syntax is a *ProtocolError; an argument holding
+// CR, LF or NUL is refused before anything is sent with an *ArgumentError
+// (errors.Is ErrUnsafeArgument, RFC 1738 §6). Every read is bounded
+// (Config.MaxLineLength, Config.MaxReplyLines) and every call honours its
+// context's deadline and cancellation.
+package ftp

@@ -1,0 +1,387 @@
+package testserver
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// FTPFake is a scripted FTP server (RFC 959) on 127.0.0.1 for tests. It
+// records every command line it receives, exactly as sent (so "CWD "
+// with its trailing space can be told from "CWD"), answers like a small
+// vsftpd over an in-memory file tree, and serves data over EPSV or PASV.
+// A Handle function can take over any command to inject faults.
+type FTPFake struct {
+	// Addr is the control address, "127.0.0.1:port".
+	Addr string
+
+	opts FTPFakeOptions
+	ln   net.Listener
+	done chan struct{}
+	wg   sync.WaitGroup
+
+	mu    sync.Mutex
+	cmds  []string
+	conns map[net.Conn]bool
+}
+
+// FTPFakeOptions script an FTPFake. The zero value is a server with an
+// empty tree that accepts any login.
+type FTPFakeOptions struct {
+	// Greeting is the list of lines sent on connect, each followed by
+	// CRLF; nil means "220 fake FTP server ready".
+	Greeting []string
+
+	// Files maps absolute slash-separated paths ("/etc/motd") to their
+	// contents. The folders on the way exist implicitly; "/" always does.
+	Files map[string]string
+
+	// PASVHost is the IPv4 address written into 227 replies; empty means
+	// 127.0.0.1. The data listener is on 127.0.0.1 whatever it says.
+	PASVHost string
+
+	// NoEPSV makes EPSV answer "502 EPSV not implemented.".
+	NoEPSV bool
+
+	// Handle, if set, sees every command line first; returning true means
+	// it answered (through the session) and the default is skipped. It
+	// runs on the session's goroutine, so it may block (see
+	// FTPSession.Done).
+	Handle func(s *FTPSession, line string) bool
+}
+
+// FTPSession is one control connection to an FTPFake, handed to
+// FTPFakeOptions.Handle.
+type FTPSession struct {
+	fake *FTPFake
+	conn net.Conn
+	dir  string
+	pasv net.Listener
+}
+
+// NewFTPFake starts a fake FTP server; the test's cleanup stops it,
+// closing every connection.
+func NewFTPFake(t testing.TB, opts FTPFakeOptions) *FTPFake {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("ftp fake: %v", err)
+	}
+	f := &FTPFake{Addr: ln.Addr().String(), opts: opts, ln: ln, done: make(chan struct{}), conns: map[net.Conn]bool{}}
+	f.wg.Add(1)
+	go f.serve()
+	t.Cleanup(f.Close)
+	return f
+}
+
+// Close stops the server and closes all its connections. Cleanup calls
+// it; calling it earlier is allowed.
+func (f *FTPFake) Close() {
+	f.mu.Lock()
+	select {
+	case <-f.done:
+		f.mu.Unlock()
+		return
+	default:
+	}
+	close(f.done)
+	f.ln.Close()
+	for c := range f.conns {
+		c.Close()
+	}
+	f.mu.Unlock()
+	f.wg.Wait()
+}
+
+// Commands returns the command lines received so far, over all
+// sessions, in order, without their CRLF.
+func (f *FTPFake) Commands() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.cmds...)
+}
+
+func (f *FTPFake) track(c net.Conn, on bool) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	select {
+	case <-f.done:
+		c.Close()
+		return false
+	default:
+	}
+	if on {
+		f.conns[c] = true
+	} else {
+		delete(f.conns, c)
+	}
+	return true
+}
+
+func (f *FTPFake) serve() {
+	defer f.wg.Done()
+	for {
+		c, err := f.ln.Accept()
+		if err != nil {
+			return
+		}
+		if !f.track(c, true) {
+			return
+		}
+		f.wg.Add(1)
+		go func() {
+			defer f.wg.Done()
+			defer f.track(c, false)
+			defer c.Close()
+			s := &FTPSession{fake: f, conn: c, dir: "/"}
+			defer s.closePasv()
+			s.run()
+		}()
+	}
+}
+
+func (s *FTPSession) run() {
+	greeting := s.fake.opts.Greeting
+	if greeting == nil {
+		greeting = []string{"220 fake FTP server ready"}
+	}
+	s.Reply(greeting...)
+	r := bufio.NewReaderSize(s.conn, 8192)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		s.fake.mu.Lock()
+		s.fake.cmds = append(s.fake.cmds, line)
+		s.fake.mu.Unlock()
+		if h := s.fake.opts.Handle; h != nil && h(s, line) {
+			continue
+		}
+		if !s.standard(line) {
+			return
+		}
+	}
+}
+
+// Reply sends each line followed by CRLF.
+func (s *FTPSession) Reply(lines ...string) {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteString("\r\n")
+	}
+	s.Raw(b.String())
+}
+
+// Raw sends bytes as they are.
+func (s *FTPSession) Raw(text string) {
+	s.conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	s.conn.Write([]byte(text))
+}
+
+// Drop closes the control connection at once.
+func (s *FTPSession) Drop() { s.conn.Close() }
+
+// Done is closed when the fake is shut down; a Handle that simulates a
+// stalled server blocks on it.
+func (s *FTPSession) Done() <-chan struct{} { return s.fake.done }
+
+// Dir returns the session's working directory.
+func (s *FTPSession) Dir() string { return s.dir }
+
+// AcceptData accepts the client's connection to the listener opened by
+// the last EPSV or PASV, waiting at most five seconds.
+func (s *FTPSession) AcceptData() (net.Conn, error) {
+	if s.pasv == nil {
+		return nil, fmt.Errorf("no EPSV or PASV before the transfer")
+	}
+	defer s.closePasv()
+	s.pasv.(*net.TCPListener).SetDeadline(time.Now().Add(5 * time.Second))
+	c, err := s.pasv.Accept()
+	if err != nil {
+		return nil, err
+	}
+	if !s.fake.track(c, true) {
+		return nil, net.ErrClosed
+	}
+	return &trackedConn{Conn: c, f: s.fake}, nil
+}
+
+type trackedConn struct {
+	net.Conn
+	f *FTPFake
+}
+
+func (c *trackedConn) Close() error {
+	c.f.track(c.Conn, false)
+	return c.Conn.Close()
+}
+
+func (s *FTPSession) closePasv() {
+	if s.pasv != nil {
+		s.pasv.Close()
+		s.pasv = nil
+	}
+}
+
+func (s *FTPSession) listen() (int, bool) {
+	s.closePasv()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		s.Reply("425 Cannot open passive listener.")
+		return 0, false
+	}
+	s.pasv = ln
+	return ln.Addr().(*net.TCPAddr).Port, true
+}
+
+// resolve turns an argument into an absolute clean path.
+func (s *FTPSession) resolve(arg string) string {
+	if strings.HasPrefix(arg, "/") {
+		return path.Clean(arg)
+	}
+	return path.Join(s.dir, arg)
+}
+
+func (s *FTPSession) isDir(p string) bool {
+	if p == "/" {
+		return true
+	}
+	for name := range s.fake.opts.Files {
+		if strings.HasPrefix(name, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// children lists the names directly inside folder p, sorted.
+func (s *FTPSession) children(p string) []string {
+	prefix := strings.TrimSuffix(p, "/") + "/"
+	seen := map[string]bool{}
+	for name := range s.fake.opts.Files {
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			first, _, _ := strings.Cut(rest, "/")
+			seen[first] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Send answers a transfer command: 150, the data over the passive
+// connection, then 226. It is the default for RETR, NLST and LIST, and a
+// Handle may call it with its own data.
+func (s *FTPSession) Send(preliminary string, data string) {
+	if s.pasv == nil {
+		s.Reply("425 Use PORT or PASV first.")
+		return
+	}
+	dc, err := s.AcceptData()
+	if err != nil {
+		s.Reply("425 Failed to establish connection.")
+		return
+	}
+	s.Reply(preliminary)
+	dc.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	_, err = dc.Write([]byte(data))
+	dc.Close()
+	if err != nil {
+		s.Reply("426 Failure writing network stream.")
+		return
+	}
+	s.Reply("226 Transfer complete.")
+}
+
+// standard answers like a minimal vsftpd; false ends the session.
+func (s *FTPSession) standard(line string) bool {
+	verb, arg, _ := strings.Cut(line, " ")
+	switch strings.ToUpper(verb) {
+	case "USER":
+		s.Reply("331 Please specify the password.")
+	case "PASS":
+		s.Reply("230 Login successful.")
+	case "CWD":
+		if p := s.resolve(arg); arg != "" && s.isDir(p) {
+			s.dir = p
+			s.Reply("250 Directory successfully changed.")
+		} else {
+			s.Reply("550 Failed to change directory.")
+		}
+	case "PWD":
+		s.Reply(fmt.Sprintf("257 %q is the current directory", s.dir))
+	case "TYPE":
+		switch strings.ToUpper(arg) {
+		case "A", "A N":
+			s.Reply("200 Switching to ASCII mode.")
+		case "I", "L 8":
+			s.Reply("200 Switching to Binary mode.")
+		default:
+			s.Reply("500 Unrecognised TYPE command.")
+		}
+	case "EPSV":
+		if s.fake.opts.NoEPSV {
+			s.Reply("502 EPSV not implemented.")
+		} else if port, ok := s.listen(); ok {
+			s.Reply(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", port))
+		}
+	case "PASV":
+		if port, ok := s.listen(); ok {
+			host := s.fake.opts.PASVHost
+			if host == "" {
+				host = "127.0.0.1"
+			}
+			h := strings.ReplaceAll(host, ".", ",")
+			s.Reply(fmt.Sprintf("227 Entering Passive Mode (%s,%d,%d).", h, port>>8, port&255))
+		}
+	case "RETR":
+		data, ok := s.fake.opts.Files[s.resolve(arg)]
+		if !ok || arg == "" {
+			s.closePasv()
+			s.Reply("550 Failed to open file.")
+			break
+		}
+		s.Send("150 Opening BINARY mode data connection for "+arg+" ("+strconv.Itoa(len(data))+" bytes).", data)
+	case "NLST", "LIST":
+		p := s.resolve(arg)
+		var names []string
+		if _, isFile := s.fake.opts.Files[p]; isFile {
+			names = []string{arg}
+		} else if s.isDir(p) {
+			for _, n := range s.children(p) {
+				if arg != "" {
+					n = arg + "/" + n
+				}
+				names = append(names, n)
+			}
+		}
+		var b strings.Builder
+		for _, n := range names {
+			if strings.EqualFold(verb, "LIST") {
+				b.WriteString("-rw-r--r--    1 0        0               0 Jan 01 00:00 ")
+			}
+			b.WriteString(n)
+			b.WriteString("\r\n")
+		}
+		s.Send("150 Here comes the directory listing.", b.String())
+	case "QUIT":
+		s.Reply("221 Goodbye.")
+		return false
+	default:
+		s.Reply("502 Command not implemented.")
+	}
+	return true
+}
