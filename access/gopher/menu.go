@@ -1,0 +1,385 @@
+package gopher
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Default bounds for replies read from a server.
+const (
+	DefaultMaxLineLength = 64 << 10 // bytes in one menu, header or attribute line
+	DefaultMaxMenuItems  = 100000   // lines in one menu or attribute reply
+)
+
+// Item is one line of a Gopher menu (RFC 1436 §3.8 "Item"):
+// type, display string, selector, host and port, and for Gopher+ menus a
+// fifth field "+" (a Gopher+ item) or "?" (a Gopher+ item with a +ASK form).
+type Item struct {
+	Type     byte
+	Display  string
+	Selector string
+	Host     string
+	Port     int
+	Plus     bool   // fifth field "+" or "?" (RFC 1738 §3.4.4)
+	Ask      bool   // fifth field "?": the item has a +ASK form (§3.4.5)
+	Raw      string // the line as received, without its line ending
+}
+
+// ParseItem parses one menu line (without its line ending). Info lines
+// (type "i") and error lines (type "3") may have fewer fields, as many
+// servers send them; every other type needs display, selector, host and
+// port. A line it cannot use is reported as a *LineError.
+func ParseItem(line string) (Item, error) {
+	it := Item{Raw: line}
+	if line == "" {
+		return it, &LineError{Text: line, Reason: "empty line"}
+	}
+	it.Type = line[0]
+	var f [5]string
+	n := 0
+	rest := line[1:]
+	for n < len(f) {
+		field, after, found := strings.Cut(rest, "\t")
+		f[n] = field
+		n++
+		if !found {
+			break
+		}
+		rest = after
+	}
+	it.Display, it.Selector, it.Host = f[0], f[1], f[2]
+	lenient := it.Type == 'i' || it.Type == '3'
+	if n < 4 && !lenient {
+		return it, &LineError{Text: line, Reason: fmt.Sprintf("%d fields, want display, selector, host and port", n)}
+	}
+	if n >= 4 {
+		p := strings.TrimSpace(f[3])
+		port, err := strconv.Atoi(p)
+		switch {
+		case err == nil && port >= 0 && port <= 65535:
+			it.Port = port
+		case !lenient:
+			return it, &LineError{Text: line, Reason: fmt.Sprintf("bad port %q", f[3])}
+		}
+	}
+	if n == 5 {
+		switch strings.TrimSpace(f[4]) {
+		case "+":
+			it.Plus = true
+		case "?":
+			it.Plus, it.Ask = true, true
+		}
+	}
+	return it, nil
+}
+
+// LineError is a menu line that was skipped because it could not be parsed.
+type LineError struct {
+	Line   int    // 1-based line number in the menu
+	Text   string // the line, shortened
+	Reason string
+}
+
+// Error implements error.
+func (e *LineError) Error() string {
+	return fmt.Sprintf("gopher: menu line %d %q: %s", e.Line, shorten(e.Text), e.Reason)
+}
+
+// MenuError lists the malformed lines that ParseMenu skipped.
+type MenuError struct {
+	Lines []*LineError
+}
+
+// Error implements error.
+func (e *MenuError) Error() string {
+	if len(e.Lines) == 1 {
+		return e.Lines[0].Error()
+	}
+	return fmt.Sprintf("%v (and %d more malformed menu lines)", e.Lines[0], len(e.Lines)-1)
+}
+
+// MenuReader reads menu items one at a time from a menu body. It stops at a
+// lone "." line or at EOF (pygopherd's menus have no final "."), and skips
+// malformed lines, keeping them in Malformed: a menu with one broken line is
+// still a menu, and the caller decides whether the broken lines matter.
+// A line longer than MaxLineLength or more than MaxItems lines end the read
+// with a *ProtocolError.
+type MenuReader struct {
+	MaxLineLength int // 0 means DefaultMaxLineLength
+	MaxItems      int // 0 means DefaultMaxMenuItems; counts every line read
+	Malformed     []*LineError
+
+	br    *bufio.Reader
+	line  int
+	done  bool
+	trace func(dir byte, line string)
+}
+
+// NewMenuReader returns a MenuReader on r with the default bounds.
+func NewMenuReader(r io.Reader) *MenuReader {
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReaderSize(r, 4096)
+	}
+	return &MenuReader{br: br}
+}
+
+// Next returns the next item, or io.EOF at the end of the menu.
+func (m *MenuReader) Next() (Item, error) {
+	maxLine := m.MaxLineLength
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLineLength
+	}
+	maxItems := m.MaxItems
+	if maxItems <= 0 {
+		maxItems = DefaultMaxMenuItems
+	}
+	for !m.done {
+		line, err := readLine(m.br, maxLine)
+		if err == io.EOF {
+			m.done = true
+			break
+		}
+		m.line++
+		if err != nil {
+			m.done = true
+			return Item{}, &ProtocolError{Op: "read menu", Line: m.line, Err: err}
+		}
+		if m.line > maxItems {
+			m.done = true
+			return Item{}, &ProtocolError{Op: "read menu", Line: m.line,
+				Err: fmt.Errorf("more than %d lines: %w", maxItems, ErrTooManyItems)}
+		}
+		if m.trace != nil {
+			m.trace('<', line)
+		}
+		if line == "." { // RFC 1436: the menu ends with a lone "."
+			m.done = true
+			break
+		}
+		it, err := ParseItem(line)
+		if err != nil {
+			le := err.(*LineError)
+			le.Line, le.Text = m.line, shorten(le.Text)
+			m.Malformed = append(m.Malformed, le)
+			continue
+		}
+		return it, nil
+	}
+	return Item{}, io.EOF
+}
+
+// ParseMenu reads a whole menu body. It returns every well-formed item and,
+// when lines were skipped, also a *MenuError listing them with their line
+// numbers; on a bound being exceeded it returns the items so far and the
+// *ProtocolError.
+func ParseMenu(r io.Reader) ([]Item, error) {
+	return readMenu(NewMenuReader(r))
+}
+
+func readMenu(m *MenuReader) ([]Item, error) {
+	var items []Item
+	for {
+		it, err := m.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return items, err
+		}
+		items = append(items, it)
+	}
+	if len(m.Malformed) > 0 {
+		return items, &MenuError{Lines: m.Malformed}
+	}
+	return items, nil
+}
+
+// URL returns the gopher URL of the item (RFC 1738 §3.4.1):
+// gopher://host[:port]/<type><selector>, the port left out when it is 70,
+// and every byte of the type and selector that is not an RFC 1738 §5
+// "xchar" (unreserved or reserved) written as %XX — so "%", space,
+// controls, 8-bit bytes and the unsafe <>"#{}|\^~[]` are escaped.
+//
+// The URL names the item itself, also for Gopher+ items: it carries no
+// Gopher+ string, so any client can use it (see PlusURL for the §3.4.4
+// form). It returns "" for info and error lines (types "i" and "3") and for
+// items whose host is not an RFC 1738 hostname or hostnumber.
+func (it Item) URL() string {
+	if it.Type == 'i' || it.Type == '3' || !validHost(it.Host) {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("gopher://")
+	b.WriteString(it.Host)
+	if it.Port != 70 {
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(it.Port))
+	}
+	b.WriteByte('/')
+	appendEscaped(&b, string(it.Type))
+	appendEscaped(&b, it.Selector)
+	return b.String()
+}
+
+// PlusURL returns URL with the Gopher+ string the menu tagged the item with:
+// "%09%09+" for a "+" item (its default view, §3.4.4) and "%09%09?" for a
+// "?" item (an item with a form, §3.4.5). For a plain Gopher item it equals
+// URL.
+func (it Item) PlusURL() string {
+	u := it.URL()
+	switch {
+	case u == "" || !it.Plus:
+		return u
+	case it.Ask:
+		return u + "%09%09?"
+	}
+	return u + "%09%09+"
+}
+
+// xchar marks the bytes RFC 1738 §5 allows literally in a gopher-path:
+// unreserved (alpha, digit, safe, extra) and reserved; "%" is not one of
+// them here because a literal "%" in a selector must be escaped.
+var xchar = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = true
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for _, c := range "$-_.+" + "!*'()," + ";/?:@&=" { // safe, extra, reserved
+		t[c] = true
+	}
+	return t
+}()
+
+func appendEscaped(b *strings.Builder, s string) {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if xchar[c] {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+}
+
+// validHost reports whether h is made of RFC 1738 §5 hostname/hostnumber
+// characters (letters, digits, "-" and "."), non-empty.
+func validHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// TypeName returns the short label a listing shows for an item type, in the
+// style of lynx: (FILE), (DIR), (BIN), (?) for a search, (INFO)….
+func TypeName(t byte) string {
+	switch t {
+	case '0':
+		return "(FILE)"
+	case '1':
+		return "(DIR)"
+	case '2':
+		return "(CSO)"
+	case '3':
+		return "(ERR)"
+	case '4':
+		return "(HQX)"
+	case '5':
+		return "(DOS)"
+	case '6':
+		return "(UUE)"
+	case '7':
+		return "(?)"
+	case '8':
+		return "(TEL)"
+	case '9':
+		return "(BIN)"
+	case '+':
+		return "(DUP)"
+	case 'T':
+		return "(3270)"
+	case 'g':
+		return "(GIF)"
+	case 'I':
+		return "(IMG)"
+	case 'h':
+		return "(HTML)"
+	case 'i':
+		return "(INFO)"
+	case 's':
+		return "(SND)"
+	case 'd':
+		return "(DOC)"
+	case ';':
+		return "(MOV)"
+	case 'M':
+		return "(MIME)"
+	case 'P':
+		return "(PDF)"
+	}
+	return "(UNK)"
+}
+
+// WriteListing renders items for people, one line each: the type label, the
+// display string (control bytes shown as \xNN so a menu cannot drive the
+// terminal) and, for items that have one, the URL in the RFC 1738
+// Appendix "<URL:…>" wrapper. Gopher+ items are marked "+" and items with a
+// form "?".
+func WriteListing(w io.Writer, items []Item) error {
+	bw := bufio.NewWriter(w)
+	for _, it := range items {
+		mark := " "
+		switch {
+		case it.Ask:
+			mark = "?"
+		case it.Plus:
+			mark = "+"
+		}
+		fmt.Fprintf(bw, "%-6s%s %s", TypeName(it.Type), mark, printable(it.Display))
+		if u := it.URL(); u != "" {
+			fmt.Fprintf(bw, "  <URL:%s>", u)
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+func printable(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f {
+			fmt.Fprintf(&b, "\\x%02x", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
