@@ -165,7 +165,7 @@ func (p *parser) parse() {
 func (p *parser) ipScheme(rest, end int) {
 	s := p.s
 	k := p.u.kind
-	rule := kindNames[k] + "url"
+	rule := urlRules[k]
 	if !strings.HasPrefix(s[rest:end], "//") {
 		p.fail(rest, rule, article(k)+" URL starts with "+kindNames[k]+"://"+" (§3.1)")
 		return
@@ -453,6 +453,9 @@ func (p *parser) host(i, end int) bool {
 		return !p.fail(i, "host", "the host name is missing (§3.1)")
 	}
 	last := strings.LastIndexByte(s[i:end], '.') + i + 1 // start of the last label
+	if last < end && classes[s[last]]&classDigit != 0 && !digitsAndDots(s[i:end]) {
+		return !p.fail(last, "toplabel", "the last label of a host name starts with a letter; a host number has only digits and dots (§3.1)")
+	}
 	if last < end && classes[s[last]]&classDigit != 0 {
 		// A hostnumber: exactly four groups of digits.
 		groups := 0
@@ -531,6 +534,9 @@ func (p *parser) label(i, j int, rule string) bool {
 	return true
 }
 
+// urlRules are the §5 production names of each scheme's URL.
+var urlRules = [...]string{"genericurl", "ftpurl", "httpurl", "gopherurl", "mailtourl", "newsurl", "nntpurl", "telneturl", "waisurl", "fileurl", "prosperourl"}
+
 // article returns the scheme name with its indefinite article: "an ftp".
 func article(k Kind) string {
 	switch k {
@@ -538,6 +544,15 @@ func article(k Kind) string {
 		return "an " + kindNames[k]
 	}
 	return "a " + kindNames[k]
+}
+
+func digitsAndDots(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '.' && classes[s[i]]&classDigit == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // indexByte returns the index of c in s[i:j], or j.

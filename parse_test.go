@@ -1,0 +1,408 @@
+package rfc1738
+
+import (
+	"errors"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// parseTests: each case names the section it comes from. A valid case has
+// rule ""; an invalid one names the rule and offset of the first violation.
+var parseTests = []struct {
+	in     string
+	rule   string
+	offset int
+	note   string
+}{
+	// §3.1: the three userinfo examples, verbatim.
+	{"ftp://@host.com/", "", 0, "§3.1 empty user, no password"},
+	{"ftp://host.com/", "", 0, "§3.1 no user"},
+	{"ftp://foo:@host.com/", "", 0, "§3.1 user foo, empty password"},
+	// §3.2.2: the three ftp paths, verbatim.
+	{"ftp://myname@host.dom/%2Fetc/motd", "", 0, "§3.2.2"},
+	{"ftp://myname@host.dom/etc/motd", "", 0, "§3.2.2"},
+	{"ftp://myname@host.dom//etc/motd", "", 0, "§3.2.2"},
+	// §3.2.2 typecodes.
+	{"ftp://h/a;type=a", "", 0, "§3.2.2"},
+	{"ftp://h/a;type=I", "", 0, "§5 ftptype is case-insensitive in the BNF"},
+	{"ftp://h/;type=d", "", 0, "§3.2.2 empty name"},
+	{"ftp://h/a;type=x", "ftptype", 15, "§5 ftptype"},
+	{"ftp://h/a;type=", "ftptype", 15, "§5 ftptype"},
+	{"ftp://h/a;type=ai", "ftpurl", 16, "§3.2.2 nothing after the typecode"},
+	{"ftp://h/a;b", "fsegment", 9, "§3.2.2 ';' is reserved"},
+	{"ftp://h/a%3Bb", "", 0, "§3.2.2 encoded ';'"},
+	{"ftp://h", "", 0, "§3.2.2 the whole url-path may be omitted"},
+	{"ftp://h:2121/x", "", 0, "§3.2 port"},
+	{"ftp:example", "ftpurl", 4, "§3.2 ftp needs //"},
+	{"ftp://h/a b", "fsegment", 9, "§2.2 space is unsafe"},
+	{"ftp://h/%zz", "escape", 8, "§2.2 bad escape"},
+	{"ftp://h/%4", "escape", 8, "§2.2 short escape"},
+	{"ftp://u:p:q@h/", "password", 9, "§3.1 ':' in a password must be encoded"},
+	{"ftp://u@v@h/", "toplabel", 9, "§3.1 '@' in a user must be encoded"},
+	// §3.3 http.
+	{"http://x.org", "", 0, "§3.3 no path"},
+	{"http://x.org/", "", 0, "§3.3"},
+	{"http://x.org/a/b;c?d=e&f", "", 0, "§3.3"},
+	{"http://x.org:8080/?", "", 0, "§3.3 empty search"},
+	{"http://user@host/", "httpurl", 7, "§3.3 no user or password"},
+	{"http://x.org/a?b?c", "search", 16, "§3.3 '?' is reserved in the search"},
+	{"http://x.org/a?b/c", "search", 16, "§5 search has no '/'"},
+	{"http://x.org/~joe", "hsegment", 13, "§2.2 '~' is unsafe"},
+	{"http://x.org/a#frag", "", 0, "Appendix fragment"},
+	{"http://x.org/a#fr ag", "fragment", 17, "fragment = *xchar"},
+	{"http://x.org?q", "toplabel", 12, "§5 '?' only after '/'"},
+	{"HTTP://x.org/", "", 0, "§2.1 upper-case scheme"},
+	// §3.4 gopher.
+	{"gopher://h", "", 0, "§3.4.1 empty gopher-path"},
+	{"gopher://h/", "", 0, "§3.4.1"},
+	{"gopher://h/11/pub", "", 0, "§3.4.1 type doubled in the selector"},
+	{"gopher://h/7search%09foo%20bar", "", 0, "§3.4.2"},
+	{"gopher://h/0x%09%09+", "", 0, "§3.4.3"},
+	{"gopher://user@h/", "gopherurl", 9, "§3.4 no user"},
+	{"gopher://h/0a b", "selector", 13, "§2.2"},
+	// §3.5 mailto.
+	{"mailto:joe@x.org", "", 0, "§3.5"},
+	{"mailto:", "encoded822addr", 7, "§5 1*xchar"},
+	{"mailto:a%25b@x.org", "", 0, "§3.5 '%' encoded"},
+	{"mailto:<a@b>", "encoded822addr", 7, "§2.2 '<' is unsafe"},
+	// §3.6 news.
+	{"news:*", "", 0, "§3.6 all groups"},
+	{"news:comp.infosystems.www.misc", "", 0, "§3.6"},
+	{"news:1234@x.org", "", 0, "§3.6 message-id"},
+	{"news:", "grouppart", 5, "§5 grouppart"},
+	{"news:1comp", "group", 5, "§5 group starts with alpha"},
+	{"news:comp lang", "group", 9, "§5 group"},
+	{"news:@x.org", "article", 5, "§5 article = 1*[...] @ host"},
+	{"news:a@", "host", 7, "§5 article needs a host"},
+	{"news://h/comp", "group", 5, "§3.6 news has no //"},
+	// §3.7 nntp.
+	{"nntp://h/comp.lang.c", "", 0, "§3.7"},
+	{"nntp://h:119/comp.lang.c/42", "", 0, "§3.7"},
+	{"nntp://h", "nntpurl", 8, "§5 nntpurl needs / group"},
+	{"nntp://h/", "group", 9, "§5 group"},
+	{"nntp://h/g/", "digits", 11, "§5 digits"},
+	{"nntp://h/g/4a", "digits", 12, "§5 digits"},
+	// §3.8 telnet.
+	{"telnet://h", "", 0, "§3.8"},
+	{"telnet://u:p@h:23/", "", 0, "§3.8"},
+	{"telnet://h/path", "telneturl", 11, "§3.8 only a final /"},
+	// §3.9 wais.
+	{"wais://h/db", "", 0, "§3.9 waisdatabase"},
+	{"wais://h/db?a+b", "", 0, "§3.9 waisindex"},
+	{"wais://h:210/db/TEXT/doc%2Fid", "", 0, "§3.9 waisdoc"},
+	{"wais://h/db/TEXT", "waisdoc", 16, "§5 waisdoc"},
+	{"wais://h/db/t/p/q", "wpath", 15, "§5 wpath = *uchar"},
+	{"wais://h", "waisurl", 8, "§5 / database"},
+	// §3.10 file.
+	{"file://vms.host.edu/disk$user/my/notes/note12345.txt", "", 0, "§3.10 VMS example"},
+	{"file:///etc/motd", "", 0, "§3.10 empty host"},
+	{"file://localhost/etc/motd", "", 0, "§3.10 localhost"},
+	{"file://h", "fileurl", 8, "§5 fileurl needs / fpath"},
+	{"file://h:1/x", "fileurl", 8, "§5 file has no port"},
+	{"file://u@h/x", "fileurl", 7, "§5 file has no user"},
+	// §3.11 prospero.
+	{"prospero://host.dom//pros/name", "", 0, "§3.11"},
+	{"prospero://h/n;OBJECT-VERSION=3;x=y", "", 0, "§3.11 fields"},
+	{"prospero://h/n;x", "fieldspec", 16, "§5 fieldspec"},
+	{"prospero://h/n;a=b=c", "fieldvalue", 18, "§5 fieldvalue has no '='"},
+	{"prospero://h", "prosperourl", 12, "§5 / ppath"},
+	// §3.1 hosts and ports.
+	{"ftp://a-b.c-d.org/", "", 0, "§3.1"},
+	{"ftp://1.2.3.4/", "", 0, "§5 hostnumber"},
+	{"ftp://1.2.3/", "hostnumber", 6, "§5 hostnumber has four parts"},
+	{"ftp://1.2..4/", "hostnumber", 10, "§5 hostnumber"},
+	{"ftp://x.1a/", "toplabel", 8, "§3.1 toplabel never starts with a digit"},
+	{"ftp://-a.org/", "domainlabel", 6, "§5 domainlabel"},
+	{"ftp://a-.org/", "domainlabel", 7, "§5 domainlabel"},
+	{"ftp://a.org./", "toplabel", 12, "§5 toplabel"},
+	{"ftp://a_b.org/", "domainlabel", 7, "§5 domainlabel"},
+	{"ftp://h:/", "port", 8, "§3.1 no empty port"},
+	{"ftp://h:8a/", "port", 9, "§5 port = digits"},
+	{"ftp:///x", "host", 6, "§3.1 host required"},
+	// §2.1, §5 scheme and genericurl.
+	{"x-foo:bar", "", 0, "§4 experimental"},
+	{"afs://h/x", "", 0, "§4 reserved, generic syntax"},
+	{"z39.50s:x", "", 0, "§5 scheme may hold '.'"},
+	{"https://www.example.com/a", "", 0, "§5 otherurl ip-schemepart"},
+	{"https://www.example.com/a b", "urlpath", 25, "§5 urlpath = *xchar"},
+	{"no-colon", "genericurl", 8, "§5 genericurl"},
+	{"www.x.org/a:b", "scheme", 9, "§5 scheme"},
+	{":x", "scheme", 0, "§5 scheme = 1*[...]"},
+	{"a_b:x", "scheme", 1, "§5 scheme"},
+	{"x:", "", 0, "§5 schemepart = *xchar"},
+	{"x:\x00", "schemepart", 2, "§2.2 control"},
+	{"x:\xe6", "schemepart", 2, "§2.2 8-bit"},
+}
+
+func TestParse(t *testing.T) {
+	for _, tt := range parseTests {
+		u, err := Parse(tt.in)
+		if tt.rule == "" {
+			if err != nil {
+				t.Errorf("%s: Parse(%q) = %v, want valid", tt.note, tt.in, err)
+				continue
+			}
+			if u.String() != tt.in {
+				t.Errorf("%s: String() = %q, want %q", tt.note, u.String(), tt.in)
+			}
+			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: Parse(%q) = %v, want *Error with rule %s", tt.note, tt.in, err, tt.rule)
+			continue
+		}
+		if e.Rule != tt.rule || e.Offset != tt.offset {
+			t.Errorf("%s: Parse(%q): rule %s at %d (%s), want %s at %d", tt.note, tt.in, e.Rule, e.Offset, e.Message, tt.rule, tt.offset)
+		}
+		if e.Input != tt.in || !strings.Contains(e.Error(), tt.rule) {
+			t.Errorf("%s: error %q lacks the input or rule", tt.note, e.Error())
+		}
+	}
+}
+
+// TestCheckAgreesWithParse: Check's first error is Parse's error, and
+// Check is valid exactly when Parse is.
+func TestCheckAgreesWithParse(t *testing.T) {
+	for _, tt := range parseTests {
+		checkAgrees(t, tt.in)
+	}
+}
+
+func checkAgrees(t *testing.T, in string) {
+	t.Helper()
+	u, err := Parse(in)
+	r := Check(in)
+	if (err == nil) != r.Valid() {
+		t.Fatalf("Check(%q).Valid() = %v but Parse error = %v", in, r.Valid(), err)
+	}
+	if err != nil {
+		e := err.(*Error)
+		if r.Errors[0] != e.Diagnostic {
+			t.Fatalf("Check(%q) first error %v, Parse %v", in, r.Errors[0], e.Diagnostic)
+		}
+		return
+	}
+	if r.URL != u {
+		t.Fatalf("Check(%q).URL differs from Parse", in)
+	}
+}
+
+func TestCheckReportsEveryViolation(t *testing.T) {
+	in := "http://a_b.org/x y/~z?q{r}"
+	r := Check(in)
+	want := []struct {
+		off  int
+		rule string
+	}{{8, "domainlabel"}, {16, "hsegment"}, {19, "hsegment"}, {23, "search"}, {25, "search"}}
+	if len(r.Errors) != len(want) {
+		t.Fatalf("Check(%q) = %v, want %d errors", in, r.Errors, len(want))
+	}
+	for i, w := range want {
+		if r.Errors[i].Offset != w.off || r.Errors[i].Rule != w.rule {
+			t.Errorf("error %d = %v, want %s at %d", i, r.Errors[i], w.rule, w.off)
+		}
+	}
+}
+
+func TestAccessors(t *testing.T) {
+	type part struct {
+		v  string
+		ok bool
+	}
+	tests := []struct {
+		in                         string
+		scheme                     string
+		user, password, port, path part
+		host                       string
+		portNumber                 int
+		opaque, fragment           part
+	}{
+		// §3.1 verbatim: empty vs absent user and password.
+		{in: "ftp://@host.com/", scheme: "ftp", user: part{"", true}, host: "host.com", portNumber: 21, path: part{"", true}},
+		{in: "ftp://host.com/", scheme: "ftp", host: "host.com", portNumber: 21, path: part{"", true}},
+		{in: "ftp://foo:@host.com/", scheme: "ftp", user: part{"foo", true}, password: part{"", true}, host: "host.com", portNumber: 21, path: part{"", true}},
+		{in: "ftp://a%40b:p%3Aq@h:2121", scheme: "ftp", user: part{"a@b", true}, password: part{"p:q", true}, host: "h", port: part{"2121", true}, portNumber: 2121},
+		{in: "HTTP://x.org/a?b#c", scheme: "http", host: "x.org", portNumber: 80, path: part{"a?b", true}, fragment: part{"c", true}},
+		{in: "news:comp.lang.c", scheme: "news", opaque: part{"comp.lang.c", true}},
+		{in: "mailto:a@b.org#", scheme: "mailto", opaque: part{"a@b.org", true}, fragment: part{"", true}},
+		{in: "X-Y://h:9/p", scheme: "x-y", host: "h", port: part{"9", true}, portNumber: 9, path: part{"p", true}},
+		{in: "gopher://h", scheme: "gopher", host: "h", portNumber: 70},
+		{in: "prospero://h/x", scheme: "prospero", host: "h", portNumber: 1525, path: part{"x", true}},
+		{in: "wais://h/x", scheme: "wais", host: "h", portNumber: 210, path: part{"x", true}},
+		{in: "telnet://h", scheme: "telnet", host: "h", portNumber: 23},
+		{in: "nntp://h/g", scheme: "nntp", host: "h", portNumber: 119, path: part{"g", true}},
+		{in: "file:///x", scheme: "file", host: "", path: part{"x", true}},
+	}
+	for _, tt := range tests {
+		u, err := Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := func(v string, ok bool) part { return part{v, ok} }
+		if u.Scheme() != tt.scheme || u.Host() != tt.host || u.PortNumber() != tt.portNumber {
+			t.Errorf("%s: scheme %q host %q port %d", tt.in, u.Scheme(), u.Host(), u.PortNumber())
+		}
+		for _, c := range []struct {
+			name      string
+			got, want part
+		}{
+			{"user", got(u.User()), tt.user},
+			{"password", got(u.Password()), tt.password},
+			{"port", got(u.Port()), tt.port},
+			{"path", got(u.Path()), tt.path},
+			{"opaque", got(u.Opaque()), tt.opaque},
+			{"fragment", got(u.Fragment()), tt.fragment},
+		} {
+			if c.got != c.want {
+				t.Errorf("%s: %s = %v, want %v", tt.in, c.name, c.got, c.want)
+			}
+		}
+	}
+}
+
+func TestWarnings(t *testing.T) {
+	tests := []struct {
+		in    string
+		rules []string
+	}{
+		{"HTTP://x.org/", []string{"scheme"}},                     // §2.1
+		{"afs://h/x", []string{"scheme"}},                         // §4 reserved
+		{"mid:123", []string{"scheme"}},                           // §4 reserved
+		{"x-test:foo", []string{"scheme"}},                        // §4 experimental
+		{"ftp://u:secret@h/", []string{"password"}},               // §6
+		{"ftp://u:@h/", nil},                                      // §6: an empty password is no secret
+		{"ftp://h:21/", nil},                                      // the default port is fine
+		{"gopher://h:25/", []string{"port"}},                      // §6 non-default port
+		{"http://h:70000/", []string{"port"}},                     // beyond 65535
+		{"ftp://1.2.3.256/", []string{"hostnumber"}},              // §3.1
+		{"gopher://h/0a%0Db", []string{"selector"}},               // §3.4.1
+		{"gopher://h/7a%09b%0Ac", []string{"search"}},             // §3.4.1
+		{"gopher://h/%09", []string{"gtype"}},                     // §3.4.1
+		{"gopher://h/0a%09%09+%091%0D%0A+-1%0D%0A.%0D%0A", nil},   // §3.4.9 form is fine
+		{"ftp://h/a%0D%0ADELE%20x", []string{"escape", "escape"}}, // §6
+		{"nntp://h/g%00", nil},                                    // invalid: group has no escapes
+		{"news:a%0Ab@h.org", []string{"escape"}},                  // §6
+		{"mailto:joe", []string{"encoded822addr"}},                // §3.5
+		{"mailto:joe@x.org,ann@y.org", []string{"encoded822addr"}},
+		{"mailto:%22a%20b%22@x.org", nil}, // quoted local part
+	}
+	for _, tt := range tests {
+		r := Check(tt.in)
+		var rules []string
+		for _, w := range r.Warnings {
+			rules = append(rules, w.Rule)
+			if w.Offset < 0 || w.Offset >= len(tt.in) {
+				t.Errorf("%s: warning offset %d out of range", tt.in, w.Offset)
+			}
+		}
+		if !reflect.DeepEqual(rules, tt.rules) {
+			t.Errorf("Check(%q) warnings = %v, want rules %v", tt.in, r.Warnings, tt.rules)
+		}
+	}
+}
+
+// TestNoAllocs: parsing a valid URL does not allocate, nor do the raw accessors.
+func TestNoAllocs(t *testing.T) {
+	inputs := []string{
+		"ftp://myname@host.dom/%2Fetc/motd;type=a",
+		"http://www.example.com:8080/a/b;c?d=e&f",
+		"gopher://h/0x%09%09+",
+		"news:comp.lang.c",
+		"prospero://host.dom//pros/name;a=b",
+		"https://www.example.com/x/y",
+		"file:///etc/motd#frag",
+	}
+	for _, in := range inputs {
+		n := testing.AllocsPerRun(100, func() {
+			u, err := Parse(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = u.Scheme()
+			_, _ = u.RawUser()
+			_, _ = u.Path()
+			_ = u.Host()
+		})
+		if n != 0 {
+			t.Errorf("Parse(%q) allocates %v times, want 0", in, n)
+		}
+	}
+}
+
+func TestKindAndPorts(t *testing.T) {
+	want := map[string]int{"ftp": 21, "http": 80, "gopher": 70, "mailto": 0, "news": 0, "nntp": 119, "telnet": 23, "wais": 210, "file": 0, "prospero": 1525}
+	for name, port := range want {
+		k := KindOf(strings.ToUpper(name))
+		if k.String() != name || k.DefaultPort() != port {
+			t.Errorf("KindOf(%q) = %v port %d, want %s %d", name, k, k.DefaultPort(), name, port)
+		}
+	}
+	if KindOf("https") != KindOther {
+		t.Error("https is not an RFC 1738 scheme")
+	}
+}
+
+// FuzzParse: no panic; String returns the input; Check agrees with Parse;
+// views of a valid URL are stable; every offset lies inside the input.
+func FuzzParse(f *testing.F) {
+	for _, tt := range parseTests {
+		f.Add(tt.in)
+	}
+	f.Add("gopher://h/1%09%09$+ABSTRACT")
+	f.Fuzz(func(t *testing.T, in string) {
+		u, err := Parse(in)
+		r := Check(in)
+		if (err == nil) != r.Valid() {
+			t.Fatalf("Check(%q).Valid() = %v, Parse error %v", in, r.Valid(), err)
+		}
+		for _, d := range append(r.Errors, r.Warnings...) {
+			if d.Offset < 0 || d.Offset > len(in) || d.Rule == "" || d.Message == "" {
+				t.Fatalf("Check(%q): bad diagnostic %+v", in, d)
+			}
+		}
+		if err != nil {
+			if err.(*Error).Diagnostic != r.Errors[0] {
+				t.Fatalf("Check(%q) first error differs from Parse", in)
+			}
+			return
+		}
+		if u.String() != in {
+			t.Fatalf("String() = %q, want %q", u.String(), in)
+		}
+		v1, v2 := views(u), views(u)
+		if !reflect.DeepEqual(v1, v2) {
+			t.Fatalf("views of %q are not stable", in)
+		}
+		if u2, err := Parse(u.String()); err != nil || u2 != u {
+			t.Fatalf("re-parse of %q differs", in)
+		}
+		if _, err := url.Parse(in); err != nil {
+			// net/url follows RFC 3986 and may reject what RFC 1738 allows;
+			// nothing to compare.
+			return
+		}
+	})
+}
+
+func views(u URL) []any {
+	var out []any
+	add := func(v any, ok bool) {
+		if ok {
+			out = append(out, v)
+		}
+	}
+	add(u.FTP())
+	add(u.HTTP())
+	add(u.Gopher())
+	add(u.Mailto())
+	add(u.News())
+	add(u.NNTP())
+	add(u.Telnet())
+	add(u.WAIS())
+	add(u.File())
+	add(u.Prospero())
+	return out
+}
