@@ -368,7 +368,7 @@ func replyErr(line string, rep Reply, ok func(code int) bool) error {
 	case ok(rep.Code):
 		return nil
 	case rep.Code >= 400:
-		return fmt.Errorf("ftp: %s: %w", line, &textproto.Error{Code: rep.Code, Msg: rep.Msg})
+		return &CommandError{Cmd: line, Reply: &textproto.Error{Code: rep.Code, Msg: rep.Msg}}
 	}
 	return protoErr(line, fmt.Sprintf("unexpected reply %d", rep.Code), rep.String(), nil)
 }

@@ -3,7 +3,9 @@ package ftp
 import (
 	"errors"
 	"fmt"
+	"net/textproto"
 	"strconv"
+	"strings"
 )
 
 // ErrUnsafeArgument is matched (errors.Is) by an *ArgumentError: an
@@ -49,6 +51,36 @@ func (e *ArgumentError) Error() string {
 
 // Unwrap returns ErrUnsafeArgument.
 func (e *ArgumentError) Unwrap() error { return ErrUnsafeArgument }
+
+// CommandError is a server's refusal (a 4xx or 5xx reply) of a command.
+// It prints as "ftp: RETR motd: 550 Failed to open file." and unwraps to
+// the *textproto.Error with the code and text. (textproto.Error itself
+// quotes the text; here control bytes are escaped one by one instead,
+// so a hostile reply cannot write terminal escapes into a log.)
+type CommandError struct {
+	Cmd   string // the command line, "PASS ****" for a password
+	Reply *textproto.Error
+}
+
+func (e *CommandError) Error() string {
+	var b strings.Builder
+	b.WriteString("ftp: ")
+	b.WriteString(e.Cmd)
+	b.WriteString(": ")
+	fmt.Fprintf(&b, "%03d ", e.Reply.Code)
+	for _, r := range e.Reply.Msg {
+		if r < 0x20 || r == 0x7f || r == 0xfffd {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Unwrap returns the *textproto.Error.
+func (e *CommandError) Unwrap() error { return e.Reply }
 
 // ProtocolError reports a peer that broke RFC 959's reply syntax: a
 // reply code that is not three digits, a line longer than

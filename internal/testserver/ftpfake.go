@@ -198,6 +198,10 @@ func (s *FTPSession) Done() <-chan struct{} { return s.fake.done }
 // Dir returns the session's working directory.
 func (s *FTPSession) Dir() string { return s.dir }
 
+// SetDir changes the session's working directory, e.g. to a home
+// folder at login.
+func (s *FTPSession) SetDir(dir string) { s.dir = path.Clean("/" + dir) }
+
 // AcceptData accepts the client's connection to the listener opened by
 // the last EPSV or PASV, waiting at most five seconds.
 func (s *FTPSession) AcceptData() (net.Conn, error) {
