@@ -567,7 +567,7 @@ func TestGreetings(t *testing.T) {
 	}{
 		{[]string{"220 (vsFTPd 3.0.3)"}, 0},
 		{[]string{"120 Ready in 1 minute.", "220 Ready now."}, 0}, // RFC 959 §5.4
-		{[]string{"220"}, 0}, // no text at all
+		{[]string{"220"}, 0},                                      // no text at all
 		{[]string{"421 Too many users."}, 421},
 		{[]string{"530 Not from your address."}, 530},
 	}
