@@ -1,0 +1,176 @@
+package testserver
+
+import (
+	"crypto/rand"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// VSFTPDUser and VSFTPDPassword are the local account VSFTPD makes for
+// user/password logins. Its login folder is /home/ftptest, which holds
+// files/local.txt ("local user file\n").
+const (
+	VSFTPDUser     = "ftptest"
+	VSFTPDPassword = "ftppass"
+)
+
+// VSFTPDFiles is the anonymous tree VSFTPD writes (shared/reference/
+// loopback-servers.md §1), path → content; pub/binary.bin, 100 000
+// random bytes, is made apart.
+var VSFTPDFiles = map[string]string{
+	"hello.txt":                  "hello from ftp root\n",
+	"pub/nested/inner.txt":       "nested file\n",
+	"pub/nested/deeper/deep.txt": "deeper file\n",
+	"pub/odd name;type=a.txt":    "name with space and semicolon\n",
+	"pub/a b;c.txt":              "weird; name\n",
+	"etc/motd":                   "fake motd inside anon root\n", // for ftp://host/%2Fetc/motd
+	"pub/crlf.txt":               "line1\r\nline2\r\n",
+	"pub/lf.txt":                 "line1\nline2\n", // TYPE A turns it into CRLF
+}
+
+// VSFTPD starts vsftpd on 127.0.0.1 with the reference configuration:
+// anonymous logins rooted at a fresh copy of the test tree, local logins
+// for VSFTPDUser (created with useradd/chpasswd if missing), passive mode
+// only on loopback, ascii_download_enable=YES and the protocol logged. It
+// returns the control address and the anonymous root, where a test may
+// add files. The daemon is stopped by the test's cleanup.
+//
+// It needs root and /usr/sbin/vsftpd; without them the test is
+// Unavailable.
+func VSFTPD(t testing.TB) (addr, root string) {
+	t.Helper()
+	NeedRoot(t)
+	bin := Need(t, "vsftpd", "useradd", "chpasswd")
+	if bin == nil {
+		return "", ""
+	}
+	state := t.TempDir()
+	// The anonymous root must be readable by user ftp and not writable by
+	// it; vsftpd chroots into it.
+	root = filepath.Join(state, "ftproot")
+	for rel, content := range VSFTPDFiles {
+		writeFile(t, filepath.Join(root, filepath.FromSlash(rel)), []byte(content))
+	}
+	bin100k := make([]byte, 100000)
+	rand.Read(bin100k)
+	writeFile(t, filepath.Join(root, "pub", "binary.bin"), bin100k)
+	if err := filepath.Walk(state, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if info.IsDir() {
+			mode = 0o755
+		}
+		return os.Chmod(p, mode)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// t.TempDir's parent is private to root; vsftpd chroots as root, so
+	// the anonymous session never needs to walk it.
+	vsftpdLocalUser(t, bin[1], bin[2])
+
+	port := FreePort(t)
+	// A passive range of its own, below the kernel's ephemeral ports
+	// (32768-60999), chosen from the control port so that two instances
+	// rarely share it; vsftpd retries another port when one is taken.
+	pasvMin := 20000 + (port%100)*100
+	addr = fmt.Sprintf("127.0.0.1:%d", port)
+	conf := filepath.Join(state, "vsftpd.conf")
+	logFile := filepath.Join(state, "vsftpd.log")
+	settings := []string{
+		"listen=YES",
+		"listen_ipv6=NO",
+		"listen_address=127.0.0.1",
+		fmt.Sprintf("listen_port=%d", port),
+		"background=NO",
+		"anonymous_enable=YES",
+		"anon_root=" + root,
+		"no_anon_password=NO",
+		"local_enable=YES",
+		"pam_service_name=vsftpd",
+		"write_enable=NO",
+		"pasv_enable=YES",
+		"pasv_address=127.0.0.1",
+		fmt.Sprintf("pasv_min_port=%d", pasvMin),
+		fmt.Sprintf("pasv_max_port=%d", pasvMin+99),
+		"port_enable=YES",
+		"connect_from_port_20=NO",
+		"secure_chroot_dir=/var/run/vsftpd/empty",
+		"xferlog_enable=YES",
+		"vsftpd_log_file=" + logFile,
+		"log_ftp_protocol=YES",
+		"dual_log_enable=NO",
+		"ascii_download_enable=YES",
+		// Fail a wrong password at once rather than after 1 s.
+		"delay_failed_login=0",
+	}
+	// A bad line makes vsftpd exit with status 2 and print nothing
+	// (loopback-servers.md §1), so the file is written plainly.
+	writeFile(t, conf, []byte(strings.Join(settings, "\n")+"\n"))
+	os.Chmod(conf, 0o600) // vsftpd refuses a config file others can write
+	if err := os.MkdirAll("/var/run/vsftpd/empty", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d := Start(t, "vsftpd", exec.Command(bin[0], conf), addr)
+	t.Cleanup(func() {
+		if t.Failed() {
+			if b, err := os.ReadFile(logFile); err == nil {
+				t.Logf("vsftpd log (%s):\n%s", d.Log, tailBytes(b, 4000))
+			}
+		}
+	})
+	return addr, root
+}
+
+// VSFTPDLog returns the protocol log of the vsftpd whose anonymous root
+// is root (log_ftp_protocol=YES: every command and reply).
+func VSFTPDLog(root string) string {
+	b, _ := os.ReadFile(filepath.Join(filepath.Dir(root), "vsftpd.log"))
+	return string(b)
+}
+
+// vsftpdLocalUser makes sure VSFTPDUser exists with VSFTPDPassword and
+// its files; pam_shells wants a shell listed in /etc/shells.
+func vsftpdLocalUser(t testing.TB, useradd, chpasswd string) {
+	t.Helper()
+	if err := exec.Command("id", VSFTPDUser).Run(); err != nil {
+		if out, err := exec.Command(useradd, "-m", "-s", "/bin/bash", VSFTPDUser).CombinedOutput(); err != nil {
+			t.Fatalf("useradd %s: %v: %s", VSFTPDUser, err, out)
+		}
+	}
+	cmd := exec.Command(chpasswd)
+	cmd.Stdin = strings.NewReader(VSFTPDUser + ":" + VSFTPDPassword + "\n")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chpasswd: %v: %s", err, out)
+	}
+	home := "/home/" + VSFTPDUser
+	writeFile(t, filepath.Join(home, "files", "local.txt"), []byte("local user file\n"))
+	if err := os.MkdirAll(filepath.Join(home, "files", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("chown", "-R", VSFTPDUser+":", home).CombinedOutput(); err != nil {
+		t.Fatalf("chown: %v: %s", err, out)
+	}
+}
+
+func writeFile(t testing.TB, p string, b []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func tailBytes(b []byte, n int) string {
+	if len(b) > n {
+		return "…" + string(b[len(b)-n:])
+	}
+	return string(b)
+}
