@@ -1,0 +1,191 @@
+// Command rfc1738 parses, checks, normalizes, encodes, extracts and fetches
+// URLs exactly as RFC 1738 defines them.
+//
+//	rfc1738 parse     [--json] [URL ...]    take URLs apart (stdin: one per line)
+//	rfc1738 check     [--json] [FILE ...]   lint files of one URL per line
+//
+// Run "rfc1738 help" for every command. Exit status: 0 success, 1 a
+// negative answer (an invalid URL, an error found), 2 a usage error or a
+// failure to run.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}))
+}
+
+// env is what a command may touch: its streams, and the environment
+// variables, so tests can run commands in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string // nil: os.Getenv
+}
+
+func (e *env) Getenv(key string) string {
+	if e.getenv != nil {
+		return e.getenv(key)
+	}
+	return os.Getenv(key)
+}
+
+// A command is one subcommand of the CLI. Commands register themselves
+// from their own files.
+type command struct {
+	name    string
+	args    string // argument synopsis for usage lines
+	summary string
+	run     func(e *env, args []string) int
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitNegative = 1 // invalid URL, errors found, not equal
+	exitUsage    = 2 // bad flags, unreadable input, unsupported scheme
+)
+
+func run(args []string, e *env) int {
+	if len(args) == 0 {
+		usage(e.stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				return c.run(e, []string{"--help"})
+			}
+		}
+		usage(e.stdout)
+		return exitOK
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(e.stderr, "rfc1738: unknown command %q\n", name)
+		usage(e.stderr)
+		return exitUsage
+	}
+	return c.run(e, args[1:])
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: rfc1738 <command> [arguments]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "RFC 1738 URLs: exact parsing, checking and access.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c := commands[n]
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'rfc1738 <command> --help' for a command's flags.")
+}
+
+// newFlags returns a FlagSet for c whose usage prints to e.stderr.
+func newFlags(e *env, c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: rfc1738 %s %s\n\n%s\n", c.name, c.args, c.summary)
+		var any bool
+		fs.VisitAll(func(*flag.Flag) { any = true })
+		if any {
+			fmt.Fprintln(e.stderr, "\nflags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args with flags anywhere among the operands (URLs never
+// start with "-"; "--" ends the flags). It returns the operands, or
+// ok == false with the exit status to use.
+func parseFlags(fs *flag.FlagSet, args []string) (operands []string, status int, ok bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exitOK, false
+			}
+			return nil, exitUsage, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return operands, 0, true
+		}
+		// fs.Parse stops at the first operand, or after "--".
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(operands, rest...), 0, true
+		}
+		operands = append(operands, rest[0])
+		args = rest[1:]
+	}
+}
+
+// lineReader reads one URL per line from r: "\n" or "\r\n" ends a line, and
+// lines of any length are read whole.
+type lineReader struct {
+	r    *bufio.Reader
+	line int
+	buf  []byte
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64*1024)}
+}
+
+// next returns the next line without its end, or io.EOF.
+func (lr *lineReader) next() (string, error) {
+	lr.buf = lr.buf[:0]
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		lr.buf = append(lr.buf, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil && (err != io.EOF || len(lr.buf) == 0) {
+			return "", err
+		}
+		lr.line++
+		s := strings.TrimSuffix(string(lr.buf), "\n")
+		s = strings.TrimSuffix(s, "\r")
+		return s, nil
+	}
+}
+
+// idle reports whether no input is buffered, so that output should be
+// flushed before the next read blocks: a script that writes one line and
+// waits for the answer gets it at once, while bulk input is written in
+// large blocks.
+func (lr *lineReader) idle() bool { return lr.r.Buffered() == 0 }
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
