@@ -62,7 +62,8 @@ func NNTPFakeServer(t testing.TB, greeting string, steps ...NNTPStep) *NNTPFake 
 }
 
 // NNTPFakeFunc starts a fake that sends greeting and answers every command
-// with h, for servers too big to script line by line (benchmarks).
+// with h, for servers too big to script line by line (benchmarks). It does
+// not record commands (h sees them all), so its memory stays flat.
 func NNTPFakeFunc(t testing.TB, greeting string, h NNTPHandler) *NNTPFake {
 	t.Helper()
 	return startNNTPFake(t, greeting, nil, h)
@@ -156,9 +157,6 @@ func (f *NNTPFake) serve(c net.Conn) {
 			}
 			return
 		}
-		f.mu.Lock()
-		f.cmds = append(f.cmds, line)
-		f.mu.Unlock()
 		if f.handler != nil {
 			ok := f.handler(line, w)
 			if w.Flush() != nil || !ok {
@@ -166,6 +164,9 @@ func (f *NNTPFake) serve(c net.Conn) {
 			}
 			continue
 		}
+		f.mu.Lock()
+		f.cmds = append(f.cmds, line)
+		f.mu.Unlock()
 		if i >= len(f.steps) {
 			if strings.EqualFold(line, "QUIT") {
 				w.WriteString("205 bye\r\n")
