@@ -213,11 +213,13 @@ func (it Item) URL() string {
 		return ""
 	}
 	var b strings.Builder
+	b.Grow(len("gopher://:65535/T") + len(it.Host) + len(it.Selector))
 	b.WriteString("gopher://")
 	b.WriteString(it.Host)
 	if it.Port != 70 {
+		var num [20]byte
 		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(it.Port))
+		b.Write(strconv.AppendInt(num[:0], int64(it.Port), 10))
 	}
 	b.WriteByte('/')
 	appendEscaped(&b, string(it.Type))
