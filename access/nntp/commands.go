@@ -424,7 +424,13 @@ func (c *Conn) Capabilities(ctx context.Context) ([]string, error) {
 // parseNumber parses a non-negative decimal (RFC 3977 §9.8 "number"),
 // leading zeros allowed (INN's active file pads to ten digits).
 func parseNumber(s string) (int64, bool) {
-	if s == "" || len(s) > 18 {
+	if s == "" {
+		return 0, false
+	}
+	for len(s) > 1 && s[0] == '0' {
+		s = s[1:]
+	}
+	if len(s) > 18 { // beyond int64; RFC 3977 §6 numbers fit in 31 bits
 		return 0, false
 	}
 	var n int64

@@ -121,8 +121,10 @@ type Config struct {
 	Username, Password string
 	// ModeReader says when to send MODE READER; see the package doc.
 	ModeReader ModeReaderPolicy
-	// MaxLineLength bounds every line read from the server, CRLF excluded;
-	// 0 means DefaultMaxLineLength.
+	// MaxLineLength bounds every status, overview and list line read from
+	// the server, CRLF excluded; 0 means DefaultMaxLineLength. Article
+	// text streams through DotReader a buffer at a time, so it needs no
+	// line bound to keep memory bounded.
 	MaxLineLength int
 	// MaxListLines bounds the groups ListActive accepts; 0 means
 	// DefaultMaxListLines.
@@ -243,9 +245,11 @@ func (c *Conn) Close() error {
 		disarm()
 		cancel()
 	}
-	if c.broken == nil {
-		c.broken = net.ErrClosed
+	if c.broken != nil {
+		c.nc.Close() // already closed when the connection broke
+		return nil
 	}
+	c.broken = net.ErrClosed
 	return c.nc.Close()
 }
 
