@@ -56,8 +56,8 @@ type Config struct {
 // holds the lines joined by "\n", each without its "xyz-" or "xyz "
 // prefix, as in textproto.Reader.ReadResponse.
 type Reply struct {
-	Code int
-	Msg  string
+	Code int    // three digits, 100-599
+	Msg  string // the text after the code
 }
 
 // String returns the reply as "code text".

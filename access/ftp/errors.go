@@ -41,6 +41,7 @@ type ArgumentError struct {
 	Byte   byte   // the bad byte: '\r', '\n' or 0
 }
 
+// Error names the command, the argument (never a password) and the bad byte.
 func (e *ArgumentError) Error() string {
 	arg := ""
 	if e.Arg != "" {
@@ -62,6 +63,7 @@ type CommandError struct {
 	Reply *textproto.Error
 }
 
+// Error returns "ftp: <command>: <code> <text>".
 func (e *CommandError) Error() string {
 	var b strings.Builder
 	b.WriteString("ftp: ")
@@ -94,6 +96,7 @@ type ProtocolError struct {
 	Err    error  // underlying cause such as io.ErrUnexpectedEOF; may be nil
 }
 
+// Error returns "ftp: <command>: protocol error: <reason>: <line>".
 func (e *ProtocolError) Error() string {
 	s := "ftp: " + e.Cmd + ": protocol error: " + e.Reason
 	if e.Line != "" {

@@ -1,9 +1,12 @@
 package ftp
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"net"
 	"net/textproto"
+	"strings"
 	"testing"
 )
 
@@ -145,4 +148,52 @@ func TestWithDefaultPort(t *testing.T) {
 			t.Errorf("withDefaultPort(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// FuzzReadReply feeds arbitrary server bytes to the reply reader: it
+// must never panic, must stay within its bounds, and must fail only with
+// a *ProtocolError (the input is finite, so EOF ends it).
+func FuzzReadReply(f *testing.F) {
+	for _, s := range []string{
+		"220 (vsFTPd 3.0.3)\r\n",
+		"220-Welcome\r\n220-more\r\ntext\r\n220 ready\r\n",
+		"120 wait\r\n220 ok\n",
+		"250-x\r\n251 not the end\r\n250 end\r\n",
+		"garbage\r\n",
+		"220-never ends\r\n",
+		"229 Entering Extended Passive Mode (|||6446|)\r\n",
+		"227 Entering Passive Mode (127,0,0,1,117,137).\r\n",
+		"150 Opening BINARY mode data connection for motd (27 bytes).\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := &Conn{cfg: Config{MaxLineLength: 64, MaxReplyLines: 8}}
+		c.r = bufio.NewReaderSize(bytes.NewReader(data), c.cfg.MaxLineLength+2)
+		for i := 0; i < 20; i++ {
+			rep, err := c.readReply("TEST")
+			if err != nil {
+				var pe *ProtocolError
+				if !errors.As(err, &pe) {
+					t.Fatalf("error %v is not a *ProtocolError", err)
+				}
+				return
+			}
+			if rep.Code < 100 || rep.Code > 599 {
+				t.Fatalf("code %d out of range", rep.Code)
+			}
+			if lines := strings.Count(rep.Msg, "\n") + 1; lines > c.cfg.MaxReplyLines {
+				t.Fatalf("%d lines > %d", lines, c.cfg.MaxReplyLines)
+			}
+			if p := parseEPSV(rep.Msg); p < 0 || p > 65535 {
+				t.Fatalf("EPSV port %d", p)
+			}
+			if ip, p := parsePASV(rep.Msg); p != 0 && (ip.To4() == nil || p > 65535) {
+				t.Fatalf("PASV %v %d", ip, p)
+			}
+			if n := parseSize(rep.Msg); n < -1 {
+				t.Fatalf("size %d", n)
+			}
+		}
+	})
 }
