@@ -659,3 +659,25 @@ type dialerFunc func(ctx context.Context, network, addr string) (net.Conn, error
 func (f dialerFunc) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	return f(ctx, network, addr)
 }
+
+// TestTrace: the hook sees the greeting, each command and each status and
+// listing line, in order, without CRLF.
+func TestTrace(t *testing.T) {
+	var got []string
+	cfg := Config{Trace: func(dir byte, line string) { got = append(got, string(dir)+" "+line) }}
+	c, _ := dialFake(t, cfg,
+		S{Expect: "GROUP local.test", Reply: "211 1 1 1 local.test\n"},
+		S{Expect: "LIST ACTIVE", Reply: "215 list follows\nlocal.test 1 1 y\n.\n"},
+	)
+	if _, err := c.Group(ctx5(t), "local.test"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListActive(ctx5(t)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"< " + greet, "> GROUP local.test", "< 211 1 1 1 local.test",
+		"> LIST ACTIVE", "< 215 list follows", "< local.test 1 1 y"}
+	if !slices.Equal(got, want) {
+		t.Errorf("trace:\n got %q\nwant %q", got, want)
+	}
+}
