@@ -374,9 +374,20 @@ func (p *parser) group(i, end int) bool {
 func (p *parser) login(i, end int, allowUser, needHost bool, urlRule string) int {
 	s := p.s
 	p.u.flags |= flagAuthority
-	stop := indexByte(s, i, end, '/')
+	// One pass finds the end of the login and its "@": logins are short,
+	// and a loop beats three IndexByte calls on them.
+	stop, at := end, end
+	for j := i; j < end; j++ {
+		if c := s[j]; c == '/' {
+			stop = j
+			break
+		} else if c == '@' && at == end {
+			at = j
+		}
+	}
+	at = min(at, stop)
 	hs := i
-	if at := indexByte(s, i, stop, '@'); at < stop {
+	if at < stop {
 		if !allowUser {
 			if p.fail(i, urlRule, article(p.u.kind)+" URL allows no user name or password (§3)") {
 				return stop
@@ -449,6 +460,9 @@ func (p *parser) login(i, end int, allowUser, needHost bool, urlRule string) int
 // which tells hostnames from hostnumbers.
 func (p *parser) host(i, end int) bool {
 	s := p.s
+	if validHostname(s[i:end]) {
+		return true
+	}
 	if i == end {
 		return !p.fail(i, "host", "the host name is missing (§3.1)")
 	}
@@ -544,6 +558,26 @@ func article(k Kind) string {
 		return "an " + kindNames[k]
 	}
 	return "a " + kindNames[k]
+}
+
+// validHostname reports, in one pass, whether s is a §5 hostname. It is
+// the fast path of host; host explains any failure, hostnumbers included.
+func validHostname(s string) bool {
+	prev := byte('.') // the byte before s[k]; a label may not start after '.' with '-'
+	lastStart := 0
+	for k := 0; k < len(s); k++ {
+		c := s[k]
+		if c == '.' {
+			if prev == '.' || prev == '-' {
+				return false
+			}
+			lastStart = k + 1
+		} else if classes[c]&classAlphadigit == 0 && (c != '-' || prev == '.') {
+			return false
+		}
+		prev = c
+	}
+	return prev != '.' && prev != '-' && classes[s[lastStart]]&classAlpha != 0
 }
 
 func digitsAndDots(s string) bool {
