@@ -16,6 +16,7 @@ type ProtocolError struct {
 	Reason string // what was wrong with it
 }
 
+// Error formats the command, the reason and the quoted line.
 func (e *ProtocolError) Error() string {
 	return fmt.Sprintf("nntp: %s: protocol error: %s: %s", e.Cmd, e.Reason, strconv.Quote(e.Line))
 }
@@ -30,6 +31,7 @@ type ArgumentError struct {
 	Reason string
 }
 
+// Error formats the argument, quoted, with the offset and the reason.
 func (e *ArgumentError) Error() string {
 	if e.Offset >= 0 {
 		return fmt.Sprintf("nntp: bad %s %s: %s at offset %d", e.What, strconv.Quote(e.Value), e.Reason, e.Offset)
