@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -423,6 +424,9 @@ func (c *Conn) trace(dir byte, line string) {
 func (c *Conn) failLocked(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		err = fmt.Errorf("%w (%w)", ctx.Err(), err)
+	} else if _, ok := ctx.Deadline(); ok && errors.Is(err, os.ErrDeadlineExceeded) {
+		// The conn deadline is ctx's; it can fire before ctx's own timer.
+		err = fmt.Errorf("%w (%w)", context.DeadlineExceeded, err)
 	}
 	c.broken = err
 	c.nc.Close()
