@@ -48,25 +48,23 @@ func TelnetdLogin(t testing.TB) *Daemon {
 	return startTelnetd(t, telnetd+" -h")
 }
 
-// EnsureTelnetUser creates the local user TelnetUser with password
-// TelnetPassword (useradd -m -s /bin/bash, chpasswd) if it is missing; an
-// existing one is assumed to have that password.
+// EnsureTelnetUser makes sure the local user TelnetUser exists
+// (useradd -m -s /bin/bash when missing) with password TelnetPassword
+// (chpasswd every time: idempotent, and it closes the window in which a
+// concurrent creator has added the user but not yet set the password).
 func EnsureTelnetUser(t testing.TB) {
 	t.Helper()
-	if exec.Command("id", TelnetUser).Run() == nil {
-		return
-	}
 	tools := Need(t, "useradd", "chpasswd")
 	if tools == nil {
 		return
 	}
-	if out, err := exec.Command(tools[0], "-m", "-s", "/bin/bash", TelnetUser).CombinedOutput(); err != nil {
+	if exec.Command("id", TelnetUser).Run() != nil {
+		out, err := exec.Command(tools[0], "-m", "-s", "/bin/bash", TelnetUser).CombinedOutput()
 		// Another test binary may have created it meanwhile.
-		if exec.Command("id", TelnetUser).Run() != nil {
+		if err != nil && exec.Command("id", TelnetUser).Run() != nil {
 			Unavailable(t, "cannot create user %s: %v: %s", TelnetUser, err, out)
 			return
 		}
-		return
 	}
 	cmd := exec.Command(tools[1])
 	cmd.Stdin = strings.NewReader(TelnetUser + ":" + TelnetPassword + "\n")
