@@ -23,9 +23,10 @@ type Dialer interface {
 type Client struct {
 	// Dialer opens the TCP connection; nil means a zero net.Dialer.
 	Dialer Dialer
-	// Trace, if set, sees the conversation: dir '>' for each line sent,
-	// '<' for each status, error, menu and attribute line received, and a
-	// "[N bytes]" summary when a text or binary body ends.
+	// Trace, if set, sees the conversation: dir '>' for each line sent
+	// (the answers of a §3.4.9 form, which may be passwords, as
+	// "<redacted>"), '<' for each status, error, menu and attribute line
+	// received, and a "[N bytes]" summary when a text or binary body ends.
 	Trace func(dir byte, line string)
 	// MaxLineLength bounds one menu, status, error or attribute line;
 	// 0 means DefaultMaxLineLength (64 KiB).
@@ -208,7 +209,13 @@ func isAttrRequest(req Request) bool {
 }
 
 func (c *Client) exchange(ctx context.Context, conn net.Conn, addr string, req Request, line string) (*Response, error) {
-	for _, l := range strings.Split(line, "\r\n") {
+	lines := strings.Split(line, "\r\n")
+	for i, l := range lines {
+		// Form answers may be passwords (+ASK "AskP:"): the trace shows the
+		// §3.4.9 layout, not the values.
+		if i >= 2 && i < len(lines)-1 {
+			l = "<redacted>"
+		}
 		c.trace('>', l)
 	}
 	// One write: the request line and, for a §3.4.9 form, its data block.
