@@ -8,11 +8,16 @@ import (
 
 // DecodePDU decodes one BER-encoded APDU. The APDUs this client uses come
 // back as their types (InitResponse, SearchResponse, …); any other APDU is
-// an UnknownPDU. Fields this client does not use are skipped.
+// an UnknownPDU. Fields this client does not use are skipped. At most
+// maxElements BER elements are decoded, which bounds the memory a hostile
+// APDU can cost to a small multiple of its size.
 func DecodePDU(b []byte) (PDU, error) {
-	e, err := ber.DecodeAll(b)
+	e, rest, err := ber.Limits{MaxElements: maxElements}.Decode(b)
 	if err != nil {
 		return nil, err
+	}
+	if len(rest) != 0 {
+		return nil, fmt.Errorf("%d bytes after the APDU", len(rest))
 	}
 	if e.Class != ber.Context || !e.Constructed {
 		return nil, fmt.Errorf("APDU %s is not a context-specific constructed tag", e.TagString())
@@ -41,6 +46,9 @@ func DecodePDU(b []byte) (PDU, error) {
 	}
 	return p, nil
 }
+
+// maxElements is enough for thousands of records in one response.
+const maxElements = 1 << 16
 
 // fields walks the context-tagged children of an APDU and hands each to
 // the setter registered for its tag.

@@ -43,9 +43,10 @@
 // point a generic target knows. A generic Z39.50 target therefore has no
 // way to fetch by WAIS document id.
 //
-// Retrieve sends the document id the only way Z39.50 v2/v3 leaves open for
-// a query the standard does not define: as a type-0 query ("private",
-// Query ::= CHOICE { type-0 [0] ANY, … }), whose contents are
+// Retrieve sends the document id in the query alternative Z39.50 v2/v3
+// keep for queries agreed between the two ends: type-0 (Query ::= CHOICE {
+// type-0 [0] ANY, … }). (Version 3's type-104, an EXTERNAL, would need a
+// registered OID for a WAIS query, and there is none.) Its contents are
 //
 //	WAISDocumentQuery ::= SEQUENCE {
 //	  docid [1] IMPLICIT OCTET STRING,  -- <wpath>, %-decoded
@@ -61,15 +62,18 @@
 // target does not understand WAIS document ids, wrapping the *Diagnostic
 // or the *ClosedError. After a Close the Conn is unusable; dial again.
 //
-// Why not a type-1 query with the Bib-1 Use attribute 1032 (Doc-id)? A
-// target that ignores attributes, as yaz-ztest does, would then return
-// some unrelated record as if it were the document; a wrong document is
-// worse than a clear refusal.
+// Why not a type-1 query with the Bib-1 Use attribute 1032 (Doc-id), or
+// the docid as a type-2/100/102 octet string? A target that ignores what
+// it cannot use answers those with hits: yaz-ztest does, for all four, and
+// presenting the "hit" would hand back an unrelated record as if it were
+// the document. A wrong document is worse than a clear refusal.
 //
 // # Errors
 //
 // A target's "no" is a *Diagnostic (Bib-1 code and addinfo, e.g. 109
-// "Database unavailable" for an unknown database); a peer that breaks the
-// protocol gives a *ProtocolError. Arguments holding CR, LF or NUL are
-// refused before anything is sent (RFC 1738 §6).
+// "Database unavailable" for an unknown database), an *InitRefusedError,
+// or a *ClosedError when it ends the association instead of answering; a
+// peer that breaks the protocol gives a *ProtocolError. Arguments holding
+// CR, LF or NUL are refused with an *ArgError before anything is sent
+// (RFC 1738 §6).
 package wais

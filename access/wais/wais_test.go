@@ -474,3 +474,18 @@ func recordsOf(p PDU) []Record {
 	}
 	return nil
 }
+
+func BenchmarkDecodePresentResponse(b *testing.B) {
+	var recs []Record
+	for range 10 {
+		recs = append(recs, Record{Database: "Default", Syntax: SUTRS, Data: []byte("This is dummy SUTRS record number 1\n")})
+	}
+	in, _ := ber.Marshal(PresentResponse{NumberOfRecordsReturned: 10, NextResultSetPosition: 11, Records: recs}.Element())
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodePDU(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -18,7 +18,8 @@ const DefaultMaxPDU = 1 << 20
 // length announces (for indefinite lengths it follows the nested elements
 // to the matching end-of-contents), and never buffers more of a PDU than
 // has arrived: a peer that announces 2 GB and sends 10 bytes costs 10
-// bytes, not 2 GB.
+// bytes, not 2 GB. The Reader buffers input, so use one Reader for the
+// life of a connection.
 type Reader struct {
 	r        *bufio.Reader
 	max      int
