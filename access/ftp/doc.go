@@ -22,8 +22,9 @@
 // connection's peer, with the port from the reply, and a different address
 // is shown to Config.Trace as a '!' note (as curl does since CVE-2020-8284).
 //
-// Errors: a server's refusal (4xx/5xx) is a *textproto.Error wrapped with
-// the command, as in "ftp: RETR motd: 550 Failed to open file."; a peer
+// Errors: a server's refusal (4xx/5xx) is a *CommandError, which names the
+// command and unwraps to the *textproto.Error with the code and text
+// (errors.As), as in "ftp: RETR motd: 550 Failed to open file."; a peer
 // that breaks the reply syntax is a *ProtocolError; an argument holding
 // CR, LF or NUL is refused before anything is sent with an *ArgumentError
 // (errors.Is ErrUnsafeArgument, RFC 1738 §6). Every read is bounded
