@@ -1,0 +1,271 @@
+// Package access fetches what a URL names by speaking its scheme's
+// protocol, exactly as RFC 1738 §3 prescribes, with the guards of §6.
+//
+// The flow is one way: a parsed URL becomes a Plan — the protocol lines the
+// URL implies, as data — and the scheme's Handler executes that plan. A dry
+// run (Client.Plan, "rfc1738 plan") and a real run (Client.Get, "rfc1738
+// get") therefore cannot disagree.
+//
+// Handlers are registered per scheme, as net/http's Transport.RegisterProtocol
+// does; the built-in ones are installed by NewClient.
+package access
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/user"
+	"strings"
+	"sync"
+
+	"github.com/rfc1738/rfc1738"
+)
+
+// A Handler serves one URL scheme.
+//
+// Plan must be pure: it computes the conversation from the URL and the
+// client's settings and touches no network and no file. It returns a
+// *GuardError when a §6 guard refuses the URL, and an error wrapping
+// ErrUnsupported when the handler cannot serve this form of URL.
+//
+// Get executes a plan that this handler's Plan returned, sending exactly
+// its steps. It returns a Response whose Body the caller must close; a
+// server's refusal is an error that carries the server's code and text.
+type Handler interface {
+	Plan(c *Client, u rfc1738.URL) (*Plan, error)
+	Get(ctx context.Context, c *Client, p *Plan) (*Response, error)
+}
+
+// A Step is one protocol line of a plan.
+type Step struct {
+	// Verb is the command (USER, CWD, RETR, GROUP …), or "" when the line
+	// is free text such as a gopher selector.
+	Verb string
+	// Arg is the argument exactly as it will be sent, decoded from the
+	// URL. It may be a secret; Line shows Placeholder instead.
+	Arg string
+	// HasArg distinguishes "CWD " (a null argument, §3.2.2) from "CWD".
+	HasArg bool
+	// Placeholder, when set, stands for Arg in Line: a secret or a value
+	// known only at run time, such as "<asked>" or "<password>".
+	Placeholder string
+}
+
+// Line returns the step as it appears on the wire, without CRLF, with the
+// placeholder for a secret or run-time argument.
+func (s Step) Line() string {
+	arg := s.Arg
+	if s.Placeholder != "" {
+		arg = s.Placeholder
+	}
+	switch {
+	case s.Verb == "":
+		return arg
+	case s.HasArg || s.Placeholder != "":
+		return s.Verb + " " + arg
+	default:
+		return s.Verb
+	}
+}
+
+// A Plan is the conversation a URL implies, as data.
+type Plan struct {
+	URL      string // the URL with any password redacted
+	Scheme   string
+	Connect  string // "host:port" to dial; "" when nothing is dialled
+	Steps    []Step
+	Warnings []string // §6 cautions and other advice
+	Notes    []string // decisions the plan made, e.g. a guessed ftp typecode
+
+	// Parsed is the URL the plan was made from, for the handler's Get.
+	Parsed rfc1738.URL
+	// Data is the handler's own execution detail (e.g. the gopher+ form
+	// data), opaque to everyone else.
+	Data any
+}
+
+// Lines returns the lines of the plan's steps.
+func (p *Plan) Lines() []string {
+	out := make([]string, len(p.Steps))
+	for i, s := range p.Steps {
+		out[i] = s.Line()
+	}
+	return out
+}
+
+// A Response is what Get fetched.
+type Response struct {
+	Body io.ReadCloser // the data; the caller closes it
+	Size int64         // the size in bytes when known, else -1
+	Type string        // a media type when known, e.g. "text/plain"
+	URL  string        // the final URL (after redirects), password redacted
+	Plan *Plan         // the plan that was executed
+}
+
+// ErrUnsupported is wrapped by errors for a URL no handler can serve.
+var ErrUnsupported = errors.New("no access method")
+
+// Client holds the settings of the access methods. Its zero value is not
+// usable; make one with NewClient. Fields may be set before first use.
+type Client struct {
+	// Email is the password of anonymous FTP (§3.2.1): the end user's
+	// Internet e-mail address. NewClient takes it from $EMAIL, else
+	// user@hostname.
+	Email string
+
+	// Prompt asks the user a question and returns the answer; secret
+	// answers (passwords, §3.2.1; AskP fields of Gopher+ forms) must not
+	// be echoed. Nil means nobody can be asked: a login that needs a
+	// password, or a form that needs answers, fails with a clear error.
+	Prompt func(question string, secret bool) (string, error)
+
+	// Listing chooses how handlers render listings — gopher menus, news
+	// group overviews, directory listings: for people (ListingText, the
+	// default), as JSON Lines, or as the raw protocol bytes.
+	Listing Listing
+
+	// Stdin and Stdout are the terminal for interactive schemes (telnet,
+	// §3.8); nil means there is none.
+	Stdin, Stdout *os.File
+
+	// ShowPassword lets advice print a password a URL suggests (telnet,
+	// §3.8); by default passwords are never printed (§6).
+	ShowPassword bool
+
+	// Trace, when set, sees every protocol line: dir '>' sent, '<'
+	// received, '!' a note. Passwords are redacted.
+	Trace func(dir byte, line string)
+
+	// AllowPorts lists ports that the §6 guard lets through although
+	// another well-known line protocol uses them (see BlockedPorts).
+	// AllowAnyPort turns the guard off.
+	AllowPorts   []int
+	AllowAnyPort bool
+
+	// HTTPClient performs http requests; NewClient sets one that follows
+	// at most MaxRedirects redirects, to http and ftp URLs only.
+	HTTPClient   *http.Client
+	MaxRedirects int
+
+	// NNTPServer is the news server for news: URLs (§3.6), host[:port].
+	// NewClient takes it from $NNTPSERVER.
+	NNTPServer string
+
+	// Gateways maps a scheme to a gateway URL template for schemes
+	// without a native handler (§4), e.g. "prospero" →
+	// "http://gw.example/fetch?url={url}".
+	Gateways map[string]string
+
+	mu       sync.RWMutex
+	handlers map[string]Handler
+}
+
+// defaultHandlers are installed by NewClient; each scheme's file adds its
+// own in an init function.
+var defaultHandlers = map[string]Handler{}
+
+// NewClient returns a Client with the built-in handlers and settings taken
+// from the environment.
+func NewClient() *Client {
+	c := &Client{
+		Email:        defaultEmail(),
+		NNTPServer:   os.Getenv("NNTPSERVER"),
+		MaxRedirects: 10,
+		handlers:     map[string]Handler{},
+	}
+	for scheme, h := range defaultHandlers {
+		c.handlers[scheme] = h
+	}
+	return c
+}
+
+func defaultEmail() string {
+	if e := os.Getenv("EMAIL"); e != "" {
+		return e
+	}
+	name := "anonymous"
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		name = u.Username
+	}
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "localhost"
+	}
+	return name + "@" + host
+}
+
+// RegisterProtocol installs h for scheme (lower case), replacing any
+// handler the scheme had.
+func (c *Client) RegisterProtocol(scheme string, h Handler) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.handlers[strings.ToLower(scheme)] = h
+}
+
+// Handler returns the handler for a scheme, or nil.
+func (c *Client) Handler(scheme string) Handler {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.handlers[strings.ToLower(scheme)]
+}
+
+// Plan returns the conversation that Get would have for u.
+func (c *Client) Plan(u rfc1738.URL) (*Plan, error) {
+	h := c.Handler(u.Scheme())
+	if h == nil {
+		return nil, fmt.Errorf("%s: %w for the %s scheme", Redact(u.String()), ErrUnsupported, u.Scheme())
+	}
+	p, err := h.Plan(c, u)
+	if err != nil {
+		return nil, err
+	}
+	p.Parsed = u
+	if p.URL == "" {
+		p.URL = Redact(u.String())
+	}
+	if p.Scheme == "" {
+		p.Scheme = u.Scheme()
+	}
+	return p, nil
+}
+
+// Get fetches what u names: it makes the plan and has the scheme's
+// handler execute it.
+func (c *Client) Get(ctx context.Context, u rfc1738.URL) (*Response, error) {
+	p, err := c.Plan(u)
+	if err != nil {
+		return nil, err
+	}
+	h := c.Handler(u.Scheme())
+	resp, err := h.Get(ctx, c, p)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Plan == nil {
+		resp.Plan = p
+	}
+	if resp.URL == "" {
+		resp.URL = p.URL
+	}
+	return resp, nil
+}
+
+// Listing is how listings are rendered.
+type Listing uint8
+
+// The listing formats.
+const (
+	ListingText Listing = iota // a readable listing, one item a line
+	ListingJSON                // JSON Lines, one object an item
+	ListingRaw                 // the protocol's own bytes, untouched
+)
+
+// trace sends a line to c.Trace when it is set.
+func (c *Client) trace(dir byte, line string) {
+	if c.Trace != nil {
+		c.Trace(dir, line)
+	}
+}

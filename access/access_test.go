@@ -1,0 +1,161 @@
+package access
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/rfc1738/rfc1738"
+)
+
+func mustParse(t *testing.T, s string) rfc1738.URL {
+	t.Helper()
+	u, err := rfc1738.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// echoHandler plans one step per path segment and "fetches" the plan's
+// lines, so a test sees that Get executes what Plan returned.
+type echoHandler struct{}
+
+func (echoHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
+	path, _ := u.Path()
+	p := &Plan{Connect: u.HostPort()}
+	for _, seg := range strings.Split(path, "/") {
+		p.Steps = append(p.Steps, Step{Verb: "GET", Arg: seg, HasArg: true})
+	}
+	return p, nil
+}
+
+func (echoHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+	return &Response{Body: io.NopCloser(strings.NewReader(strings.Join(p.Lines(), "\n"))), Size: -1}, nil
+}
+
+func TestRegistry(t *testing.T) {
+	c := NewClient()
+	u := mustParse(t, "x-echo://u:secret@h:9/a/b")
+	if _, err := c.Plan(u); !errors.Is(err, ErrUnsupported) || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("Plan without a handler = %v, want ErrUnsupported without the password", err)
+	}
+	c.RegisterProtocol("X-Echo", echoHandler{})
+	p, err := c.Plan(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.URL != "x-echo://u:****@h:9/a/b" || p.Scheme != "x-echo" || p.Connect != "h:9" || p.Parsed != u {
+		t.Errorf("plan = %+v", p)
+	}
+	resp, err := c.Get(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if string(body) != "GET a\nGET b" || resp.Plan == nil || resp.URL != p.URL {
+		t.Errorf("Get = %q, %+v", body, resp)
+	}
+}
+
+func TestStepLine(t *testing.T) {
+	tests := []struct {
+		s    Step
+		want string
+	}{
+		{Step{Verb: "CWD", Arg: "", HasArg: true}, "CWD "}, // §3.2.2: a null argument
+		{Step{Verb: "NLST"}, "NLST"},
+		{Step{Verb: "PASS", Arg: "secret", HasArg: true, Placeholder: "<password>"}, "PASS <password>"},
+		{Step{Verb: "PASS", Placeholder: "<asked>"}, "PASS <asked>"},
+		{Step{Arg: "sel\t+"}, "sel\t+"},
+	}
+	for _, tt := range tests {
+		if got := tt.s.Line(); got != tt.want {
+			t.Errorf("%+v.Line() = %q, want %q", tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestCheckPort(t *testing.T) {
+	c := NewClient()
+	tests := []struct {
+		in      string
+		warn    bool
+		refused bool
+	}{
+		{"gopher://h/", false, false},
+		{"gopher://h:70/", false, false},
+		{"gopher://h:7070/", true, false},
+		{"gopher://mail.example.com:25/0HELO", false, true}, // §6's own example: gopher aimed at SMTP
+		{"ftp://h:21/", false, false},
+		{"http://h:21/", false, true},
+		{"nntp://h:119/g", false, false},
+		{"gopher://h:119/", false, true},
+		{"http://h:70000/", false, true},
+		{"http://h:0/", false, true},
+	}
+	for _, tt := range tests {
+		warn, err := c.CheckPort(mustParse(t, tt.in))
+		if (warn != "") != tt.warn || (err != nil) != tt.refused {
+			t.Errorf("CheckPort(%q) = %q, %v", tt.in, warn, err)
+		}
+		var g *GuardError
+		if err != nil && (!errors.As(err, &g) || g.Offset <= 0 || g.Rule != "port") {
+			t.Errorf("CheckPort(%q): %v is not a port GuardError with an offset", tt.in, err)
+		}
+	}
+	c.AllowPorts = []int{25}
+	if _, err := c.CheckPort(mustParse(t, "gopher://h:25/")); err != nil {
+		t.Errorf("an allowed port is refused: %v", err)
+	}
+	c = NewClient()
+	c.AllowAnyPort = true
+	if _, err := c.CheckPort(mustParse(t, "gopher://h:110/")); err != nil {
+		t.Errorf("AllowAnyPort: %v", err)
+	}
+}
+
+func TestCheckLine(t *testing.T) {
+	in := "ftp://u:p@h/pub/a%0D%0ADELE%20x"
+	u := mustParse(t, in)
+	path, _ := u.Path()
+	err := CheckLine(u, path, u.PathOffset(), "path segment", LineDelimiters)
+	var g *GuardError
+	if !errors.As(err, &g) || g.Offset != strings.Index(in, "%0D") || g.Rule != "line-delimiter" {
+		t.Fatalf("CheckLine = %v, want the offset of %%0D", err)
+	}
+	if strings.Contains(err.Error(), ":p@") || !strings.Contains(err.Error(), "CR") {
+		t.Errorf("error %q must redact the password and name the octet", err)
+	}
+	for _, raw := range []string{"%0a", "%00", "x%0Ay"} {
+		if CheckLine(u, raw, 0, "x", LineDelimiters) == nil {
+			t.Errorf("CheckLine(%q) passed", raw)
+		}
+	}
+	if err := CheckLine(u, "a%09b%2F%250D", 0, "x", LineDelimiters); err != nil {
+		t.Errorf("CheckLine of harmless escapes: %v", err)
+	}
+	if CheckLine(u, "a%09b", 0, "selector", LineDelimiters+"\t") == nil {
+		t.Error("a TAB must be refused where the caller says so")
+	}
+}
+
+func TestRedact(t *testing.T) {
+	tests := map[string]string{
+		"ftp://u:secret@h/x":      "ftp://u:****@h/x",
+		"ftp://u:@h/x":            "ftp://u:****@h/x",
+		"ftp://u@h/x":             "ftp://u@h/x",
+		"telnet://u:p%40ss@h:23/": "telnet://u:****@h:23/",
+		"http://h/a:b@c":          "http://h/a:b@c",
+		"news:a:b@c":              "news:a:b@c",
+		"x://h#u:p@q":             "x://h#u:p@q",
+		"ftp://u:secret@h":        "ftp://u:****@h",
+	}
+	for in, want := range tests {
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
