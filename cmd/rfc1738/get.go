@@ -1,0 +1,294 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/rfc1738/rfc1738/access"
+)
+
+func init() {
+	register(&command{
+		name:    "get",
+		args:    "[flags] URL [-o FILE]",
+		summary: "Fetch what URL names with its scheme's protocol (§3), guarded as §6 says. Streams to stdout, or writes FILE atomically.",
+		run:     runGet,
+	})
+}
+
+func runGet(e *env, args []string) int {
+	fs := newFlags(e, commands["get"])
+	output := fs.String("o", "", "write to `FILE` (atomically: a temporary file in the same folder, renamed when complete)")
+	timeout := fs.Duration("timeout", 0, "give up after this long in all (0: no limit)")
+	idle := fs.Duration("idle-timeout", 60*time.Second, "give up when nothing arrives for this long")
+	maxSize := fs.String("max-size", "", "refuse more than this many bytes (e.g. 10M, 1G)")
+	verbose := fs.Bool("v", false, "show the protocol conversation on stderr (passwords redacted)")
+	asJSON := fs.Bool("json", false, "write listings (menus, groups) as JSON Lines")
+	raw := fs.Bool("raw", false, "write listings as the protocol's own bytes")
+	quiet := fs.Bool("q", false, "no progress bar")
+	setup := accessSetup(fs)
+	operands, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	limit := int64(-1)
+	if *maxSize != "" {
+		n, err := parseSize(*maxSize)
+		if err != nil {
+			fmt.Fprintln(e.stderr, "rfc1738 get: --max-size:", err)
+			return exitUsage
+		}
+		limit = n
+	}
+	u, status, ok := parseOneURL(e, "get", operands)
+	if !ok {
+		return status
+	}
+	c, err := setup(e)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 get:", err)
+		return exitUsage
+	}
+	switch {
+	case *asJSON:
+		c.Listing = access.ListingJSON
+	case *raw:
+		c.Listing = access.ListingRaw
+	}
+	if *verbose {
+		c.Trace = func(dir byte, line string) { fmt.Fprintf(e.stderr, "%c %s\n", dir, line) }
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, *timeout, fmt.Errorf("gave up after --timeout %v", *timeout))
+		defer cancel()
+	}
+	ctx, watch := newWatchdog(ctx, *idle)
+	defer watch.stop()
+
+	resp, err := c.Get(ctx, u)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
+		return failStatus(err)
+	}
+	defer resp.Body.Close()
+	if limit >= 0 && resp.Size > limit {
+		fmt.Fprintf(e.stderr, "rfc1738 get: %s: %d bytes is more than --max-size %d\n", resp.URL, resp.Size, limit)
+		return exitNegative
+	}
+	var body io.Reader = &countingReader{r: resp.Body, watch: watch}
+	if limit >= 0 {
+		body = &limitedReader{r: body, left: limit}
+	}
+	if !*quiet && !*verbose && isTerminal(e.stderr) {
+		bar := progressbar.NewOptions64(resp.Size,
+			progressbar.OptionSetWriter(e.stderr),
+			progressbar.OptionSetDescription(filepath.Base(resp.URL)),
+			progressbar.OptionShowBytes(true),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(resp.Size > 0),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(e.stderr) }),
+			progressbar.OptionFullWidth(),
+		)
+		defer bar.Finish()
+		body = io.TeeReader(body, bar)
+	}
+
+	if *output == "" {
+		if _, err := io.Copy(e.stdout, body); err != nil {
+			fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
+			return exitNegative
+		}
+		if err := resp.Body.Close(); err != nil {
+			fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
+			return exitNegative
+		}
+		return exitOK
+	}
+	if err := writeAtomic(*output, body, resp.Body); err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
+		return exitNegative
+	}
+	return exitOK
+}
+
+// writeAtomic writes body to a temporary file beside path and renames it
+// to path only when everything arrived and closeBody (which reads the
+// protocol's own end of transfer) reported no error. On any failure the
+// temporary file is removed and path is left as it was: a failed download
+// never leaves a partial file looking complete.
+func writeAtomic(path string, body io.Reader, closeBody io.Closer) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.part")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = io.Copy(tmp, body); err != nil {
+		return err
+	}
+	if err = closeBody.Close(); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// errTooLarge is the error of a body longer than --max-size.
+var errTooLarge = errors.New("more data than --max-size allows")
+
+type limitedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, errTooLarge
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return n + int(l.left), errTooLarge
+	}
+	return n, err
+}
+
+// watchdog cancels its context when no data has arrived for the idle
+// limit: every network read then ends with a deadline instead of hanging.
+type watchdog struct {
+	last   atomic.Int64 // unix nanoseconds of the last progress
+	done   chan struct{}
+	cancel context.CancelCauseFunc
+}
+
+func newWatchdog(parent context.Context, idle time.Duration) (context.Context, *watchdog) {
+	ctx, cancel := context.WithCancelCause(parent)
+	w := &watchdog{done: make(chan struct{}), cancel: cancel}
+	w.touch()
+	if idle <= 0 {
+		return ctx, w
+	}
+	tick := min(idle/4, time.Second)
+	go func() {
+		t := time.NewTicker(tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-w.done:
+				return
+			case <-ctx.Done():
+				return
+			case now := <-t.C:
+				if now.Sub(time.Unix(0, w.last.Load())) > idle {
+					cancel(fmt.Errorf("nothing arrived for %v (--idle-timeout)", idle))
+					return
+				}
+			}
+		}
+	}()
+	return ctx, w
+}
+
+func (w *watchdog) touch() { w.last.Store(time.Now().UnixNano()) }
+
+func (w *watchdog) stop() {
+	select {
+	case <-w.done:
+	default:
+		close(w.done)
+	}
+	w.cancel(nil)
+}
+
+type countingReader struct {
+	r     io.Reader
+	watch *watchdog
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if n > 0 {
+		c.watch.touch()
+	}
+	return n, err
+}
+
+// explain adds why the context ended to err, when it did: the idle
+// watchdog, --timeout, or an interrupt.
+func explain(ctx context.Context, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	cause := context.Cause(ctx)
+	switch {
+	case errors.Is(err, cause):
+		return err
+	case cause == context.Canceled:
+		return fmt.Errorf("interrupted: %w", err)
+	}
+	return fmt.Errorf("%v: %w", cause, err)
+}
+
+// parseSize reads a byte count with an optional K, M, G or T suffix
+// (powers of 1024; "KB", "MiB" and the like are read the same).
+func parseSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	mult := int64(1)
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		case 'T':
+			mult = 1 << 40
+		}
+		if mult > 1 {
+			t = t[:n-1]
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("%q is not a size", s)
+	}
+	return n * mult, nil
+}

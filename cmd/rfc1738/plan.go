@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/rfc1738/rfc1738/access"
+)
+
+func init() {
+	register(&command{
+		name:    "plan",
+		args:    "[--json] [flags] URL",
+		summary: "Print the protocol lines that fetching URL sends, exactly as sent (a dry run of get); secrets and run-time values show as <…>.",
+		run:     runPlan,
+	})
+}
+
+// jsonPlan is the object of "rfc1738 plan --json".
+type jsonPlan struct {
+	URL      string   `json:"url"`
+	Scheme   string   `json:"scheme"`
+	Connect  *string  `json:"connect"`
+	Steps    []string `json:"steps"`
+	Warnings []string `json:"warnings"`
+	Notes    []string `json:"notes"`
+}
+
+func runPlan(e *env, args []string) int {
+	fs := newFlags(e, commands["plan"])
+	asJSON := fs.Bool("json", false, "write one JSON object")
+	setup := accessSetup(fs)
+	operands, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	u, status, ok := parseOneURL(e, "plan", operands)
+	if !ok {
+		return status
+	}
+	c, err := setup(e)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 plan:", err)
+		return exitUsage
+	}
+	p, err := c.Plan(u)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 plan:", err)
+		return failStatus(err)
+	}
+	if *asJSON {
+		j := jsonPlan{URL: p.URL, Scheme: p.Scheme, Connect: opt(p.Connect, p.Connect != ""),
+			Steps: p.Lines(), Warnings: p.Warnings, Notes: p.Notes}
+		for _, l := range []*[]string{&j.Steps, &j.Warnings, &j.Notes} {
+			if *l == nil {
+				*l = []string{}
+			}
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(j); err != nil {
+			fmt.Fprintln(e.stderr, "rfc1738 plan:", err)
+			return exitUsage
+		}
+		return exitOK
+	}
+	writePlan(e, p)
+	return exitOK
+}
+
+// writePlan prints the plan for people: the steps on stdout, one protocol
+// line a line, and where to connect, warnings and notes on stderr as
+// comments, so that stdout is exactly the conversation.
+func writePlan(e *env, p *access.Plan) {
+	if p.Connect != "" {
+		fmt.Fprintf(e.stderr, "# connect %s\n", p.Connect)
+	}
+	for _, w := range p.Warnings {
+		fmt.Fprintf(e.stderr, "# warning: %s\n", w)
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(e.stderr, "# note: %s\n", n)
+	}
+	for _, l := range p.Lines() {
+		fmt.Fprintln(e.stdout, l)
+	}
+}
