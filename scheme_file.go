@@ -52,7 +52,7 @@ func (f File) LocalPath() (string, error) {
 		if strings.ContainsRune(s, 0) {
 			return "", errors.New("rfc1738: file URL path has an encoded NUL")
 		}
-		if strings.ContainsRune(s, filepath.Separator) || (runtime.GOOS != "windows" && strings.ContainsRune(s, '/')) {
+		if strings.ContainsAny(s, "/"+string(filepath.Separator)) {
 			return "", errors.New("rfc1738: file URL path segment " + quoteAdvice(s) + " holds a path separator")
 		}
 	}
