@@ -1,0 +1,42 @@
+package extract
+
+// The octet classes the scanner needs, restated from RFC 1738 §5 and §2.2
+// as a 256-entry table. TestClassesAgreeWithCore checks the table against
+// the core package's Escape, Parse and Check, so the two cannot drift.
+const (
+	alphaChars       = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	digitChars       = "0123456789"
+	safeChars        = "$-_.+"                                                          // §5 safe
+	extraChars       = "!*'(),"                                                         // §5 extra
+	reservedChars    = ";/?:@&="                                                        // §5 reserved
+	nationalChars    = "{}|\\^~[]`"                                                     // §5 national: unsafe, §2.2
+	spaceChars       = " \t\r\n\f\v"                                                    // Appendix: whitespace ignored inside wrappers
+	trailingPunct    = ".,;:!?'"                                                        // sentence punctuation left out of a bare URL
+	schemeExtraChars = "+-."                                                            // §5 scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]
+	urlExtraChars    = "%#"                                                             // '%' of an escape (§2.2), '#' of a fragment (Appendix)
+	xcharChars       = alphaChars + digitChars + safeChars + extraChars + reservedChars // §5 xchar
+)
+
+const (
+	cURL      uint8 = 1 << iota // may stand unencoded in a URL: xchar, '%', '#'
+	cScheme                     // §5 scheme, with upper case (§2.1)
+	cAlpha                      // §5 alpha
+	cSpace                      // whitespace
+	cNational                   // §5 national
+	cTrailing                   // trailing sentence punctuation
+)
+
+var class = func() (t [256]uint8) {
+	mark := func(chars string, bit uint8) {
+		for i := 0; i < len(chars); i++ {
+			t[chars[i]] |= bit
+		}
+	}
+	mark(xcharChars+urlExtraChars, cURL)
+	mark(alphaChars+digitChars+schemeExtraChars, cScheme)
+	mark(alphaChars, cAlpha)
+	mark(spaceChars, cSpace)
+	mark(nationalChars, cNational)
+	mark(trailingPunct, cTrailing)
+	return t
+}()
