@@ -154,6 +154,11 @@ type Client struct {
 	// NewClient takes it from $NNTPSERVER.
 	NNTPServer string
 
+	// NNTPUser and NNTPPassword are sent with AUTHINFO USER/PASS (RFC
+	// 4643) only when a news server demands them with 480. They come from
+	// configuration, never from a news: URL (§3.6 has no login part).
+	NNTPUser, NNTPPassword string
+
 	// Gateways maps a scheme to a gateway URL template for schemes
 	// without a native handler (§4), e.g. "prospero" →
 	// "http://gw.example/fetch?url={url}".
