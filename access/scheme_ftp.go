@@ -1,0 +1,491 @@
+package access
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access/ftp"
+)
+
+func init() { defaultHandlers["ftp"] = ftpHandler{} }
+
+// The placeholders of the PASS step (§3.2.1); Get tells them apart.
+const (
+	placeholderEmail    = "<e-mail address>"
+	placeholderPassword = "<password>"
+	placeholderAsked    = "<asked>"
+)
+
+// ftpQuitTimeout bounds the QUIT sent after a refusal: the answer is only
+// a courtesy, the error is already known.
+const ftpQuitTimeout = 2 * time.Second
+
+// ftpMaxListingLine bounds one line of an NLST listing rendered for people
+// or as JSON; the raw listing is passed on as it comes.
+const ftpMaxListingLine = 64 << 10
+
+// ftpHandler is the access method of §3.2: an FTP conversation that sends
+// exactly the commands §3.2.2 derives from the URL, through access/ftp.
+type ftpHandler struct{}
+
+// Plan turns an ftp URL into its conversation (§3.2.1, §3.2.2, §3.2.3).
+func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
+	f, ok := u.FTP()
+	if !ok {
+		return nil, fmt.Errorf("%s: not an ftp URL: %w", Redact(u.String()), ErrUnsupported)
+	}
+	p := &Plan{Connect: u.HostPort()}
+	warn, err := c.CheckPort(u)
+	if err != nil {
+		return nil, err
+	}
+	if warn != "" {
+		p.Warnings = append(p.Warnings, warn)
+	}
+	if err := ftpGuards(u); err != nil {
+		return nil, err
+	}
+
+	// §3.2.1: the login.
+	user, password, ask := f.Login(c.Email)
+	if user == "" {
+		// §3.1 keeps ftp://@host/ (an empty user) apart from no user, but
+		// RFC 959 §4.1.1 has USER <SP> <username> with a non-empty
+		// string: there is nothing to send.
+		return nil, fmt.Errorf("%s: the URL has an empty user name (§3.1), which cannot be sent in USER (RFC 959 §4.1.1); leave the \"@\" out for anonymous FTP", Redact(u.String()))
+	}
+	p.Steps = append(p.Steps, Step{Verb: "USER", Arg: user, HasArg: true})
+	pass := Step{Verb: "PASS", Arg: password, HasArg: true}
+	switch {
+	case !f.HasUser:
+		pass.Placeholder = placeholderEmail
+		if strings.ContainsAny(c.Email, LineDelimiters) {
+			return nil, &GuardError{URL: Redact(u.String()), Offset: -1, Rule: "line-delimiter",
+				Reason: "the e-mail address sent as the anonymous password holds CR, LF or NUL"}
+		}
+		p.Notes = append(p.Notes, "anonymous FTP (§3.2.1): the password is the e-mail address "+c.Email)
+	case ask:
+		pass.Placeholder = placeholderAsked
+		p.Notes = append(p.Notes, "the URL has no password: if the server asks for one (331), it is asked for at run time (§3.2.1)")
+	default:
+		pass.Placeholder = placeholderPassword
+	}
+	p.Steps = append(p.Steps, pass)
+	p.Notes = append(p.Notes, "PASS is sent only when the server answers 331 to USER (RFC 959 §5.4)")
+
+	// §3.2.2: each <cwd> is its own CWD, decoded, in order; an empty one
+	// is a CWD with a null argument.
+	for _, dir := range f.Cwd {
+		p.Steps = append(p.Steps, Step{Verb: "CWD", Arg: dir, HasArg: true})
+	}
+
+	// §3.2.2 ;type=d → NLST; ;type=a|i → TYPE A|I and RETR. §3.2.3: with
+	// no typecode the client guesses. The rule here: an empty <name>
+	// names the directory the CWDs reached, so it is listed (NLST);
+	// anything else is fetched as TYPE I, since binary is lossless (the
+	// bytes arrive as stored), whereas guessing TYPE A from a name would
+	// rewrite line ends of a file that was not text.
+	typ := f.Type
+	if typ == 0 {
+		if f.Name == "" {
+			typ = 'd'
+			p.Notes = append(p.Notes, "no ;type= (§3.2.3): the name is empty, so it is a directory: NLST")
+		} else {
+			typ = 'i'
+			p.Notes = append(p.Notes, "no ;type= (§3.2.3): guessed binary, TYPE I, which keeps the bytes as stored (TYPE A would rewrite line ends)")
+		}
+	}
+	switch typ {
+	case 'd', 'D':
+		p.Steps = append(p.Steps, Step{Verb: "NLST", Arg: f.Name, HasArg: f.Name != ""})
+	case 'a', 'A':
+		p.Steps = append(p.Steps, Step{Verb: "TYPE", Arg: "A", HasArg: true}, Step{Verb: "RETR", Arg: f.Name, HasArg: true})
+	default:
+		p.Steps = append(p.Steps, Step{Verb: "TYPE", Arg: "I", HasArg: true}, Step{Verb: "RETR", Arg: f.Name, HasArg: true})
+	}
+	p.Steps = append(p.Steps, Step{Verb: "QUIT"})
+	p.Notes = append(p.Notes, "each transfer opens a passive data connection first (EPSV, else PASV; not listed)")
+	return p, nil
+}
+
+// ftpGuards applies the §6 delimiter guard to every part of an ftp URL
+// that is sent decoded in a command line: the user (USER), the password
+// (PASS), each <cwd> (CWD) and the <name> (RETR, NLST).
+func ftpGuards(u rfc1738.URL) error {
+	if raw, ok := u.RawUser(); ok {
+		if err := CheckLine(u, raw, u.UserOffset(), "user", LineDelimiters); err != nil {
+			return err
+		}
+	}
+	if raw, ok := u.RawPassword(); ok {
+		if err := CheckLine(u, raw, u.PasswordOffset(), "password", LineDelimiters); err != nil {
+			return err
+		}
+	}
+	path, ok := u.Path()
+	if !ok {
+		return nil
+	}
+	off := u.PathOffset()
+	if i := strings.LastIndex(path, ";type="); i >= 0 {
+		path = path[:i]
+	}
+	for n := 1; ; n++ {
+		i := strings.IndexByte(path, '/')
+		if i < 0 {
+			return CheckLine(u, path, off, "name", LineDelimiters)
+		}
+		if err := CheckLine(u, path[:i], off, fmt.Sprintf("cwd segment %d", n), LineDelimiters); err != nil {
+			return err
+		}
+		path, off = path[i+1:], off+i+1
+	}
+}
+
+// Get executes the plan's steps in order on one control connection.
+func (ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+	for _, n := range p.Notes {
+		c.trace('!', n)
+	}
+	conn, err := ftp.Dial(ctx, p.Connect, ftp.Config{Trace: c.Trace})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.URL, err)
+	}
+	fail := func(err error) (*Response, error) {
+		ftpQuit(ctx, conn)
+		return nil, fmt.Errorf("%s: %w", p.URL, err)
+	}
+	steps := p.Steps
+	for i := 0; i < len(steps); i++ {
+		s := steps[i]
+		switch s.Verb {
+		case "USER":
+			cred := ftp.Credentials{User: s.Arg}
+			if i+1 < len(steps) && steps[i+1].Verb == "PASS" {
+				i++
+				pass := steps[i]
+				if pass.Placeholder == placeholderAsked {
+					cred.AskPassword = askPassword(c, s.Arg, p)
+				} else {
+					cred.Password, cred.HasPassword = pass.Arg, true
+				}
+			}
+			if _, err := conn.Login(ctx, cred); err != nil {
+				if errors.Is(err, ftp.ErrPasswordRequired) {
+					err = fmt.Errorf("%w; put it in the URL (ftp://user:password@host/) or run on a terminal to be asked", err)
+				}
+				return fail(err)
+			}
+		case "CWD":
+			if _, err := conn.Cwd(ctx, s.Arg); err != nil {
+				return fail(err)
+			}
+		case "TYPE":
+			if _, err := conn.Type(ctx, s.Arg); err != nil {
+				return fail(err)
+			}
+		case "RETR", "NLST":
+			if rest := steps[i+1:]; len(rest) != 1 || rest[0].Verb != "QUIT" {
+				return fail(fmt.Errorf("the plan has %d steps after %s; want only QUIT", len(rest), s.Verb))
+			}
+			return ftpResponse(ctx, c, p, conn, steps[:i], s)
+		case "QUIT":
+			// A plan without a transfer: nothing to fetch.
+			if err := conn.Quit(ctx); err != nil {
+				return nil, fmt.Errorf("%s: %w", p.URL, err)
+			}
+			return &Response{Body: io.NopCloser(strings.NewReader("")), Size: 0, URL: p.URL, Plan: p}, nil
+		default:
+			return fail(fmt.Errorf("the plan holds %q, which the ftp handler does not send", s.Line()))
+		}
+	}
+	return fail(errors.New("the plan has no RETR, NLST or QUIT"))
+}
+
+// ftpResponse starts the transfer step s and wraps its body so that
+// closing it reads the final reply and sends the plan's QUIT.
+func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before []Step, s Step) (*Response, error) {
+	b := &ftpBody{ctx: ctx, conn: conn, url: p.URL}
+	resp := &Response{Body: b, Size: -1, URL: p.URL, Plan: p}
+	var err error
+	if s.Verb == "RETR" {
+		var size int64
+		b.body, size, err = conn.Retr(ctx, s.Arg)
+		resp.Type = "application/octet-stream"
+		if ftpTypeOf(before) == "A" {
+			// Under TYPE A the 150 reply's count is the size on the
+			// server, not the count of bytes sent (line ends change).
+			resp.Type = "text/plain"
+		} else {
+			resp.Size = size
+		}
+	} else {
+		b.body, err = conn.Nlst(ctx, s.Arg)
+		resp.Type = "text/plain"
+		if err == nil {
+			b.render = newNLSTRenderer(c.Listing, ftpBaseURL(p, before), b.body)
+			resp.Type = listingType(c.Listing)
+		}
+	}
+	if err != nil {
+		ftpQuit(ctx, conn)
+		return nil, fmt.Errorf("%s: %w", p.URL, err)
+	}
+	return resp, nil
+}
+
+// ftpTypeOf returns the argument of the last TYPE step, or "".
+func ftpTypeOf(steps []Step) string {
+	t := ""
+	for _, s := range steps {
+		if s.Verb == "TYPE" {
+			t = strings.ToUpper(s.Arg)
+		}
+	}
+	return t
+}
+
+// askPassword returns the AskPassword of a login whose URL has no
+// password: it asks through c.Prompt, or is nil when nobody can be asked.
+func askPassword(c *Client, user string, p *Plan) func() (string, error) {
+	if c.Prompt == nil {
+		return nil
+	}
+	host := p.Parsed.Host()
+	if host == "" {
+		host = p.Connect
+	}
+	return func() (string, error) {
+		return c.Prompt(fmt.Sprintf("Password for %s@%s: ", user, host), true)
+	}
+}
+
+// ftpQuit ends a session after a refusal: QUIT, briefly, then close.
+func ftpQuit(ctx context.Context, conn *ftp.Conn) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ftpQuitTimeout)
+	defer cancel()
+	conn.Quit(ctx)
+}
+
+// ftpBody is the body of an ftp Response: the data (or the rendered
+// listing); Close reads the final transfer reply and sends QUIT.
+type ftpBody struct {
+	ctx    context.Context
+	conn   *ftp.Conn
+	body   io.ReadCloser
+	render io.Reader // the listing as rendered, for NLST
+	url    string
+
+	closed bool
+	err    error
+}
+
+func (b *ftpBody) wrap(err error) error {
+	if err == nil || err == io.EOF {
+		return err
+	}
+	return fmt.Errorf("%s: %w", b.url, err)
+}
+
+// Read reads the data, or the rendered listing.
+func (b *ftpBody) Read(p []byte) (int, error) {
+	if b.render != nil {
+		n, err := b.render.Read(p)
+		return n, b.wrap(err)
+	}
+	n, err := b.body.Read(p)
+	return n, b.wrap(err)
+}
+
+// WriteTo hands a plain transfer to the ftp body's large-buffer copy.
+func (b *ftpBody) WriteTo(w io.Writer) (int64, error) {
+	if wt, ok := b.body.(io.WriterTo); ok && b.render == nil {
+		n, err := wt.WriteTo(w)
+		return n, b.wrap(err)
+	}
+	n, err := io.Copy(w, struct{ io.Reader }{b})
+	return n, err
+}
+
+// Close ends the transfer (reading the server's final reply, RFC 959
+// §5.4) and sends QUIT, the plan's last step. It returns the transfer's
+// error; the QUIT reply no longer matters once the transfer is settled.
+func (b *ftpBody) Close() error {
+	if b.closed {
+		return b.err
+	}
+	b.closed = true
+	b.err = b.wrap(b.body.Close())
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(b.ctx), ftpQuitTimeout)
+	defer cancel()
+	b.conn.Quit(ctx)
+	return b.err
+}
+
+// ftpBaseURL returns the URL of the folder the plan's CWDs reach, ending
+// in "/", for the URLs of listed names: the same login (never the
+// password, §6), host and port, and the CWD arguments re-encoded.
+func ftpBaseURL(p *Plan, before []Step) string {
+	u := p.Parsed
+	var b []byte
+	b = append(b, "ftp://"...)
+	if raw, ok := u.RawUser(); ok {
+		b = append(b, raw...)
+		b = append(b, '@')
+	}
+	b = append(b, u.Host()...)
+	if port, ok := u.Port(); ok {
+		b = append(b, ':')
+		b = append(b, port...)
+	}
+	b = append(b, '/')
+	for _, s := range before {
+		if s.Verb == "CWD" {
+			b = rfc1738.AppendEscape(b, s.Arg, rfc1738.FSegment)
+			b = append(b, '/')
+		}
+	}
+	return string(b)
+}
+
+// ftpItemURL returns the URL of a name an NLST listed, relative to base:
+// each "/"-separated part becomes a <cwd> or the <name> (§3.2.2), and a
+// leading "/" stays inside the first part (%2F), as an absolute CWD.
+func ftpItemURL(base, name string) string {
+	parts := strings.Split(name, "/")
+	if len(parts) > 1 && parts[0] == "" {
+		parts = parts[1:]
+		parts[0] = "/" + parts[0]
+	}
+	b := []byte(base)
+	for i, part := range parts {
+		if i > 0 {
+			b = append(b, '/')
+		}
+		b = rfc1738.AppendEscape(b, part, rfc1738.FSegment)
+	}
+	return string(b)
+}
+
+// listingType is the Response.Type of a listing in format l.
+func listingType(l Listing) string {
+	switch l {
+	case ListingJSON:
+		return "application/jsonl"
+	case ListingRaw:
+		return "text/plain"
+	}
+	return "text/plain; charset=utf-8"
+}
+
+// A listingItem is one entry of a directory listing.
+type listingItem struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+// listingReader renders a stream of listing items, pulled one at a time
+// from next, as text (name, two spaces, URL), JSON Lines, or bare names
+// one a line (ListingRaw, for listings that have no protocol bytes).
+type listingReader struct {
+	format Listing
+	next   func() (listingItem, error)
+	buf    bytes.Buffer
+	err    error
+}
+
+func (r *listingReader) Read(p []byte) (int, error) {
+	for r.buf.Len() == 0 && r.err == nil {
+		it, err := r.next()
+		if err != nil {
+			r.err = err
+			break
+		}
+		switch r.format {
+		case ListingJSON:
+			enc := json.NewEncoder(&r.buf)
+			enc.SetEscapeHTML(false)
+			enc.Encode(it)
+			continue
+		case ListingRaw:
+			r.buf.WriteString(it.Name)
+			r.buf.WriteByte('\n')
+			continue
+		}
+		r.buf.WriteString(printable(it.Name))
+		r.buf.WriteString("  ")
+		r.buf.WriteString(it.URL)
+		r.buf.WriteByte('\n')
+	}
+	if r.buf.Len() > 0 {
+		return r.buf.Read(p)
+	}
+	return 0, r.err
+}
+
+// printable replaces control characters with "?", so that a hostile name
+// cannot drive the terminal.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// newNLSTRenderer renders an NLST listing (RFC 959 §4.1.3: one name per
+// CRLF line) per format; ListingRaw passes the server's bytes on.
+func newNLSTRenderer(format Listing, base string, body io.Reader) io.Reader {
+	if format == ListingRaw {
+		return body
+	}
+	br := bufio.NewReaderSize(body, 4096)
+	return &listingReader{format: format, next: func() (listingItem, error) {
+		for {
+			line, err := readBoundedLine(br, ftpMaxListingLine)
+			if err != nil {
+				return listingItem{}, err
+			}
+			if line == "" {
+				continue
+			}
+			return listingItem{Name: line, URL: ftpItemURL(base, line)}, nil
+		}
+	}}
+}
+
+// errListingLine is the error of a listing line longer than the bound.
+var errListingLine = errors.New("listing line too long")
+
+// readBoundedLine reads a line of at most max bytes without its CRLF or
+// LF; a last line without an end counts too. At the end it returns io.EOF.
+func readBoundedLine(r *bufio.Reader, max int) (string, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > max+2 {
+			return "", fmt.Errorf("ftp listing: %w (more than %d bytes)", errListingLine, max)
+		}
+		line = append(line, chunk...)
+		switch err {
+		case nil:
+			return strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r"), nil
+		case bufio.ErrBufferFull:
+			continue
+		case io.EOF:
+			if len(line) > 0 {
+				return strings.TrimSuffix(string(line), "\r"), nil
+			}
+		}
+		return "", err
+	}
+}
