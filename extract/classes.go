@@ -24,6 +24,9 @@ const (
 	cSpace                      // whitespace
 	cNational                   // §5 national
 	cTrailing                   // trailing sentence punctuation
+	cDigit                      // §5 digit
+
+	cAlphadigit = cAlpha | cDigit
 )
 
 var class = func() (t [256]uint8) {
@@ -35,6 +38,7 @@ var class = func() (t [256]uint8) {
 	mark(xcharChars+urlExtraChars, cURL)
 	mark(alphaChars+digitChars+schemeExtraChars, cScheme)
 	mark(alphaChars, cAlpha)
+	mark(digitChars, cDigit)
 	mark(spaceChars, cSpace)
 	mark(nationalChars, cNational)
 	mark(trailingPunct, cTrailing)

@@ -385,7 +385,15 @@ func (s *Scanner) atColon(i int) bool {
 	if i-a > maxScheme {
 		return false
 	}
-	// A scheme starts with a letter: "...http://" in prose is "http://".
+	// In prose a scheme starts after a run of punctuation ("see...http:"
+	// reads "http:"), and with a letter (§5 allows '+', '-', '.' and
+	// digits later in the name, as in "z39.50", §4).
+	for k := i - 1; k > a; k-- {
+		if class[b[k]]&cAlphadigit == 0 && class[b[k-1]]&cAlphadigit == 0 {
+			a = k + 1
+			break
+		}
+	}
 	for a < i && class[b[a]]&cAlpha == 0 {
 		a++
 	}

@@ -1,0 +1,523 @@
+package extract
+
+import (
+	"errors"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/internal/testserver"
+)
+
+// rfcURLs is every URL of RFC 1738, in order, as the Appendix says to read
+// it: the whitespace of the line breaks removed.
+var rfcURLs = []string{
+	"http://www.acl.lanl.gov/URI/archive/uri-archive.index.html", // §1
+	"ftp://@host.com/",                  // §3.1
+	"ftp://host.com/",                   // §3.1
+	"ftp://foo:@host.com/",              // §3.1
+	"ftp://myname@host.dom/%2Fetc/motd", // §3.2.2
+	"ftp://myname@host.dom/etc/motd",    // §3.2.2
+	"ftp://myname@host.dom//etc/motd",   // §3.2.2
+	"news:*",                            // §3.6
+	"file://vms.host.edu/disk$user/my/notes/note12345.txt", // §3.10
+	"prospero://host.dom//pros/name",                       // §3.11
+	// Appendix example: two of the three are broken across lines.
+	"ftp://info.cern.ch/pub/www/doc;type=d",
+	"ftp://ds.internic.net/rfc",
+	"http://ds.internic.net/instructions/overview.html#WARNING",
+	// References.
+	"ftp://ds.internic.net/rfc/rfc1436.txt;type=a",
+	"ftp://boombox.micro.umn.edu/pub/gopher/gopher_protocol/Gopher+/Gopher+.txt",
+	"ftp://ds.internic.net/rfc/rfc1630.txt",
+	"ftp://info.cern.ch/pub/www/doc/http-spec.txt.Z",
+	"ftp://ds.internic.net/rfc/rfc1123.txt",
+	"ftp://ds.internic.net/rfc/rfc822.txt",
+	"ftp://quake.think.com/pub/wais/doc/protspec.txt",
+	"ftp://ds.internic.net/rfc/rfc1036.txt",
+	"ftp://quake.think.com/pub/wais/doc/doc-ids.txt",
+	"ftp://ds.internic.net/rfc/rfc977.txt",
+	"ftp://ds.internic.net/internet-drafts/draft-ietf-uri-irl-fun-req-02.txt",
+	"ftp://ds.internic.net/rfc/rfc1034.txt",
+	"ftp://prospero.isi.edu/pub/prospero/doc/prospero-protocol.PS.Z",
+	"ftp://ds.internic.net/rfc/rfc959.txt",
+	"ftp://ds.internic.net/rfc/rfc1737.txt",
+	"ftp://ds.internic.net/rfc/rfc1625.txt",
+	"ftp://uu.psi.com/wp/nir.txt",
+}
+
+func readRFC(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile(testserver.SharedFile(t, "spec/rfc1738.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestRFC1738Text extracts the RFC's own URLs from its text: every one is
+// in <URL:…>, all are valid, and nothing else in the text (templates such
+// as http://<host>:<port>/, <uri@bunyip.com>, "ftp://") is taken for one.
+func TestRFC1738Text(t *testing.T) {
+	text := readRFC(t)
+	ms := All(text)
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.URL)
+		if m.Form != URLBracket || !m.Valid || len(m.Notes) != 0 {
+			t.Errorf("%s: form %s, valid %v, notes %v; want url-bracket, valid, no note", m.URL, m.Form, m.Valid, m.Notes)
+		}
+	}
+	if !slices.Equal(got, rfcURLs) {
+		t.Errorf("found %d URLs:\n%s\nwant %d:\n%s", len(got), strings.Join(got, "\n"), len(rfcURLs), strings.Join(rfcURLs, "\n"))
+	}
+	// The Appendix example: where each starts and ends in the text.
+	for _, m := range ms {
+		if m.URL == "http://ds.internic.net/instructions/overview.html#WARNING" {
+			if f, ok := m.Fragment(); !ok || f != "WARNING" {
+				t.Errorf("fragment %q %v, want WARNING", f, ok)
+			}
+			if text[m.Start.Offset:m.Start.Offset+12] != "http://ds.in" || text[m.End.Offset] != '>' || m.End.Line != m.Start.Line+1 {
+				t.Errorf("span %+v .. %+v does not cover the URL broken across two lines", m.Start, m.End)
+			}
+		}
+	}
+	checkMatches(t, text, ms)
+}
+
+type want struct {
+	url  string
+	form Form
+	alts []string // alternatives of the notes, in order
+}
+
+// ruleTests hold one case or more for each rule of the Appendix and of the
+// issue; each names its rule.
+var ruleTests = []struct {
+	name string
+	in   string
+	want []want
+}{
+	// Appendix: "<" and ">", with the prefix "URL:", delimit the URL.
+	{"url-bracket", "see <URL:http://a.org/x> now", []want{{"http://a.org/x", URLBracket, nil}}},
+	{"url-bracket lower case prefix", "<url:http://a.org/x>", []want{{"http://a.org/x", URLBracket, nil}}},
+	// Appendix: whitespace inside the wrapper is ignored.
+	{"line break and indentation", "<URL:ftp://a.org/\n        b/c>", []want{{"ftp://a.org/b/c", URLBracket, nil}}},
+	{"spaces around", "<URL:  http://a.org/  >", []want{{"http://a.org/", URLBracket, nil}}},
+	{"tabs", "<URL:http://a.org/\t\tb>", []want{{"http://a.org/b", URLBracket, nil}}},
+	{"CRLF", "<URL:http://a.org/\r\n  b>", []want{{"http://a.org/b", URLBracket, nil}}},
+	{"break inside the scheme", "<URL:ht\ntp://a.org/>", []want{{"http://a.org/", URLBracket, nil}}},
+	// Appendix: a hyphen before a line break is kept; the reading
+	// without it is noted.
+	{"hyphen at a line break", "<URL:http://www.ex-\n   ample.org/a>",
+		[]want{{"http://www.ex-ample.org/a", URLBracket, []string{"http://www.example.org/a"}}}},
+	{"two hyphens at line breaks", "<URL:ftp://h.org/a-\nb-\r\n c>",
+		[]want{{"ftp://h.org/a-b-c", URLBracket, []string{"ftp://h.org/ab-c", "ftp://h.org/a-bc"}}}},
+	{"hyphen before a space is no line break", "<URL:http://a.org/x- y>", []want{{"http://a.org/x-y", URLBracket, nil}}},
+	{"hyphen in <…>", "<http://a.org/x-\ny>", []want{{"http://a.org/x-y", Bracket, []string{"http://a.org/xy"}}}},
+	// Appendix: a fragment goes inside the brackets.
+	{"fragment", "<URL:http://a.org/p#frag>", []want{{"http://a.org/p#frag", URLBracket, nil}}},
+	{"fragment broken", "<URL:http://a.org/p#fr\n ag>", []want{{"http://a.org/p#frag", URLBracket, nil}}},
+	// Plain brackets: a scheme and ':' right after '<'.
+	{"bracket", "at <http://a.org/x>.", []want{{"http://a.org/x", Bracket, nil}}},
+	{"bracket mailto", "<mailto:a@b.org>", []want{{"mailto:a@b.org", Bracket, nil}}},
+	{"bracket news", "<news:comp.infosystems.www>", []want{{"news:comp.infosystems.www", Bracket, nil}}},
+	{"bracket other scheme", "<https://a.org/>", []want{{"https://a.org/", Bracket, nil}}},
+	{"bracket broken", "<ftp://a.org/pub\n  /x>", []want{{"ftp://a.org/pub/x", Bracket, nil}}},
+	// Not brackets: no scheme, or not what a bare URL needs.
+	{"e-mail in brackets (RFC 1738 §1)", "the URI-WG <uri@bunyip.com>.", nil},
+	{"template in brackets (§3.3)", "http://<host>:<port>/<path>?<searchpart>", nil},
+	{"XML tag", "<xsl:template match='x'>", nil},
+	{"C++ template", "std::vector<http::request>", nil},
+	{"http: without //", "<http:foo>", nil},
+	{"other scheme without //", "<urn:isbn:123>", nil},
+	{"space after '<'", "< http://a.org/>", []want{{"http://a.org/", Bare, nil}}},
+	{"empty wrappers", "<URL:> <URL:http:> <URL:http://> <news:> <URL:   >", nil},
+	// A wrapper that does not close is not one; its text is read as prose.
+	{"unclosed wrapper", "<URL:http://a.org/x and text", []want{{"http://a.org/x", URLPrefix, nil}}},
+	{"blank line in wrapper", "<URL:http://a.org/\n\nnext> paragraph", []want{{"http://a.org/", URLPrefix, nil}}},
+	{"'<' in wrapper", "<URL:http://a.org/<b>", []want{{"http://a.org/", URLPrefix, nil}}},
+	// Appendix: the prefix "URL:" alone.
+	{"url-prefix", "see URL:http://a.org/x.", []want{{"http://a.org/x", URLPrefix, nil}}},
+	{"url-prefix any scheme", "URL:urn:isbn:123", []want{{"urn:isbn:123", URLPrefix, nil}}},
+	{"url-prefix alone", "URL:http:// and URL:http: and URL: and URL:x", nil},
+	{"URL: then a space", "URL: http://a.org/", []want{{"http://a.org/", Bare, nil}}},
+	// Bare URLs end at whitespace, '<', '>', '"' and unencodable octets.
+	{"bare", "see http://a.org/x now", []want{{"http://a.org/x", Bare, nil}}},
+	{"ends at quote", `<a href="http://a.org/x">`, []want{{"http://a.org/x", Bare, nil}}},
+	{"ends at angle brackets", "http://a.org/x<b>http://b.org/y>", []want{{"http://a.org/x", Bare, nil}, {"http://b.org/y", Bare, nil}}},
+	{"ends at non-ASCII", "http://a.org/caf\xc3\xa9", []want{{"http://a.org/caf", Bare, nil}}},
+	{"ends at a control", "http://a.org/x\x00y", []want{{"http://a.org/x", Bare, nil}}},
+	{"second '#' ends", "http://a.org/#x#y", []want{{"http://a.org/#x", Bare, nil}}},
+	{"unsafe '~' (§2.2) ends, noted", "http://a.org/~user/ ok",
+		[]want{{"http://a.org/", Bare, []string{"http://a.org/~user/"}}}},
+	{"unsafe '{' ends, noted", "http://a.org/{x}.", []want{{"http://a.org/", Bare, []string{"http://a.org/{x}"}}}},
+	// Trailing sentence punctuation is left out of a bare URL...
+	{"trailing .", "Go to http://a.org/x.", []want{{"http://a.org/x", Bare, nil}}},
+	{"trailing ,;:!?'", "http://a.org/a, http://a.org/b; http://a.org/c: http://a.org/d! http://a.org/e? 'http://a.org/f'",
+		[]want{{"http://a.org/a", Bare, nil}, {"http://a.org/b", Bare, nil}, {"http://a.org/c", Bare, nil},
+			{"http://a.org/d", Bare, nil}, {"http://a.org/e", Bare, nil}, {"http://a.org/f", Bare, nil}}},
+	{"trailing run", "(http://a.org/x).'", []want{{"http://a.org/x", Bare, nil}}},
+	{"unbalanced )", "(see http://a.org/x)", []want{{"http://a.org/x", Bare, nil}}},
+	{"balanced ( )", "http://a.org/a_(b) and (http://a.org/a_(b)).", []want{{"http://a.org/a_(b)", Bare, nil}, {"http://a.org/a_(b)", Bare, nil}}},
+	// ... and kept inside brackets.
+	{"punctuation kept in brackets", "<URL:http://a.org/x.> <http://a.org/y)>", []want{{"http://a.org/x.", URLBracket, nil}, {"http://a.org/y)", Bracket, nil}}},
+	// The ten schemes by their productions; others only as scheme://.
+	{"mailto bare", "write to mailto:a@b.org.", []want{{"mailto:a@b.org", Bare, nil}}},
+	{"news bare", "news:comp.lang.c, news:* and news:1234@x.org", []want{{"news:comp.lang.c", Bare, nil}, {"news:*", Bare, nil}, {"news:1234@x.org", Bare, nil}}},
+	{"ftp with login, port, type", "ftp://u:p@h.org:21/x;type=a", []want{{"ftp://u:p@h.org:21/x;type=a", Bare, nil}}},
+	{"other scheme with //", "https://a.org/x irc://h/c", []want{{"https://a.org/x", Bare, nil}, {"irc://h/c", Bare, nil}}},
+	{"other scheme without //", "urn:isbn:123 javascript:void(0) about:blank", nil},
+	{"upper-case scheme (§2.1)", "HTTP://A.ORG/", []want{{"HTTP://A.ORG/", Bare, nil}}},
+	{"scheme after dots", "see...http://a.org/", []want{{"http://a.org/", Bare, nil}}},
+	{"dotted scheme (§4 z39.50)", "z39.50s://h.org/db", []want{{"z39.50s://h.org/db", Bare, nil}}},
+	{"scheme after prose colon", "Homepage:http://a.org/", []want{{"http://a.org/", Bare, nil}}},
+	// Never a URL.
+	{"scheme alone", "http: and http:// and http://. and ftp:// x", nil},
+	{"http without //", "http:foo file:/etc/motd telnet:h", nil},
+	{"mailto and news alone", "mailto: news: news:.", nil},
+	{"e-mail address", "write to uri@bunyip.com.", nil},
+	{"newsgroup name", "post to comp.infosystems.www.", nil},
+	{"prose colons", "Note: this: that:: 10:30", nil},
+	// A bare URL broken after a hyphen: the Appendix's warning as a note.
+	{"bare hyphen at line end", "http://a.org/long-\n  name.html and more",
+		[]want{{"http://a.org/long-", Bare, []string{"http://a.org/long-name.html"}}}},
+	{"bare hyphen at paragraph end", "http://a.org/long-\n\nname", []want{{"http://a.org/long-", Bare, nil}}},
+}
+
+func TestRules(t *testing.T) {
+	for _, tt := range ruleTests {
+		t.Run(tt.name, func(t *testing.T) {
+			ms := All(tt.in)
+			var got []want
+			for _, m := range ms {
+				w := want{url: m.URL, form: m.Form}
+				for _, n := range m.Notes {
+					w.alts = append(w.alts, n.Alternative)
+				}
+				got = append(got, w)
+			}
+			if !slices.EqualFunc(got, tt.want, func(a, b want) bool {
+				return a.url == b.url && a.form == b.form && slices.Equal(a.alts, b.alts)
+			}) {
+				t.Errorf("All(%q)\n got %+v\nwant %+v", tt.in, got, tt.want)
+			}
+			checkMatches(t, tt.in, ms)
+		})
+	}
+}
+
+func TestValidity(t *testing.T) {
+	tests := []struct {
+		in    string
+		valid bool
+		rule  string // rule of the first error
+	}{
+		{"http://a.org/x", true, ""},
+		{"http://a_b.org/", false, "domainlabel"},                 // §3.1: hostname
+		{"<URL:ftp://a.org/x;type=q>", false, "ftptype"},          // §3.2.2
+		{"<URL:http://a.org/a b>", true, ""},                      // Appendix: the space is ignored
+		{"<URL:http://a.org/\"x\">", false, "hsegment"},           // '"' is unsafe (§2.2)
+		{"<URL:news:comp.lang.c/x>", false, "group"},              // §3.6
+		{"nntp://h.org/comp.lang.c/12x", false, "digits"},         // §3.7
+		{"<URL:mailto:a@b.org#top>", true, ""},                    // Appendix: fragment
+		{"telnet://h.org/x", false, "telneturl"},                  // §3.8
+		{"<URL:http://a.org/%zz>", false, "escape"},               // §2.2
+		{"<URL:HTTP://a.org/>", true, ""},                         // §2.1
+		{"prospero://h.org/x;y", false, "fieldspec"},              // §3.11
+		{"<URL:wais://h.org/db/TEXT>", false, "waisdoc"},          // §3.9
+		{"gopher://h.org/0sel%09search", true, ""},                // §3.4
+		{"file:///etc/motd", true, ""},                            // §3.10
+		{"http://1.2.3/", false, "hostnumber"},                    // §3.1
+		{"<URL:x-foo:anything>", true, ""},                        // §4: other scheme
+		{"<URL:ftp://h.org/a;b>", false, "fsegment"},              // §3.2.2: ';' reserved
+		{"<URL:ftp://h.org/a;b>", false, "fsegment"},              // repeated: stable
+		{"http://h.org:80x/", false, "port"},                      // §3.1
+		{"<URL:http://h.org/a\x7f>", false, "hsegment"},           // control
+		{"<URL:gopher://h.org/1\xe6\x9d\xb1>", false, "selector"}, // not ASCII
+	}
+	for _, tt := range tests {
+		ms := All(tt.in)
+		if len(ms) != 1 {
+			t.Errorf("All(%q): %d matches, want 1", tt.in, len(ms))
+			continue
+		}
+		m := ms[0]
+		if m.Valid != tt.valid {
+			t.Errorf("All(%q): valid %v, want %v (errors %v)", tt.in, m.Valid, tt.valid, m.Errors)
+			continue
+		}
+		if !tt.valid && (len(m.Errors) == 0 || m.Errors[0].Rule != tt.rule) {
+			t.Errorf("All(%q): errors %v, want the first in rule %s", tt.in, m.Errors, tt.rule)
+		}
+		if tt.valid && m.Errors != nil {
+			t.Errorf("All(%q): valid but errors %v", tt.in, m.Errors)
+		}
+	}
+}
+
+func TestPositions(t *testing.T) {
+	in := "ab\n  <URL:http://a.org/\n b>\r\nx http://c.org/ y"
+	ms := All(in)
+	if len(ms) != 2 {
+		t.Fatalf("%d matches", len(ms))
+	}
+	want := []struct{ start, end Pos }{
+		{Pos{10, 2, 8}, Pos{26, 3, 3}},
+		{Pos{31, 4, 3}, Pos{44, 4, 16}},
+	}
+	for i, w := range want {
+		if ms[i].Start != w.start || ms[i].End != w.end {
+			t.Errorf("match %d %s: %+v..%+v, want %+v..%+v", i, ms[i].URL, ms[i].Start, ms[i].End, w.start, w.end)
+		}
+	}
+	// The hyphen note points at the hyphen.
+	in = "<URL:http://x-\n y.org/>"
+	ms = All(in)
+	if len(ms) != 1 || len(ms[0].Notes) != 1 || in[ms[0].Notes[0].Offset] != '-' {
+		t.Errorf("All(%q) = %+v: want one note at the '-'", in, ms)
+	}
+}
+
+// checkMatches checks what must hold of any match of in: the span is in
+// order and inside the input; the URL is the span with whitespace removed
+// (bare and url-prefix URLs are the span itself); line and column agree
+// with the text; a valid match re-parses as valid.
+func checkMatches(t *testing.T, in string, ms []Match) {
+	t.Helper()
+	var prev int64
+	for _, m := range ms {
+		if m.Start.Offset < prev || m.End.Offset < m.Start.Offset || m.End.Offset > int64(len(in)) {
+			t.Fatalf("%q: span %d..%d out of order or outside the input (len %d, previous end %d)", m.URL, m.Start.Offset, m.End.Offset, len(in), prev)
+		}
+		prev = m.End.Offset
+		span := in[m.Start.Offset:m.End.Offset]
+		if m.Form == Bare || m.Form == URLPrefix {
+			if span != m.URL {
+				t.Errorf("%q: span is %q", m.URL, span)
+			}
+		} else if strings.Join(strings.Fields(span), "") != m.URL {
+			t.Errorf("%q: span without whitespace is %q", m.URL, span)
+		}
+		for _, p := range []Pos{m.Start, m.End} {
+			line := 1 + strings.Count(in[:p.Offset], "\n")
+			col := int(p.Offset) - strings.LastIndexByte(in[:p.Offset], '\n')
+			if p.Line != line || p.Column != col {
+				t.Errorf("%q: position %+v, want line %d column %d", m.URL, p, line, col)
+			}
+		}
+		if _, err := rfc1738.Parse(m.URL); (err == nil) != m.Valid {
+			t.Errorf("%q: Valid %v but Parse says %v", m.URL, m.Valid, err)
+		}
+		if m.Valid != (len(m.Errors) == 0) {
+			t.Errorf("%q: Valid %v with errors %v", m.URL, m.Valid, m.Errors)
+		}
+	}
+}
+
+// scanAll runs a Scanner with a small buffer over r.
+func scanAll(t testing.TB, r io.Reader, maxLen, size int) ([]Match, error) {
+	sc := newScanner(r, maxLen, size)
+	var ms []Match
+	for sc.Scan() {
+		ms = append(ms, sc.Match())
+	}
+	return ms, sc.Err()
+}
+
+// TestStreaming checks that refills of a buffer much smaller than the
+// input, fed one byte per read, find what All finds.
+func TestStreaming(t *testing.T) {
+	inputs := []string{readRFC(t)}
+	for _, tt := range ruleTests {
+		inputs = append(inputs, tt.in)
+	}
+	// URLs and schemes across every possible refill boundary.
+	inputs = append(inputs, strings.Repeat("x http://a.org/p-\n q <URL:ftp://b.org/\n c> ", 40))
+	for _, in := range inputs {
+		want := All(in)
+		for _, r := range []io.Reader{iotest.OneByteReader(strings.NewReader(in)), iotest.HalfReader(strings.NewReader(in))} {
+			got, err := scanAll(t, r, DefaultMaxLength, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.EqualFunc(got, want, equalMatch) {
+				t.Errorf("streaming over %.60q…:\n got %+v\nwant %+v", in, got, want)
+			}
+		}
+	}
+}
+
+func equalMatch(a, b Match) bool {
+	return a.URL == b.URL && a.Form == b.Form && a.Start == b.Start && a.End == b.End &&
+		a.Valid == b.Valid && slices.Equal(a.Errors, b.Errors) && slices.Equal(a.Notes, b.Notes)
+}
+
+// repeatReader yields s over and over, n bytes in all.
+type repeatReader struct {
+	s   string
+	off int
+	n   int64
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	k := 0
+	for k < len(p) && r.n > 0 {
+		c := copy(p[k:min(len(p), k+int(min(r.n, int64(len(r.s)))))], r.s[r.off:])
+		r.off = (r.off + c) % len(r.s)
+		k += c
+		r.n -= int64(c)
+	}
+	return k, nil
+}
+
+// TestBoundedBuffer scans 64 MiB with long lines and a URL that never
+// ends: the buffer does not grow, every URL is found, offsets pass 2^26,
+// and the endless URL is cut with a note.
+func TestBoundedBuffer(t *testing.T) {
+	const unit = "some prose, then <URL:http://a.org/x-\n y> and ftp://b.org/z.\n"
+	n := int64(64 << 20)
+	n -= n % int64(len(unit))
+	sc := NewScanner(io.MultiReader(
+		&repeatReader{s: unit, n: n},
+		strings.NewReader("http://c.org/"+strings.Repeat("a", 3*DefaultMaxLength)+" http://d.org/ end")))
+	size := len(sc.buf)
+	count := 0
+	var last []Match
+	for sc.Scan() {
+		count++
+		last = append(last, sc.Match())
+		if len(last) > 3 {
+			last = last[1:]
+		}
+	}
+	if sc.Err() != nil {
+		t.Fatal(sc.Err())
+	}
+	if len(sc.buf) != size {
+		t.Errorf("buffer grew from %d to %d bytes", size, len(sc.buf))
+	}
+	units := int(n / int64(len(unit)))
+	if count != 2*units+2 {
+		t.Errorf("%d matches, want %d", count, 2*units+2)
+	}
+	cut, tail := last[1], last[2]
+	if len(cut.URL) != DefaultMaxLength || len(cut.Notes) != 1 || cut.Notes[0].Alternative != "" {
+		t.Errorf("the endless URL: %d bytes, notes %v; want cut at %d with a note", len(cut.URL), cut.Notes, DefaultMaxLength)
+	}
+	if tail.URL != "http://d.org/" || tail.Start.Offset != n+int64(len("http://c.org/")+3*DefaultMaxLength+1) || tail.Start.Line != 2*units+1 {
+		t.Errorf("after the cut: %+v", tail)
+	}
+}
+
+// TestReadError reports the matches before a read error, then the error.
+func TestReadError(t *testing.T) {
+	boom := errors.New("boom")
+	r := io.MultiReader(strings.NewReader("http://a.org/ <URL:http://b.org/>"), iotest.ErrReader(boom))
+	ms, err := scanAll(t, r, DefaultMaxLength, 0)
+	if !errors.Is(err, boom) || len(ms) != 2 {
+		t.Errorf("%d matches, error %v; want 2 and boom", len(ms), err)
+	}
+}
+
+func TestSetMaxLength(t *testing.T) {
+	in := "<URL:http://a.org/" + strings.Repeat("b", 100) + "> http://c.org/" + strings.Repeat("d", 100) + " http://e.org/"
+	sc := NewScanner(strings.NewReader(in))
+	sc.SetMaxLength(64)
+	var got []string
+	for sc.Scan() {
+		got = append(got, sc.Match().URL)
+	}
+	// The wrapper's '>' is too far: read as URL:… prose, cut at 64 bytes.
+	if len(got) != 3 || len(got[0]) != 64 || len(got[1]) != 64 || got[2] != "http://e.org/" {
+		t.Errorf("got %q", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("SetMaxLength after Scan did not panic")
+		}
+	}()
+	sc.SetMaxLength(100)
+}
+
+// TestAllocsPerMatch: scanning allocates per match (the URL string), not
+// per byte, and nothing on the success path otherwise.
+func TestAllocsPerMatch(t *testing.T) {
+	prose := strings.Repeat("Plain prose: no URL here, only colons: and <tags> or e-mail a@b.org.\n", 2000)
+	withURLs := strings.Repeat("See http://a.org/x and <URL:ftp://b.org/\n  y>.\n", 100)
+	sc := NewScanner(nil)
+	r := strings.NewReader("")
+	count := func(in string) float64 {
+		return testing.AllocsPerRun(5, func() {
+			r.Reset(in)
+			*sc = Scanner{r: r, buf: sc.buf, scratch: sc.scratch, line: 1, lastNL: -1, maxLen: sc.maxLen, window: sc.window}
+			for sc.Scan() {
+			}
+		})
+	}
+	if a := count(prose); a > 0 {
+		t.Errorf("%v allocations over %d bytes without a URL, want 0", a, len(prose))
+	}
+	if a := count(withURLs); a > 200 {
+		t.Errorf("%v allocations for 200 URLs, want ≤ 200", a)
+	}
+}
+
+// TestClassesAgreeWithCore checks the scanner's octet table against the
+// core package, so that the two readings of §5 cannot drift.
+func TestClassesAgreeWithCore(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		b := string([]byte{byte(c)})
+		// §5 xchar: what the core leaves unescaped in a gopher selector,
+		// which allows every xchar (§3.4.1).
+		xchar := rfc1738.Escape(b, rfc1738.GopherPart) == b
+		if got := class[c]&cURL != 0 && c != '%' && c != '#'; got != xchar {
+			t.Errorf("%q: URL octet %v, core xchar %v", b, got, xchar)
+		}
+		// §5 scheme: "a" c ":x" parses iff c may stand in a scheme name.
+		if c != ':' {
+			_, err := rfc1738.Parse("a" + b + ":x")
+			if got := class[c]&cScheme != 0; got != (err == nil) {
+				t.Errorf("%q: scheme octet %v, core parse error %v", b, got, err)
+			}
+		}
+		// §2.2 national: unsafe, and not the punctuation the scanner
+		// stops at anyway (<, >, ", #, %) nor a control or space.
+		if c > ' ' && c < 0x7f && !xchar && !strings.ContainsRune(`<>"#%`, rune(c)) {
+			r := rfc1738.Check("http://a.org/" + b)
+			unsafe := len(r.Errors) == 1 && strings.Contains(r.Errors[0].Message, "unsafe")
+			if got := class[c]&cNational != 0; got != unsafe {
+				t.Errorf("%q: national %v, core says %v", b, got, r.Errors)
+			}
+		}
+	}
+}
+
+func FuzzExtract(f *testing.F) {
+	for _, tt := range ruleTests {
+		f.Add(tt.in)
+	}
+	f.Add("Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;\ntype=d> but you can probably pick it up from <URL:ftp://ds.in\nternic.net/rfc>.")
+	f.Fuzz(func(t *testing.T, in string) {
+		ms := All(in)
+		checkMatches(t, in, ms)
+		// With a 64-byte limit the buffer holds about 120 bytes: refills
+		// everywhere, one byte per read, must not change what is found.
+		whole, _ := scanAll(t, strings.NewReader(in), 64, len(in)+1)
+		checkMatches(t, in, whole)
+		got, err := scanAll(t, iotest.OneByteReader(strings.NewReader(in)), 64, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(got, whole, equalMatch) {
+			t.Errorf("streaming:\n got %+v\nwant %+v", got, whole)
+		}
+	})
+}
