@@ -457,7 +457,7 @@ func TestAllocsPerMatch(t *testing.T) {
 	count := func(in string) float64 {
 		return testing.AllocsPerRun(5, func() {
 			r.Reset(in)
-			*sc = Scanner{r: r, buf: sc.buf, scratch: sc.scratch, line: 1, lastNL: -1, maxLen: sc.maxLen, window: sc.window}
+			sc.Reset(r)
 			for sc.Scan() {
 			}
 		})

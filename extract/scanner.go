@@ -88,6 +88,13 @@ func (s *Scanner) SetMaxLength(n int) {
 	s.setMax(max(n, 64), defaultBufSize(max(n, 64)))
 }
 
+// Reset makes the scanner read r from its start, keeping its buffer and
+// maximum length, so one Scanner serves many files without allocating.
+func (s *Scanner) Reset(r io.Reader) {
+	*s = Scanner{r: r, buf: s.buf, scratch: s.scratch[:0], notes: s.notes[:0],
+		maxLen: s.maxLen, window: s.window, line: 1, lastNL: -1}
+}
+
 // Match returns the match found by the last call to Scan.
 func (s *Scanner) Match() Match { return s.m }
 
