@@ -77,7 +77,9 @@ func accessSetup(fs *flag.FlagSet) func(e *env) (*access.Client, error) {
 				return nil, err
 			}
 		}
-		c.Prompt = terminalPrompt(e)
+		if c.Prompt == nil { // a scheme's hook (gopher --answer) may have set one
+			c.Prompt = terminalPrompt(e)
+		}
 		if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 			if g, ok := e.stdout.(*os.File); ok && term.IsTerminal(int(g.Fd())) {
 				c.Stdin, c.Stdout = f, g

@@ -1,0 +1,820 @@
+package access
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access/gopher"
+)
+
+func init() { defaultHandlers["gopher"] = gopherHandler{} }
+
+// gopherHandler serves gopher URLs (RFC 1738 §3.4) with the access/gopher
+// client: plain Gopher items, menus and searches, and the Gopher+ requests
+// of §3.4.4–§3.4.9 — the default view, attributes, alternate views, and
+// items with forms, whose questions it asks through Client.Prompt.
+type gopherHandler struct{}
+
+// gopherMode is what Get does with a gopher plan.
+type gopherMode uint8
+
+const (
+	gopherFetch      gopherMode = iota // one request, the reply read by item type
+	gopherAttributes                   // "!" or "$": Gopher+ attribute blocks (§3.4.6, §3.4.7)
+	gopherAsk                          // "?": fetch "!", ask the +ASK questions, send the form (§3.4.5, §3.4.9)
+	gopherSearch                       // type 7 without a search: ask for it (§3.4.2)
+)
+
+// gopherPlan is the execution detail of a gopher Plan (Plan.Data).
+type gopherPlan struct {
+	mode gopherMode
+	// req is the request as the URL gives it; for gopherAsk it lacks the
+	// filled form and for gopherSearch the search, both known at run time.
+	req gopher.Request
+	// attr is the attribute request of gopherAsk that fetches the +ASK
+	// block.
+	attr gopher.Request
+	kind rfc1738.PlusKind
+}
+
+// Placeholders of the run-time parts of a gopher plan.
+const (
+	gopherAnswers = "<answers>" // the value lines of a filled form
+	gopherAsked   = "<search>"  // a search asked at run time
+)
+
+// gopherBad are the octets that no decoded selector or search may carry:
+// TAB splits the request line's fields (§3.4.1), CR, LF and NUL end it (§6).
+const gopherBad = "\t" + LineDelimiters
+
+// Plan implements Handler: the request lines §3.4 prescribes, each a step.
+func (gopherHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
+	g, ok := u.Gopher()
+	if !ok {
+		return nil, fmt.Errorf("%s: not a gopher URL", Redact(u.String()))
+	}
+	p := &Plan{Connect: u.HostPort()}
+	if p.Connect == "" {
+		return nil, fmt.Errorf("%s: a gopher URL needs a host (§3.4)", Redact(u.String()))
+	}
+	warning, err := c.CheckPort(u)
+	if err != nil {
+		return nil, err
+	}
+	if warning != "" {
+		p.Warnings = append(p.Warnings, warning)
+	}
+	if err := checkGopherLines(u, g); err != nil {
+		return nil, err
+	}
+
+	t := g.Type
+	switch t {
+	case '8', 'T':
+		hint := ""
+		if h := u.Host(); h != "" {
+			user := ""
+			if g.Selector != "" {
+				user = rfc1738.Escape(g.Selector, rfc1738.UserComponent) + "@"
+			}
+			port := ""
+			if pt, ok := u.Port(); ok {
+				port = ":" + pt
+			}
+			hint = fmt.Sprintf(": open telnet://%s%s%s/ instead (§3.8)", user, h, port)
+		}
+		return nil, fmt.Errorf("%s: %w: gopher type %c is a telnet session, not an item (RFC 1436)%s", Redact(u.String()), ErrUnsupported, t, hint)
+	case '2':
+		return nil, fmt.Errorf("%s: %w: gopher type 2 is a CSO phone-book server, which speaks its own protocol", Redact(u.String()), ErrUnsupported)
+	case 'i', '3':
+		return nil, fmt.Errorf("%s: %w: gopher type %c is an info or error line of a menu, not an item", Redact(u.String()), ErrUnsupported, t)
+	}
+
+	d := &gopherPlan{
+		req: gopher.Request{Type: t, Selector: g.Selector, Search: g.Search, HasSearch: g.HasSearch,
+			Plus: g.Plus, HasPlus: g.HasPlus},
+		kind: g.PlusKind,
+	}
+	p.Data = d
+	if path, _ := u.Path(); path == "" {
+		p.Notes = append(p.Notes, "empty gopher-path: the server's top-level menu, type 1 (§3.4.1)")
+	}
+	p.Notes = append(p.Notes, gopherTypeNote(t))
+
+	switch {
+	case g.HasPlus && g.PlusKind == rfc1738.PlusAsk:
+		// §3.4.5: "?" names an item with a form. Its +ASK block comes with
+		// the item's attributes ("!"; pygopherd ignores "!+ASK"), then the
+		// filled form goes out on a second connection as §3.4.9 shows.
+		d.mode = gopherAsk
+		d.req.Plus, d.req.HasPlus = "", false
+		d.attr = d.req
+		d.attr.Plus, d.attr.HasPlus = "!", true
+		line, err := d.attr.Line()
+		if err != nil {
+			return nil, gopherGuard(u, err)
+		}
+		p.Steps = append(p.Steps, Step{Arg: line})
+		empty, _ := gopher.FormString()
+		form := d.req
+		form.Plus, form.HasPlus = empty, true
+		line, err = form.Line()
+		if err != nil {
+			return nil, gopherGuard(u, err)
+		}
+		lines := strings.Split(line, "\r\n")
+		for _, l := range lines[:len(lines)-1] {
+			p.Steps = append(p.Steps, Step{Arg: l})
+		}
+		p.Steps = append(p.Steps, Step{Placeholder: gopherAnswers}, Step{Arg: lines[len(lines)-1]})
+		p.Notes = append(p.Notes, "an item with a form (§3.4.5): the first line fetches its attributes and +ASK block; "+
+			"the questions are asked at run time and the filled form is sent on a second connection as §3.4.9 shows")
+		return p, nil
+
+	case t == '7' && !g.HasSearch:
+		// §3.4.2: a search item needs a search string; the URL has none.
+		d.mode = gopherSearch
+		if _, err := d.req.Line(); err != nil {
+			return nil, gopherGuard(u, err)
+		}
+		p.Steps = append(p.Steps, Step{Arg: g.Selector, Placeholder: g.Selector + "\t" + gopherAsked})
+		p.Notes = append(p.Notes, "a search item (type 7) without a search string: it is asked at run time (§3.4.2)")
+		return p, nil
+	}
+
+	if g.HasPlus {
+		switch g.PlusKind {
+		case rfc1738.PlusItemAttributes, rfc1738.PlusDirectoryAttributes:
+			d.mode = gopherAttributes
+		}
+		p.Notes = append(p.Notes, gopherPlusNote(g))
+	}
+	line, err := d.req.Line()
+	if err != nil {
+		return nil, gopherGuard(u, err)
+	}
+	for _, l := range strings.Split(line, "\r\n") {
+		p.Steps = append(p.Steps, Step{Arg: l})
+	}
+	return p, nil
+}
+
+// checkGopherLines applies the §6 delimiter guard to the parts of a gopher
+// URL that are sent decoded in the request line: the type, selector and
+// search may hold no TAB, CR, LF or NUL (§3.4.1); the Gopher+ string holds
+// them only in the §3.4.9 form layout, which is sent as written.
+func checkGopherLines(u rfc1738.URL, g rfc1738.Gopher) error {
+	path, ok := u.Path()
+	if !ok || path == "" {
+		return nil
+	}
+	off := u.PathOffset()
+	typeLen := 1
+	if path[0] == '%' && len(path) >= 3 {
+		typeLen = 3
+	}
+	if err := CheckLine(u, path[:typeLen], off, "gopher type", gopherBad); err != nil {
+		return err
+	}
+	off += typeLen
+	if err := CheckLine(u, g.RawSelector, off, "selector", gopherBad); err != nil {
+		return err
+	}
+	if !g.HasSearch {
+		return nil
+	}
+	off += len(g.RawSelector) + len("%09")
+	if err := CheckLine(u, g.RawSearch, off, "search", gopherBad); err != nil {
+		return err
+	}
+	if !g.HasPlus {
+		return nil
+	}
+	off += len(g.RawSearch) + len("%09")
+	if g.PlusKind == rfc1738.PlusForm && gopher.IsForm(g.Plus) {
+		return nil // §3.4.9: the form's own TABs and CRLFs are the protocol
+	}
+	return CheckLine(u, g.RawPlus, off, "Gopher+ string", gopherBad)
+}
+
+// gopherGuard turns the client's refusal of a request into a GuardError;
+// checkGopherLines has normally refused the URL already, with an offset.
+func gopherGuard(u rfc1738.URL, err error) error {
+	var re *gopher.RequestError
+	if errors.As(err, &re) {
+		return &GuardError{URL: Redact(u.String()), Offset: -1, Rule: "line-delimiter", Reason: re.Error()}
+	}
+	return fmt.Errorf("%s: %w", Redact(u.String()), err)
+}
+
+func gopherTypeNote(t byte) string {
+	label := strings.Trim(gopher.TypeName(t), "()")
+	switch gopher.KindOf(t) {
+	case gopher.Menu:
+		if t == '7' {
+			return "item type 7 (search): the results are a menu, listed as the URLs of its items"
+		}
+		return fmt.Sprintf("item type %c (%s): a menu, listed as the URLs of its items", t, label)
+	case gopher.Text:
+		return fmt.Sprintf("item type %c (%s): text, read up to a lone \".\" line or the close", t, label)
+	}
+	return fmt.Sprintf("item type %c (%s): binary, read raw to the close", t, label)
+}
+
+func gopherPlusNote(g rfc1738.Gopher) string {
+	switch g.PlusKind {
+	case rfc1738.PlusDefaultView:
+		return "Gopher+ default view (§3.4.4)"
+	case rfc1738.PlusItemAttributes:
+		return "Gopher+ attributes of the item (§3.4.6, §3.4.7)"
+	case rfc1738.PlusDirectoryAttributes:
+		return "Gopher+ attributes of every item of the directory (§3.4.6, §3.4.7)"
+	case rfc1738.PlusAlternateView:
+		return fmt.Sprintf("Gopher+ alternate view %q (§3.4.8)", g.Plus[1:])
+	case rfc1738.PlusForm:
+		return "a filled-out Gopher+ form, sent as written (§3.4.9)"
+	}
+	return "a Gopher+ string §3.4 does not name, sent as written (§3.4.3)"
+}
+
+// Get implements Handler: it sends the plan's request lines and returns
+// the reply, read by item type and rendered per c.Listing for menus and
+// attributes.
+func (gopherHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+	d, ok := p.Data.(*gopherPlan)
+	if !ok {
+		return nil, fmt.Errorf("%s: the plan was not made by the gopher handler", p.URL)
+	}
+	run := &gopherRun{c: c, p: p, addr: p.Connect}
+	run.gc = &gopher.Client{Trace: run.trace}
+	switch d.mode {
+	case gopherAsk:
+		return run.ask(ctx, d)
+	case gopherSearch:
+		return run.search(ctx, d)
+	}
+	if err := run.matchSteps(d.req, 0, len(p.Steps)); err != nil {
+		return nil, err
+	}
+	resp, err := run.fetch(ctx, d.req)
+	if err != nil {
+		return nil, err
+	}
+	if d.mode == gopherAttributes {
+		return run.attributes(resp, d)
+	}
+	return run.render(resp, d), nil
+}
+
+// gopherRun is one execution of a gopher plan.
+type gopherRun struct {
+	c    *Client
+	p    *Plan
+	addr string
+	gc   *gopher.Client
+
+	mu     sync.Mutex
+	status string // the first line received after the last request: a Gopher+ status when Response.Plus
+	fresh  bool   // no line received yet since the last request
+}
+
+func (r *gopherRun) trace(dir byte, line string) {
+	r.mu.Lock()
+	switch {
+	case dir == '>':
+		r.fresh, r.status = true, ""
+	case dir == '<' && r.fresh:
+		r.fresh, r.status = false, line
+	}
+	r.mu.Unlock()
+	r.c.trace(dir, Redact(line))
+}
+
+func (r *gopherRun) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s: "+format, append([]any{r.p.URL}, args...)...)
+}
+
+// matchSteps checks that the request req puts on the wire is the plan's
+// steps i to j-1, so that Get sends what Plan showed. A step with a
+// placeholder matches the run-time text in its place; gopherAnswers matches
+// any number of lines.
+func (r *gopherRun) matchSteps(req gopher.Request, i, j int) error {
+	line, err := req.Line()
+	if err != nil {
+		return r.errorf("%w", err)
+	}
+	lines := strings.Split(line, "\r\n")
+	j = min(j, len(r.p.Steps))
+	i = min(i, j)
+	if !gopherMatchLines(r.p.Steps[i:j], lines) {
+		return r.errorf("the request %q does not match the plan's steps %q: the plan was altered", line, r.p.Lines()[i:j])
+	}
+	return nil
+}
+
+func gopherMatchLines(steps []Step, lines []string) bool {
+	for len(steps) > 0 {
+		s := steps[0]
+		if s.Placeholder == gopherAnswers {
+			// Any number of value lines, then the rest must match.
+			for k := 0; k <= len(lines); k++ {
+				if gopherMatchLines(steps[1:], lines[k:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(lines) == 0 {
+			return false
+		}
+		if s.Placeholder != "" {
+			pre, post, _ := strings.Cut(s.Placeholder, gopherAsked)
+			if !strings.HasPrefix(lines[0], pre) || !strings.HasSuffix(lines[0][len(pre):], post) {
+				return false
+			}
+		} else if s.Line() != lines[0] {
+			return false
+		}
+		steps, lines = steps[1:], lines[1:]
+	}
+	return len(lines) == 0
+}
+
+func (r *gopherRun) fetch(ctx context.Context, req gopher.Request) (*gopher.Response, error) {
+	resp, err := r.gc.Fetch(ctx, r.addr, req)
+	if err != nil {
+		return nil, r.errorf("%w", err)
+	}
+	return resp, nil
+}
+
+// search asks for the search string of a type-7 item (§3.4.2) and sends it.
+func (r *gopherRun) search(ctx context.Context, d *gopherPlan) (*Response, error) {
+	if r.c.Prompt == nil {
+		return nil, r.errorf("a search (type 7) needs a search string: none is in the URL (add %%09 and the search) and nobody can be asked")
+	}
+	s, err := r.c.Prompt("Search "+gopherPrintable(Redact(r.p.URL))+": ", false)
+	if err != nil {
+		return nil, r.errorf("asking for the search: %w", err)
+	}
+	req := d.req
+	req.Search, req.HasSearch = s, true
+	if err := r.matchSteps(req, 0, len(r.p.Steps)); err != nil {
+		return nil, err
+	}
+	resp, err := r.fetch(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return r.render(resp, d), nil
+}
+
+// ask runs the §3.4.5 form exchange: the item's attributes give its +ASK
+// block, whose questions go to c.Prompt; the answers go back as the
+// filled form of §3.4.9.
+func (r *gopherRun) ask(ctx context.Context, d *gopherPlan) (*Response, error) {
+	if err := r.matchSteps(d.attr, 0, 1); err != nil {
+		return nil, err
+	}
+	resp, err := r.fetch(ctx, d.attr)
+	if err != nil {
+		return nil, err
+	}
+	if !resp.Plus {
+		resp.Body.Close()
+		return nil, r.errorf("fetch the +ASK form: %w", gopher.ErrNotGopherPlus)
+	}
+	blocks, err := resp.Attributes()
+	if err != nil {
+		return nil, r.errorf("fetch the +ASK form: %w", err)
+	}
+	block, ok := gopher.Find(blocks, "ASK")
+	if !ok {
+		return nil, r.errorf("the item's attributes have no +ASK block: it has no form to fill (§3.4.5)")
+	}
+	qs, err := block.Questions()
+	if err != nil {
+		return nil, r.errorf("%w", err)
+	}
+	form, err := gopher.FillForm(qs, r.answerer(qs))
+	if err != nil {
+		return nil, r.errorf("%w", err)
+	}
+	req := d.req
+	req.Plus, req.HasPlus = form, true
+	if err := r.matchSteps(req, 1, len(r.p.Steps)); err != nil {
+		return nil, err
+	}
+	resp, err = r.fetch(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return r.render(resp, d), nil
+}
+
+// errGopherNoPrompt is the cause when a form has questions and nobody can be
+// asked.
+var errGopherNoPrompt = errors.New("the item's form (+ASK, §3.4.5) has questions and nobody can be asked (no Prompt)")
+
+// answerer returns the FillForm answer function that asks each question
+// through c.Prompt, showing the Notes before it.
+func (r *gopherRun) answerer(qs []gopher.Question) func(int, gopher.Question) ([]string, error) {
+	shown := 0
+	return func(i int, q gopher.Question) ([]string, error) {
+		if r.c.Prompt == nil {
+			return nil, errGopherNoPrompt
+		}
+		var b strings.Builder
+		for ; shown < i; shown++ {
+			if n := qs[shown]; !n.Answerable() {
+				b.WriteString(gopherPrintable(n.Prompt))
+				b.WriteString("\n")
+			}
+		}
+		shown = i + 1
+		b.WriteString(gopherPrintable(q.Prompt))
+		defs := make([]string, len(q.Defaults))
+		for k, v := range q.Defaults {
+			defs[k] = gopherPrintable(v)
+		}
+		switch q.Kind {
+		case "Choose", "ChooseF":
+			if len(q.Defaults) == 0 {
+				return nil, fmt.Errorf("a %s question without choices", q.Kind)
+			}
+			for k, v := range defs {
+				fmt.Fprintf(&b, " (%d) %s", k+1, v)
+			}
+			fmt.Fprintf(&b, " [%s]: ", defs[0])
+			a, err := r.c.Prompt(b.String(), false)
+			if err != nil || a == "" {
+				return nil, err
+			}
+			for _, v := range q.Defaults {
+				if a == v {
+					return []string{v}, nil
+				}
+			}
+			if n, err := strconv.Atoi(a); err == nil && n >= 1 && n <= len(q.Defaults) {
+				return []string{q.Defaults[n-1]}, nil
+			}
+			return nil, fmt.Errorf("%q is not one of the choices %q", a, q.Defaults)
+		case "Select":
+			// Gopher+: a check box, answered "1" (on) or "0" (off).
+			def := "0"
+			if len(q.Defaults) > 0 && strings.TrimSpace(q.Defaults[0]) == "1" {
+				def = "1"
+			}
+			fmt.Fprintf(&b, " (y/n) [%s]: ", map[string]string{"0": "n", "1": "y"}[def])
+			a, err := r.c.Prompt(b.String(), false)
+			if err != nil {
+				return nil, err
+			}
+			switch strings.ToLower(strings.TrimSpace(a)) {
+			case "":
+				return []string{def}, nil
+			case "y", "yes", "1", "on", "true":
+				return []string{"1"}, nil
+			case "n", "no", "0", "off", "false":
+				return []string{"0"}, nil
+			}
+			return nil, fmt.Errorf("%q is not y or n", a)
+		case "AskL":
+			// Lines until an empty one; an answer holding line breaks is
+			// the whole text at once.
+			b.WriteString(" (lines; an empty line ends): ")
+			var lines []string
+			for {
+				a, err := r.c.Prompt(b.String(), false)
+				if err != nil {
+					return nil, err
+				}
+				if strings.Contains(a, "\n") {
+					return append(lines, strings.Split(strings.TrimSuffix(strings.ReplaceAll(a, "\r\n", "\n"), "\n"), "\n")...), nil
+				}
+				if a == "" {
+					return lines, nil
+				}
+				lines = append(lines, a)
+			}
+		}
+		// Ask, AskP (a password: not echoed), AskF and kinds this client
+		// does not know: one line, empty meaning the default.
+		if len(defs) > 0 && defs[0] != "" && q.Kind != "AskP" {
+			fmt.Fprintf(&b, " [%s]", defs[0])
+		}
+		b.WriteString(": ")
+		a, err := r.c.Prompt(b.String(), q.Kind == "AskP")
+		if err != nil || a == "" {
+			return nil, err
+		}
+		return []string{a}, nil
+	}
+}
+
+// render returns the Response for a fetched item: menus as a listing per
+// c.Listing, everything else as the item's bytes.
+func (r *gopherRun) render(resp *gopher.Response, d *gopherPlan) *Response {
+	r.mu.Lock()
+	status := r.status
+	r.mu.Unlock()
+	out := &Response{Size: -1, URL: r.p.URL, Plan: r.p}
+	b := &gopherBody{run: r, resp: resp, needDot: resp.Plus && status == "+-1"}
+	switch {
+	case resp.Kind == gopher.Menu && r.c.Listing != ListingRaw:
+		b.r = &gopherMenuRenderer{m: resp.Menu(), listing: r.c.Listing}
+		out.Type = gopherListingType(r.c.Listing)
+	case resp.Kind == gopher.Menu:
+		b.r = resp.Body
+		out.Type = "application/gopher-menu"
+	default:
+		b.r = resp.Body
+		out.Size = resp.Size
+		out.Type = gopherMediaType(resp.Request.ItemType())
+		if d.kind == rfc1738.PlusAlternateView && d.req.HasPlus {
+			view, _, _ := strings.Cut(d.req.Plus[1:], " ")
+			out.Type = view
+		}
+	}
+	out.Body = b
+	return out
+}
+
+func gopherListingType(l Listing) string {
+	if l == ListingJSON {
+		return "application/jsonl"
+	}
+	return "text/plain; charset=utf-8"
+}
+
+// gopherMediaType returns the media type of an item type, "" when unknown.
+func gopherMediaType(t byte) string {
+	switch t {
+	case '0':
+		return "text/plain"
+	case '4':
+		return "application/mac-binhex40"
+	case '5', '9':
+		return "application/octet-stream"
+	case '6':
+		return "text/x-uuencode"
+	case 'g':
+		return "image/gif"
+	case 'h':
+		return "text/html"
+	case 'M':
+		return "message/rfc822"
+	case 'P':
+		return "application/pdf"
+	}
+	return ""
+}
+
+// gopherBody is a Response.Body of the gopher handler: it names the URL in
+// its errors and turns a "+-1" reply that ends without its "." into an
+// error rather than a silently short item.
+type gopherBody struct {
+	run     *gopherRun
+	resp    *gopher.Response
+	r       io.Reader
+	needDot bool
+	err     error
+}
+
+func (b *gopherBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.r.Read(p)
+	switch {
+	case err == io.EOF && b.needDot && !b.resp.Terminated():
+		b.err = b.run.errorf("the reply was announced as +-1, ended by a lone \".\" line, but the server closed the connection before it: %w", io.ErrUnexpectedEOF)
+	case err != nil && err != io.EOF:
+		b.err = b.run.errorf("%w", err)
+	default:
+		return n, err
+	}
+	return n, b.err
+}
+
+func (b *gopherBody) Close() error { return b.resp.Body.Close() }
+
+// gopherMenuRenderer streams a menu as a listing, item by item: ListingText as
+// gopher.WriteListing lines (type, title, URL), ListingJSON as JSON Lines.
+// A menu with lines it cannot parse ends in an error naming them, after
+// the good items.
+type gopherMenuRenderer struct {
+	m       *gopher.MenuReader
+	listing Listing
+	buf     bytes.Buffer
+	err     error
+}
+
+func (m *gopherMenuRenderer) Read(p []byte) (int, error) {
+	for m.buf.Len() == 0 && m.err == nil {
+		it, err := m.m.Next()
+		switch {
+		case err == io.EOF && len(m.m.Malformed) > 0:
+			m.err = &gopher.MenuError{Lines: m.m.Malformed}
+		case err != nil:
+			m.err = err
+		case m.listing == ListingJSON:
+			enc := json.NewEncoder(&m.buf)
+			enc.SetEscapeHTML(false)
+			enc.Encode(newGopherJSONItem(it))
+		default:
+			gopher.WriteListing(&m.buf, []gopher.Item{it})
+		}
+	}
+	if m.buf.Len() > 0 {
+		return m.buf.Read(p)
+	}
+	return 0, m.err
+}
+
+// gopherJSONItem is a menu item as a JSON Lines object.
+type gopherJSONItem struct {
+	Type     string  `json:"type"`
+	Display  string  `json:"display"`
+	Selector string  `json:"selector"`
+	Host     string  `json:"host"`
+	Port     int     `json:"port"`
+	Plus     bool    `json:"plus"`
+	Ask      bool    `json:"ask"`
+	URL      *string `json:"url"` // null for info and error lines
+}
+
+func newGopherJSONItem(it gopher.Item) gopherJSONItem {
+	j := gopherJSONItem{Type: string(rune(it.Type)), Display: it.Display, Selector: it.Selector, Host: it.Host,
+		Port: it.Port, Plus: it.Plus, Ask: it.Ask}
+	if it.Type >= 0x80 {
+		j.Type = fmt.Sprintf("\\x%02x", it.Type)
+	}
+	if u := it.URL(); u != "" {
+		j.URL = &u
+	}
+	return j
+}
+
+// gopherJSONAttrItem is one item of a "!" or "$" reply as a JSON Lines object:
+// the item (from its +INFO block), its attribute blocks, and its views
+// with the URL of each (§3.4.8).
+type gopherJSONAttrItem struct {
+	gopherJSONItem
+	Attributes []gopherJSONBlock `json:"attributes"`
+	Views      []gopherJSONView  `json:"views"`
+}
+
+type gopherJSONBlock struct {
+	Name  string   `json:"name"`
+	Value string   `json:"value"`
+	Lines []string `json:"lines"`
+}
+
+type gopherJSONView struct {
+	Type     string  `json:"type"`
+	Language string  `json:"language"`
+	Size     int64   `json:"size"` // bytes, -1 when unknown
+	URL      *string `json:"url"`
+}
+
+// attributes renders a "!" or "$" reply (§3.4.6, §3.4.7) per c.Listing:
+// the raw attribute lines, JSON Lines (one object an item), or for people
+// each item's listing line followed by its blocks, views with their URLs.
+func (r *gopherRun) attributes(resp *gopher.Response, d *gopherPlan) (*Response, error) {
+	if !resp.Plus {
+		resp.Body.Close()
+		return nil, r.errorf("%w: it answered the attribute request %q with a plain item", gopher.ErrNotGopherPlus, d.req.Plus)
+	}
+	out := &Response{Size: -1, URL: r.p.URL, Plan: r.p}
+	if r.c.Listing == ListingRaw {
+		out.Type = "text/plain"
+		out.Body = &gopherBody{run: r, resp: resp, r: resp.Body}
+		return out, nil
+	}
+	blocks, err := resp.Attributes()
+	if err != nil {
+		return nil, r.errorf("%w", err)
+	}
+	var buf bytes.Buffer
+	for i, group := range gopher.SplitItems(blocks) {
+		var it gopher.Item
+		if info, ok := gopher.Find(group, "INFO"); ok {
+			it, _ = info.Item()
+		}
+		if r.c.Listing == ListingJSON {
+			gopherWriteJSONAttrs(&buf, it, group)
+			continue
+		}
+		if i > 0 {
+			buf.WriteByte('\n')
+		}
+		gopherWriteTextAttrs(&buf, it, group)
+	}
+	out.Type = gopherListingType(r.c.Listing)
+	out.Body = io.NopCloser(&buf)
+	return out, nil
+}
+
+// gopherViewURL is the URL of an item's alternate view: the item's URL with an
+// empty search and the view's Gopher+ string (§3.4.8).
+func gopherViewURL(it gopher.Item, v gopher.View) string {
+	u := it.URL()
+	if u == "" {
+		return ""
+	}
+	return u + "%09%09" + rfc1738.Escape(v.Plus(), rfc1738.GopherPart)
+}
+
+func gopherWriteTextAttrs(w *bytes.Buffer, it gopher.Item, group []gopher.Block) {
+	if it.Raw != "" {
+		gopher.WriteListing(w, []gopher.Item{it})
+	}
+	for _, b := range group {
+		if b.Name == "INFO" {
+			continue // the listing line above
+		}
+		fmt.Fprintf(w, "  +%s:", gopherPrintable(b.Name))
+		if b.Value != "" {
+			w.WriteString(" " + gopherPrintable(b.Value))
+		}
+		w.WriteByte('\n')
+		if b.Name == "VIEWS" {
+			for _, v := range b.Views() {
+				fmt.Fprintf(w, "    %s", gopherPrintable(strings.TrimPrefix(v.Plus(), "+")))
+				if v.Size != "" {
+					fmt.Fprintf(w, " %s", gopherPrintable(v.Size))
+				}
+				if u := gopherViewURL(it, v); u != "" {
+					fmt.Fprintf(w, "  <URL:%s>", u)
+				}
+				w.WriteByte('\n')
+			}
+			continue
+		}
+		for _, l := range b.Lines {
+			fmt.Fprintf(w, "    %s\n", gopherPrintable(l))
+		}
+	}
+}
+
+func gopherWriteJSONAttrs(w *bytes.Buffer, it gopher.Item, group []gopher.Block) {
+	j := gopherJSONAttrItem{gopherJSONItem: newGopherJSONItem(it), Attributes: []gopherJSONBlock{}, Views: []gopherJSONView{}}
+	if it.Raw == "" {
+		j.Type = ""
+	}
+	for _, b := range group {
+		lines := b.Lines
+		if lines == nil {
+			lines = []string{}
+		}
+		j.Attributes = append(j.Attributes, gopherJSONBlock{Name: b.Name, Value: b.Value, Lines: lines})
+		if b.Name == "VIEWS" {
+			for _, v := range b.Views() {
+				jv := gopherJSONView{Type: v.Type, Language: v.Language, Size: v.Bytes}
+				if u := gopherViewURL(it, v); u != "" {
+					jv.URL = &u
+				}
+				j.Views = append(j.Views, jv)
+			}
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(j)
+}
+
+// gopherPrintable shows control bytes as \t or \xNN, so that text from a
+// server cannot drive the terminal.
+func gopherPrintable(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
