@@ -68,13 +68,19 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	if !ok {
 		return nil, fmt.Errorf("%s: the plan has no http request", p.URL)
 	}
-	// The request line carries exactly the planned request-URI: an Opaque
-	// starting with a single "/" is sent as it is (net/url's RequestURI).
-	target := &url.URL{Scheme: "http", Host: req.host, Opaque: req.requestURI}
-	if path, search, found := strings.Cut(req.requestURI, "?"); found {
-		target.Opaque, target.RawQuery, target.ForceQuery = path, search, true
+	// The request line must carry exactly the planned request-URI. net/url
+	// keeps the path as written (RawPath) when it is a valid encoding, as
+	// every RFC 1738 hpath is, and the query verbatim; should it differ
+	// anyway, an Opaque starting with a single "/" is sent as it is.
+	target, err := url.Parse("http://" + req.host + req.requestURI)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://placeholder/", nil)
+	if target.RequestURI() != req.requestURI {
+		path, search, found := strings.Cut(req.requestURI, "?")
+		target.Opaque, target.RawQuery, target.ForceQuery = path, search, found
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+req.host+"/", nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
@@ -123,7 +129,10 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		return nil, fmt.Errorf("%s: %w", p.URL, unwrapURLError(err))
 	}
 	c.trace('<', resp.Proto+" "+resp.Status)
-	final := Redact(resp.Request.URL.String())
+	final := p.URL
+	if resp.Request != hreq {
+		final = Redact(resp.Request.URL.String())
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		resp.Body.Close()
 		return nil, fmt.Errorf("%s: %s %s", final, resp.Proto, resp.Status)
