@@ -1,0 +1,546 @@
+package access
+
+// The news: (RFC 1738 §3.6) and nntp: (§3.7) access methods, spoken with
+// the NNTP client of access/nntp (RFC 3977).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access/nntp"
+)
+
+func init() {
+	defaultHandlers["news"] = newsHandler{}
+	defaultHandlers["nntp"] = newsHandler{}
+}
+
+// ErrNoNewsServer is wrapped by the error of a news: URL when no news
+// server is configured: §3.6 news URLs name no host, "the reader's own
+// news server" resolves them, so without one there is nowhere to go.
+var ErrNoNewsServer = errors.New("no news server configured for news: URLs (§3.6)")
+
+// newsPage is how many overview lines a text group listing renders at a
+// time: memory is bounded by the page, not by the group.
+const newsPage = 64
+
+// newsRangePlaceholder stands for the OVER range, known only once GROUP has
+// answered with the group's low and high numbers.
+const newsRangePlaceholder = "<range>"
+
+// newsHandler serves news: and nntp: URLs.
+//
+// Plans (the lines as sent; QUIT ends each):
+//
+//	news:group           GROUP group, OVER <range>       a listing of the group
+//	news:id@host         ARTICLE <id@host>               the article
+//	news:*               LIST ACTIVE                     the list of groups
+//	nntp://h:p/group     GROUP group, OVER <range>       a listing of the group
+//	nntp://h:p/group/n   GROUP group, ARTICLE n          the article
+type newsHandler struct{}
+
+// Plan implements Handler.
+func (newsHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
+	p := &Plan{}
+	url := Redact(u.String())
+	switch u.Kind() {
+	case rfc1738.KindNews:
+		n, _ := u.News()
+		addr, err := newsServer(c.NNTPServer)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", url, err)
+		}
+		p.Connect = addr
+		p.Notes = append(p.Notes, "news: URLs are resolved by the reader's own news server (§3.6): "+addr+" (--nntp-server, else $NNTPSERVER)")
+		raw, _ := u.Opaque()
+		off := u.OpaqueOffset()
+		switch {
+		case n.All():
+			// §3.6: "news:*" is used to refer to "all available news
+			// groups"; RFC 3977 §7.6.3 LIST ACTIVE lists them.
+			p.Steps = append(p.Steps, Step{Verb: "LIST", Arg: "ACTIVE", HasArg: true})
+		case n.MessageID != "":
+			// §6: the decoded id goes inside the ARTICLE line; a space
+			// would split its argument as surely as CRLF ends it.
+			if err := CheckLine(u, raw, off, "message-id", LineDelimiters+" \t"); err != nil {
+				return nil, err
+			}
+			// §3.6: the URL carries the id without "<" and ">"; RFC 3977
+			// §6.2.1 wants them on the wire.
+			p.Steps = append(p.Steps, Step{Verb: "ARTICLE", Arg: "<" + n.MessageID + ">", HasArg: true})
+		default:
+			if err := CheckLine(u, raw, off, "newsgroup name", LineDelimiters); err != nil {
+				return nil, err
+			}
+			p.Steps = append(p.Steps, newsGroupSteps(p, n.Group)...)
+		}
+	case rfc1738.KindNNTP:
+		v, _ := u.NNTP()
+		warn, err := c.CheckPort(u)
+		if err != nil {
+			return nil, err
+		}
+		if warn != "" {
+			p.Warnings = append(p.Warnings, warn)
+		}
+		// §3.7: "If :<port> is omitted, the port defaults to 119."
+		p.Connect = net.JoinHostPort(u.Host(), strconv.Itoa(u.PortNumber()))
+		off := u.PathOffset()
+		if err := CheckLine(u, v.Group, off, "newsgroup name", LineDelimiters); err != nil {
+			return nil, err
+		}
+		if !v.HasArticle {
+			p.Steps = append(p.Steps, newsGroupSteps(p, v.Group)...)
+			break
+		}
+		// §3.7: the article number is relative to the group, so GROUP
+		// selects it first (RFC 3977 §6.2.1.2: ARTICLE n needs a group).
+		n, err := strconv.ParseInt(v.Article, 10, 64)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%s: offset %d: article number %s: RFC 3977 §6 numbers run from 1 to 2147483647", url, off+len(v.Group)+1, v.Article)
+		}
+		num := strconv.FormatInt(n, 10)
+		if num != v.Article {
+			p.Notes = append(p.Notes, "article number "+v.Article+" is sent as "+num)
+		}
+		p.Steps = append(p.Steps,
+			Step{Verb: "GROUP", Arg: v.Group, HasArg: true},
+			Step{Verb: "ARTICLE", Arg: num, HasArg: true})
+	default:
+		return nil, fmt.Errorf("%s: %w: the news handler serves news: and nntp: URLs only", url, ErrUnsupported)
+	}
+	p.Steps = append(p.Steps, Step{Verb: "QUIT"})
+	p.Notes = append(p.Notes, "MODE READER is sent, and the refused command sent again, only if the server asks for it with 401 MODE-READER (RFC 3977 §5.3)")
+	if c.NNTPUser != "" {
+		p.Notes = append(p.Notes, "if the server demands authentication (480), AUTHINFO USER "+c.NNTPUser+" and AUTHINFO PASS <password> are sent and the command again (RFC 4643 §2.3)")
+	}
+	return p, nil
+}
+
+// newsGroupSteps plans the listing of a group: GROUP for its numbers, then
+// OVER over all of them.
+func newsGroupSteps(p *Plan, group string) []Step {
+	p.Notes = append(p.Notes, "<range> is the group's low-high from the GROUP reply; OVER is not sent when the group is empty, and XOVER (RFC 2980 §2.8) replaces it if the server does not know OVER (500)")
+	return []Step{
+		{Verb: "GROUP", Arg: group, HasArg: true},
+		// RFC 3977 §8.3: one OVER gives every article's overview line.
+		{Verb: "OVER", Placeholder: newsRangePlaceholder},
+	}
+}
+
+// newsServer checks the configured news server, host[:port], and returns
+// it as host:port, with the NNTP port 119 when none is given.
+func newsServer(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", fmt.Errorf("%w: give one with --nntp-server host[:port] or the NNTPSERVER environment variable", ErrNoNewsServer)
+	}
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		host, port = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]"), strconv.Itoa(nntp.DefaultPort)
+	}
+	if host == "" || strings.ContainsAny(host, " \t\r\n\x00/@[]") {
+		return "", fmt.Errorf("news server %q is not host[:port]", s)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return "", fmt.Errorf("news server %q: %q is not a TCP port", s, port)
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+// Get implements Handler: it dials p.Connect and executes p.Steps. The
+// step that fetches (ARTICLE, OVER, LIST) becomes the response body; the
+// steps after it (QUIT) run when the body is closed.
+func (newsHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+	host, portDigits, err := net.SplitHostPort(p.Connect)
+	if err != nil {
+		return nil, fmt.Errorf("%s: connect %q: %w", p.URL, p.Connect, err)
+	}
+	port, _ := strconv.Atoi(portDigits)
+	r := &newsRun{c: c, p: p, host: host, port: port}
+	conn, err := nntp.Dial(ctx, p.Connect, nntp.Config{
+		Username: c.NNTPUser,
+		Password: c.NNTPPassword,
+		Trace:    r.see,
+	})
+	if err != nil {
+		return nil, r.fail(err)
+	}
+	r.conn = conn
+	for i, s := range p.Steps {
+		var body io.ReadCloser
+		var typ string
+		switch s.Verb {
+		case "GROUP":
+			// RFC 3977 §6.1.1: "211 number low high group".
+			r.group, err = conn.Group(ctx, s.Arg)
+		case "ARTICLE":
+			body, typ, err = r.article(ctx, s.Arg)
+		case "OVER":
+			body, typ, err = r.over(ctx)
+		case "LIST":
+			body, typ, err = r.listActive(ctx, s)
+		case "QUIT":
+			err = conn.Close()
+			r.conn = nil
+		default:
+			err = fmt.Errorf("step %q is not one this handler executes", s.Line())
+		}
+		if err != nil {
+			if r.conn != nil {
+				r.conn.Close()
+			}
+			return nil, r.fail(err)
+		}
+		if body != nil {
+			r.rest = p.Steps[i+1:]
+			return &Response{Body: body, Size: -1, Type: typ}, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: the plan fetches nothing: no ARTICLE, OVER or LIST step", p.URL)
+}
+
+// newsRun is one execution of a news plan.
+type newsRun struct {
+	c    *Client
+	p    *Plan
+	host string
+	port int
+	conn *nntp.Conn
+
+	group nntp.GroupInfo // from the last GROUP
+	rest  []Step         // steps after the fetching one, run by finish
+	last  string         // the last line received: the raw listing line
+	lines []string       // lines received while capturing
+	keep  bool           // capture received lines into lines
+}
+
+// see is the client's trace: it passes lines on to Client.Trace and keeps
+// what the raw listing needs.
+func (r *newsRun) see(dir byte, line string) {
+	if dir == '<' {
+		r.last = line
+		if r.keep {
+			r.lines = append(r.lines, line)
+		}
+	}
+	r.c.trace(dir, Redact(line))
+}
+
+// fail turns err into the handler's error: the URL, what the server's
+// code means for it (RFC 3977 §3.2, RFC 4643 §2.3), and the cause with the
+// server's code and text.
+func (r *newsRun) fail(err error) error {
+	why := ""
+	switch nntp.ReplyCode(err) {
+	case nntp.CodeNoSuchGroup:
+		why = "no such newsgroup on " + r.p.Connect
+	case nntp.CodeNoSuchNumber:
+		why = "no article with that number in " + r.group.Name
+	case nntp.CodeNoSuchMessageID:
+		why = "no article with that message-id on " + r.p.Connect
+	case nntp.CodeNoCurrentArticle:
+		why = "no such article"
+	case nntp.CodeAuthRequired:
+		if r.c.NNTPUser == "" {
+			why = r.p.Connect + " demands authentication (RFC 4643): give --nntp-user and --nntp-password, or $NNTPUSER and $NNTPPASS"
+		} else {
+			why = r.p.Connect + " still demands authentication after AUTHINFO as " + r.c.NNTPUser
+		}
+	case nntp.CodeAuthRejected:
+		why = r.p.Connect + " rejected the AUTHINFO credentials of " + r.c.NNTPUser
+	case nntp.CodeServiceUnavailable:
+		why = r.p.Connect + " refuses this client: permission denied or service permanently unavailable"
+	case nntp.CodeUnavailable:
+		why = r.p.Connect + " is temporarily unavailable"
+	}
+	if why == "" {
+		return fmt.Errorf("%s: %w", r.p.URL, err)
+	}
+	return fmt.Errorf("%s: %s: %w", r.p.URL, why, err)
+}
+
+// finish runs the steps after the fetching one (QUIT closes the
+// connection, RFC 3977 §5.4) and closes the connection in any case.
+func (r *newsRun) finish() error {
+	if r.conn == nil {
+		return nil
+	}
+	var err error
+	for _, s := range r.rest {
+		if s.Verb != "QUIT" {
+			err = fmt.Errorf("%s: step %q after the fetching one is not one this handler executes", r.p.URL, s.Line())
+		}
+	}
+	r.conn.Close()
+	r.conn = nil
+	return err
+}
+
+// article sends ARTICLE n or ARTICLE <id> (RFC 3977 §6.2.1) and returns the
+// article as it is, headers and body, dot-unstuffed.
+func (r *newsRun) article(ctx context.Context, arg string) (io.ReadCloser, string, error) {
+	var a *nntp.Article
+	var err error
+	if id, ok := strings.CutPrefix(arg, "<"); ok {
+		a, err = r.conn.ArticleByID(ctx, strings.TrimSuffix(id, ">"))
+	} else {
+		n, perr := strconv.ParseInt(arg, 10, 64)
+		if perr != nil {
+			return nil, "", fmt.Errorf("ARTICLE %q: not a number or a <message-id>", arg)
+		}
+		a, err = r.conn.Article(ctx, n)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return &newsArticleBody{r: r, a: a}, "message/rfc822", nil
+}
+
+// newsArticleBody streams an article; Close ends the conversation.
+type newsArticleBody struct {
+	r      *newsRun
+	a      *nntp.Article
+	err    error
+	closed bool
+}
+
+func (b *newsArticleBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.a.Read(p)
+	if err != nil && err != io.EOF {
+		b.err = fmt.Errorf("%s: reading the article: %w", b.r.p.URL, err)
+		return n, b.err
+	}
+	return n, err
+}
+
+func (b *newsArticleBody) Close() error {
+	if b.closed {
+		return b.err
+	}
+	b.closed = true
+	if err := b.a.Close(); err != nil && b.err == nil {
+		b.err = fmt.Errorf("%s: reading the article: %w", b.r.p.URL, err)
+	}
+	if err := b.r.finish(); err != nil && b.err == nil {
+		b.err = err
+	}
+	return b.err
+}
+
+// over sends OVER low-high for the group GROUP selected and returns the
+// listing, rendered as it streams.
+func (r *newsRun) over(ctx context.Context) (io.ReadCloser, string, error) {
+	g := r.group
+	if g.Name == "" {
+		return nil, "", errors.New("OVER: no GROUP before it in the plan")
+	}
+	typ := newsListingType(r.c.Listing, "text/plain; charset=utf-8")
+	var head []byte
+	if r.c.Listing == ListingText {
+		head = fmt.Appendf(nil, "%s  about %d articles, numbers %d-%d, at %s\n", g.Name, g.Count, g.Low, g.High, nntp.NNTPURL(r.host, r.port, g.Name, 0))
+	}
+	if g.High < g.Low || g.High == 0 {
+		// RFC 3977 §6.1.1.2: an empty group has high < low (or all 0);
+		// there is no range to ask for.
+		r.c.trace('!', "GROUP says "+g.Name+" is empty: OVER not sent")
+		return &newsListingBody{chunk: head, next: func(dst []byte) ([]byte, error) { return dst, io.EOF }, close: r.finish}, typ, nil
+	}
+	next, stop := iter.Pull2(r.conn.Over(ctx, nntp.Range{Low: g.Low, High: g.High}))
+	var page []nntp.OverviewLine
+	var text bytes.Buffer
+	b := &newsListingBody{chunk: head}
+	b.close = func() error {
+		stop() // drains the rest of the listing, if any, so QUIT is in step
+		return r.finish()
+	}
+	b.next = func(dst []byte) ([]byte, error) {
+		page = page[:0]
+		for len(page) < newsPage {
+			ov, err, ok := next()
+			if !ok {
+				break
+			}
+			if err != nil {
+				return dst, fmt.Errorf("%s: %w", r.p.URL, err)
+			}
+			switch r.c.Listing {
+			case ListingRaw:
+				// The overview line as the server sent it (RFC 3977
+				// §8.3.2), dot-unstuffed.
+				return append(append(dst, r.last...), '\n'), nil
+			case ListingJSON:
+				return newsAppendJSON(dst, newsOverviewItem(ov, r.host, r.port))
+			}
+			page = append(page, ov)
+		}
+		if len(page) == 0 {
+			return dst, io.EOF
+		}
+		text.Reset()
+		if err := nntp.WriteGroupListing(&text, page, r.host, r.port); err != nil {
+			return dst, err
+		}
+		// A blank line before each page: WriteGroupListing separates
+		// the blocks within a page the same way.
+		dst = append(dst, '\n')
+		return append(dst, text.Bytes()...), nil
+	}
+	return b, typ, nil
+}
+
+// listActive sends LIST ACTIVE (RFC 3977 §7.6.3; the client falls back to
+// LIST for RFC 977 servers) and renders the groups for news:*.
+func (r *newsRun) listActive(ctx context.Context, s Step) (io.ReadCloser, string, error) {
+	if s.Line() != "LIST ACTIVE" {
+		return nil, "", fmt.Errorf("step %q is not one this handler executes", s.Line())
+	}
+	r.keep = r.c.Listing == ListingRaw
+	groups, err := r.conn.ListActive(ctx)
+	r.keep = false
+	if err != nil {
+		return nil, "", err
+	}
+	var out []byte
+	switch r.c.Listing {
+	case ListingRaw:
+		// The active lines as the server sent them: the last
+		// len(groups) lines received (status lines come before them).
+		for _, l := range r.lines[max(0, len(r.lines)-len(groups)):] {
+			out = append(append(out, l...), '\n')
+		}
+		r.lines = nil
+	case ListingJSON:
+		for _, g := range groups {
+			if out, err = newsAppendJSON(out, newsActiveItem(g, r.host, r.port)); err != nil {
+				return nil, "", err
+			}
+		}
+	default:
+		var buf bytes.Buffer
+		if err := nntp.WriteActiveListing(&buf, groups, r.host, r.port); err != nil {
+			return nil, "", err
+		}
+		out = buf.Bytes()
+	}
+	body := &newsListingBody{chunk: out, next: func(dst []byte) ([]byte, error) { return dst, io.EOF }, close: r.finish}
+	return body, newsListingType(r.c.Listing, "text/plain; charset=utf-8"), nil
+}
+
+func newsListingType(l Listing, text string) string {
+	switch l {
+	case ListingJSON:
+		return "application/jsonl"
+	case ListingRaw:
+		return "text/plain"
+	}
+	return text
+}
+
+// newsArticleItem is a JSON Lines object of a group listing: one article.
+type newsArticleItem struct {
+	Number     int64  `json:"number"`
+	Subject    string `json:"subject"`
+	From       string `json:"from"`
+	Date       string `json:"date"`
+	MessageID  string `json:"message_id"`
+	References string `json:"references,omitempty"`
+	Bytes      int64  `json:"bytes,omitempty"`
+	Lines      int64  `json:"lines,omitempty"`
+	NewsURL    string `json:"news_url"`
+	NNTPURL    string `json:"nntp_url"`
+}
+
+// newsGroupItem is a JSON Lines object of the news:* listing: one group.
+type newsGroupItem struct {
+	Group    string `json:"group"`
+	Articles int64  `json:"articles"`
+	Low      int64  `json:"low"`
+	High     int64  `json:"high"`
+	Status   string `json:"status"`
+	NewsURL  string `json:"news_url"`
+	NNTPURL  string `json:"nntp_url"`
+}
+
+func newsOverviewItem(ov nntp.OverviewLine, host string, port int) newsArticleItem {
+	return newsArticleItem{
+		Number: ov.Number, Subject: ov.Subject, From: ov.From, Date: ov.Date,
+		MessageID: ov.MessageID, References: ov.References, Bytes: ov.Bytes, Lines: ov.Lines,
+		NewsURL: nntp.NewsURL(ov.MessageID), NNTPURL: nntp.NNTPURL(host, port, ov.Group, ov.Number),
+	}
+}
+
+func newsActiveItem(g nntp.ActiveGroup, host string, port int) newsGroupItem {
+	count := int64(0)
+	if g.High >= g.Low {
+		count = g.High - g.Low + 1 // RFC 3977 §6.1.1: an estimate is allowed
+	}
+	return newsGroupItem{
+		Group: g.Name, Articles: count, Low: g.Low, High: g.High, Status: g.Status,
+		NewsURL: nntp.NewsGroupURL(g.Name), NNTPURL: nntp.NNTPURL(host, port, g.Name, 0),
+	}
+}
+
+func newsAppendJSON(dst []byte, v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return dst, err
+	}
+	return append(dst, buf.Bytes()...), nil
+}
+
+// newsListingBody is a body rendered a chunk at a time: next appends the
+// next chunk to dst, or returns io.EOF at the end.
+type newsListingBody struct {
+	chunk  []byte
+	off    int
+	next   func(dst []byte) ([]byte, error)
+	close  func() error
+	err    error
+	closed bool
+}
+
+func (b *newsListingBody) Read(p []byte) (int, error) {
+	for b.off == len(b.chunk) {
+		if b.err != nil {
+			return 0, b.err
+		}
+		b.chunk, b.err = b.next(b.chunk[:0])
+		b.off = 0
+	}
+	n := copy(p, b.chunk[b.off:])
+	b.off += n
+	return n, nil
+}
+
+func (b *newsListingBody) Close() error {
+	if b.closed {
+		if b.err == io.EOF {
+			return nil
+		}
+		return b.err
+	}
+	b.closed = true
+	err := b.close()
+	if b.err != nil && b.err != io.EOF {
+		return b.err
+	}
+	if err != nil {
+		b.err = err
+	}
+	return err
+}
