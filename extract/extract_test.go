@@ -156,6 +156,8 @@ var ruleTests = []struct {
 	{"unsafe '~' (§2.2) ends, noted", "http://a.org/~user/ ok",
 		[]want{{"http://a.org/", Bare, []string{"http://a.org/~user/"}}}},
 	{"unsafe '{' ends, noted", "http://a.org/{x}.", []want{{"http://a.org/", Bare, []string{"http://a.org/{x}"}}}},
+	{"unsafe '`' then nothing, no note", "`http://a.org/` and http://b.org/~ ok", []want{{"http://a.org/", Bare, nil}, {"http://b.org/", Bare, nil}}},
+	{"backslash of an escape, no note", `"http://a.org/\"x"`, []want{{"http://a.org/", Bare, nil}}},
 	// Trailing sentence punctuation is left out of a bare URL...
 	{"trailing .", "Go to http://a.org/x.", []want{{"http://a.org/x", Bare, nil}}},
 	{"trailing ,;:!?'", "http://a.org/a, http://a.org/b; http://a.org/c: http://a.org/d! http://a.org/e? 'http://a.org/f'",

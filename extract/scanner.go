@@ -451,7 +451,7 @@ func (s *Scanner) atColon(i int) bool {
 		s.notes = append(s.notes, Note{Offset: s.offset(j),
 			Message: "the URL runs on past " + strconv.Itoa(s.maxLen) + " bytes; it was cut there"})
 		s.skipping = true
-	case e == runEnd && e < len(b) && class[b[e]]&cNational != 0:
+	case e == runEnd && e < len(b) && class[b[e]]&cNational != 0 && b[e] != '\\':
 		s.nationalNote(a, e)
 	case e == runEnd && b[e-1] == '-':
 		s.hyphenNote(a, e)
@@ -482,7 +482,8 @@ func trimTrailing(b []byte, from, j int) int {
 
 // nationalNote notes a bare URL that stopped at an unsafe national
 // character (§2.2), such as the '~' of http://host/~user: the text may
-// mean the longer URL, written carelessly.
+// mean the longer URL, written carelessly. A backslash is left alone: in
+// text it escapes (JSON, C, TeX) far more often than it belongs to a URL.
 func (s *Scanner) nationalNote(a, e int) {
 	b := s.buf[:s.end]
 	j := e
@@ -490,6 +491,14 @@ func (s *Scanner) nationalNote(a, e int) {
 		j++
 	}
 	j = trimTrailing(b, e, j)
+	// Only a longer URL is worth a note: "x/~user", not "x/`" alone.
+	longer := false
+	for _, c := range b[e:j] {
+		longer = longer || class[c]&cURL != 0
+	}
+	if !longer {
+		return
+	}
 	alt := string(b[a:j])
 	s.notes = append(s.notes, Note{Offset: s.offset(e),
 		Message:     "the URL stops at " + strconv.QuoteRune(rune(b[e])) + ", which RFC 1738 §2.2 says must be encoded; the text may mean " + alt,
