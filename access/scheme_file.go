@@ -76,14 +76,14 @@ func (fileHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	}
 	base := fileBaseURL(p)
 	var pending []os.DirEntry
-	next := func() (listingItem, error) {
+	next := func() (ftpListingItem, error) {
 		for len(pending) == 0 {
 			if err := ctx.Err(); err != nil {
-				return listingItem{}, err
+				return ftpListingItem{}, err
 			}
 			var err error
 			if pending, err = f.ReadDir(fileReadDirChunk); err != nil {
-				return listingItem{}, err
+				return ftpListingItem{}, err
 			}
 		}
 		e := pending[0]
@@ -93,12 +93,12 @@ func (fileHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 			name += "/"
 			seg += "/"
 		}
-		return listingItem{Name: name, URL: base + seg}, nil
+		return ftpListingItem{Name: name, URL: base + seg}, nil
 	}
 	// There is no protocol here: the raw listing is the names, one a line.
-	render := &listingReader{format: c.Listing, next: next}
+	render := &ftpListingReader{format: c.Listing, next: next}
 	return &Response{Body: &fileBody{ctx: ctx, f: f, r: render, url: p.URL}, Size: -1,
-		Type: listingType(c.Listing), URL: p.URL, Plan: p}, nil
+		Type: ftpListingType(c.Listing), URL: p.URL, Plan: p}, nil
 }
 
 // fileBaseURL returns the URL of the listed folder, ending in "/".

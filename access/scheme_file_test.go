@@ -12,8 +12,8 @@ import (
 	"github.com/rfc1738/rfc1738"
 )
 
-// fileURL returns the file URL of a local absolute path (§3.10).
-func fileURL(path string) string {
+// fileTestURL returns the file URL of a local absolute path (§3.10).
+func fileTestURL(path string) string {
 	segs := strings.Split(filepath.ToSlash(path), "/")
 	for i, s := range segs {
 		segs[i] = rfc1738.Escape(s, rfc1738.FSegment)
@@ -40,7 +40,7 @@ func TestFile(t *testing.T) {
 		return resp, string(b)
 	}
 
-	fu := fileURL(filepath.Join(dir, "a b.txt"))
+	fu := fileTestURL(filepath.Join(dir, "a b.txt"))
 	p, err := c.Plan(mustParse(t, fu))
 	if err != nil || len(p.Lines()) != 1 || p.Lines()[0] != "open "+filepath.Join(dir, "a b.txt") || p.Connect != "" {
 		t.Fatalf("plan %q %q, %v", p.Lines(), p.Connect, err)
@@ -54,23 +54,23 @@ func TestFile(t *testing.T) {
 		t.Errorf("localhost: %q", body)
 	}
 
-	du := fileURL(dir) + "/"
+	du := fileTestURL(dir) + "/"
 	_, body = get(du)
 	want := "a b.txt  " + du + "a%20b.txt\nsub/  " + du + "sub/\n"
-	if !sameLines(body, want) {
+	if !fileSameLines(body, want) {
 		t.Errorf("listing:\n%s\nwant\n%s", body, want)
 	}
 	c.Listing = ListingJSON
-	resp, body = get(fileURL(dir)) // without the final "/"
+	resp, body = get(fileTestURL(dir)) // without the final "/"
 	if !strings.Contains(body, `{"name":"a b.txt","url":"`+du+`a%20b.txt"}`+"\n") || resp.Type != "application/jsonl" {
 		t.Errorf("json listing (%s):\n%s", resp.Type, body)
 	}
 	c.Listing = ListingRaw
-	if _, body = get(du); !sameLines(body, "a b.txt\nsub/\n") {
+	if _, body = get(du); !fileSameLines(body, "a b.txt\nsub/\n") {
 		t.Errorf("raw listing: %q", body)
 	}
 
-	_, err = c.Get(context.Background(), mustParse(t, fileURL(filepath.Join(dir, "missing"))))
+	_, err = c.Get(context.Background(), mustParse(t, fileTestURL(filepath.Join(dir, "missing"))))
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
@@ -101,7 +101,7 @@ func TestFileCancelled(t *testing.T) {
 	os.WriteFile(path, []byte("data"), 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	c := NewClient()
-	resp, err := c.Get(ctx, mustParse(t, fileURL(path)))
+	resp, err := c.Get(ctx, mustParse(t, fileTestURL(path)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,9 +112,9 @@ func TestFileCancelled(t *testing.T) {
 	}
 }
 
-// sameLines compares two listings as sets of lines: ReadDir's order is
+// fileSameLines compares two listings as sets of lines: ReadDir's order is
 // the file system's.
-func sameLines(a, b string) bool {
+func fileSameLines(a, b string) bool {
 	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
 	if len(x) != len(y) {
 		return false

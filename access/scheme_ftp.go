@@ -19,9 +19,9 @@ func init() { defaultHandlers["ftp"] = ftpHandler{} }
 
 // The placeholders of the PASS step (§3.2.1); Get tells them apart.
 const (
-	placeholderEmail    = "<e-mail address>"
-	placeholderPassword = "<password>"
-	placeholderAsked    = "<asked>"
+	ftpPlaceholderEmail    = "<e-mail address>"
+	ftpPlaceholderPassword = "<password>"
+	ftpPlaceholderAsked    = "<asked>"
 )
 
 // ftpQuitTimeout bounds the QUIT sent after a refusal: the answer is only
@@ -66,17 +66,17 @@ func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	pass := Step{Verb: "PASS", Arg: password, HasArg: true}
 	switch {
 	case !f.HasUser:
-		pass.Placeholder = placeholderEmail
+		pass.Placeholder = ftpPlaceholderEmail
 		if strings.ContainsAny(c.Email, LineDelimiters) {
 			return nil, &GuardError{URL: Redact(u.String()), Offset: -1, Rule: "line-delimiter",
 				Reason: "the e-mail address sent as the anonymous password holds CR, LF or NUL"}
 		}
 		p.Notes = append(p.Notes, "anonymous FTP (§3.2.1): the password is the e-mail address "+c.Email)
 	case ask:
-		pass.Placeholder = placeholderAsked
+		pass.Placeholder = ftpPlaceholderAsked
 		p.Notes = append(p.Notes, "the URL has no password: if the server asks for one (331), it is asked for at run time (§3.2.1)")
 	default:
-		pass.Placeholder = placeholderPassword
+		pass.Placeholder = ftpPlaceholderPassword
 	}
 	p.Steps = append(p.Steps, pass)
 	p.Notes = append(p.Notes, "PASS is sent only when the server answers 331 to USER (RFC 959 §5.4)")
@@ -172,8 +172,8 @@ func (ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error
 			if i+1 < len(steps) && steps[i+1].Verb == "PASS" {
 				i++
 				pass := steps[i]
-				if pass.Placeholder == placeholderAsked {
-					cred.AskPassword = askPassword(c, s.Arg, p)
+				if pass.Placeholder == ftpPlaceholderAsked {
+					cred.AskPassword = ftpAskPassword(c, s.Arg, p)
 				} else {
 					cred.Password, cred.HasPassword = pass.Arg, true
 				}
@@ -232,7 +232,7 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 		resp.Type = "text/plain"
 		if err == nil {
 			b.render = newNLSTRenderer(c.Listing, ftpBaseURL(p, before), b.body)
-			resp.Type = listingType(c.Listing)
+			resp.Type = ftpListingType(c.Listing)
 		}
 	}
 	if err != nil {
@@ -253,9 +253,9 @@ func ftpTypeOf(steps []Step) string {
 	return t
 }
 
-// askPassword returns the AskPassword of a login whose URL has no
+// ftpAskPassword returns the AskPassword of a login whose URL has no
 // password: it asks through c.Prompt, or is nil when nobody can be asked.
-func askPassword(c *Client, user string, p *Plan) func() (string, error) {
+func ftpAskPassword(c *Client, user string, p *Plan) func() (string, error) {
 	if c.Prompt == nil {
 		return nil
 	}
@@ -375,8 +375,8 @@ func ftpItemURL(base, name string) string {
 	return string(b)
 }
 
-// listingType is the Response.Type of a listing in format l.
-func listingType(l Listing) string {
+// ftpListingType is the Response.Type of a listing in format l.
+func ftpListingType(l Listing) string {
 	switch l {
 	case ListingJSON:
 		return "application/jsonl"
@@ -386,23 +386,23 @@ func listingType(l Listing) string {
 	return "text/plain; charset=utf-8"
 }
 
-// A listingItem is one entry of a directory listing.
-type listingItem struct {
+// A ftpListingItem is one entry of a directory listing.
+type ftpListingItem struct {
 	Name string `json:"name"`
 	URL  string `json:"url"`
 }
 
-// listingReader renders a stream of listing items, pulled one at a time
+// ftpListingReader renders a stream of listing items, pulled one at a time
 // from next, as text (name, two spaces, URL), JSON Lines, or bare names
 // one a line (ListingRaw, for listings that have no protocol bytes).
-type listingReader struct {
+type ftpListingReader struct {
 	format Listing
-	next   func() (listingItem, error)
+	next   func() (ftpListingItem, error)
 	buf    bytes.Buffer
 	err    error
 }
 
-func (r *listingReader) Read(p []byte) (int, error) {
+func (r *ftpListingReader) Read(p []byte) (int, error) {
 	for r.buf.Len() == 0 && r.err == nil {
 		it, err := r.next()
 		if err != nil {
@@ -420,7 +420,7 @@ func (r *listingReader) Read(p []byte) (int, error) {
 			r.buf.WriteByte('\n')
 			continue
 		}
-		r.buf.WriteString(printable(it.Name))
+		r.buf.WriteString(ftpPrintable(it.Name))
 		r.buf.WriteString("  ")
 		r.buf.WriteString(it.URL)
 		r.buf.WriteByte('\n')
@@ -431,9 +431,9 @@ func (r *listingReader) Read(p []byte) (int, error) {
 	return 0, r.err
 }
 
-// printable replaces control characters with "?", so that a hostile name
+// ftpPrintable replaces control characters with "?", so that a hostile name
 // cannot drive the terminal.
-func printable(s string) string {
+func ftpPrintable(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f {
 			return '?'
@@ -449,31 +449,31 @@ func newNLSTRenderer(format Listing, base string, body io.Reader) io.Reader {
 		return body
 	}
 	br := bufio.NewReaderSize(body, 4096)
-	return &listingReader{format: format, next: func() (listingItem, error) {
+	return &ftpListingReader{format: format, next: func() (ftpListingItem, error) {
 		for {
-			line, err := readBoundedLine(br, ftpMaxListingLine)
+			line, err := ftpReadLine(br, ftpMaxListingLine)
 			if err != nil {
-				return listingItem{}, err
+				return ftpListingItem{}, err
 			}
 			if line == "" {
 				continue
 			}
-			return listingItem{Name: line, URL: ftpItemURL(base, line)}, nil
+			return ftpListingItem{Name: line, URL: ftpItemURL(base, line)}, nil
 		}
 	}}
 }
 
-// errListingLine is the error of a listing line longer than the bound.
-var errListingLine = errors.New("listing line too long")
+// errFTPListingLine is the error of a listing line longer than the bound.
+var errFTPListingLine = errors.New("listing line too long")
 
-// readBoundedLine reads a line of at most max bytes without its CRLF or
+// ftpReadLine reads a line of at most max bytes without its CRLF or
 // LF; a last line without an end counts too. At the end it returns io.EOF.
-func readBoundedLine(r *bufio.Reader, max int) (string, error) {
+func ftpReadLine(r *bufio.Reader, max int) (string, error) {
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if len(line)+len(chunk) > max+2 {
-			return "", fmt.Errorf("ftp listing: %w (more than %d bytes)", errListingLine, max)
+			return "", fmt.Errorf("ftp listing: %w (more than %d bytes)", errFTPListingLine, max)
 		}
 		line = append(line, chunk...)
 		switch err {

@@ -16,7 +16,7 @@ import (
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
-const testEmail = "tester@example.org"
+const ftpTestEmail = "tester@example.org"
 
 // ftpTestFiles is the fake's tree for the §3.2.2 examples.
 var ftpTestFiles = map[string]string{
@@ -26,11 +26,11 @@ var ftpTestFiles = map[string]string{
 	"/readme":              "top\n",
 }
 
-// testClient returns a client with a fixed e-mail address and a Prompt
+// ftpTestClient returns a client with a fixed e-mail address and a Prompt
 // that answers "sekret" and counts its calls.
-func testClient() (*Client, *int) {
+func ftpTestClient() (*Client, *int) {
 	c := NewClient()
-	c.Email = testEmail
+	c.Email = ftpTestEmail
 	asked := new(int)
 	c.Prompt = func(q string, secret bool) (string, error) {
 		*asked++
@@ -42,25 +42,25 @@ func testClient() (*Client, *int) {
 	return c, asked
 }
 
-// wire returns what the server must have received for plan lines: the
+// ftpWire returns what the server must have received for plan lines: the
 // placeholders replaced by the values the test's client sends, and the
 // data-connection commands (EPSV, PASV) left out of got.
-func wire(lines []string) []string {
+func ftpWire(lines []string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		l = strings.Replace(l, "PASS "+placeholderEmail, "PASS "+testEmail, 1)
-		l = strings.Replace(l, "PASS "+placeholderAsked, "PASS sekret", 1)
-		l = strings.Replace(l, "PASS "+placeholderPassword, "PASS p@ss", 1) // the tests' URL password p%40ss
+		l = strings.Replace(l, "PASS "+ftpPlaceholderEmail, "PASS "+ftpTestEmail, 1)
+		l = strings.Replace(l, "PASS "+ftpPlaceholderAsked, "PASS sekret", 1)
+		l = strings.Replace(l, "PASS "+ftpPlaceholderPassword, "PASS p@ss", 1) // the tests' URL password p%40ss
 		out[i] = l
 	}
 	return out
 }
 
-func controlCommands(cmds []string) []string {
+func ftpControl(cmds []string) []string {
 	return slices.DeleteFunc(cmds, func(s string) bool { return s == "EPSV" || s == "PASV" })
 }
 
-func testCtx(t *testing.T) context.Context {
+func ftpTestCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	return ctx
@@ -101,7 +101,7 @@ func TestFTPPlanAndGet(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: ftpTestFiles})
-			c, asked := testClient()
+			c, asked := ftpTestClient()
 			c.Listing = ListingRaw
 			u := mustParse(t, "ftp://"+tt.login+fake.Addr+tt.path)
 			p, err := c.Plan(u)
@@ -114,7 +114,7 @@ func TestFTPPlanAndGet(t *testing.T) {
 			if p.Connect != fake.Addr {
 				t.Errorf("connect %q", p.Connect)
 			}
-			resp, err := c.Get(testCtx(t), u)
+			resp, err := c.Get(ftpTestCtx(t), u)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,8 +131,8 @@ func TestFTPPlanAndGet(t *testing.T) {
 			if resp.Size != tt.size {
 				t.Errorf("size %d, want %d", resp.Size, tt.size)
 			}
-			if got := controlCommands(fake.Commands()); !slices.Equal(got, wire(p.Lines())) {
-				t.Errorf("the server received\n%q\nthe plan says\n%q", got, wire(p.Lines()))
+			if got := ftpControl(fake.Commands()); !slices.Equal(got, ftpWire(p.Lines())) {
+				t.Errorf("the server received\n%q\nthe plan says\n%q", got, ftpWire(p.Lines()))
 			}
 			if (*asked == 1) != tt.ask || *asked > 1 {
 				t.Errorf("Prompt called %d times", *asked)
@@ -156,13 +156,13 @@ func TestFTPNullCWD(t *testing.T) {
 				}
 				return false
 			}})
-		c, _ := testClient()
+		c, _ := ftpTestClient()
 		u := mustParse(t, "ftp://myname@"+fake.Addr+"//etc/motd")
 		p, err := c.Plan(u)
 		if err != nil || !slices.Equal(p.Lines(), want) {
 			t.Fatalf("plan %q, %v", p.Lines(), err)
 		}
-		resp, err := c.Get(testCtx(t), u)
+		resp, err := c.Get(ftpTestCtx(t), u)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,21 +171,21 @@ func TestFTPNullCWD(t *testing.T) {
 		if string(body) != "message of the day\n" {
 			t.Errorf("body %q", body)
 		}
-		if got := controlCommands(fake.Commands()); !slices.Equal(got, wire(want)) {
+		if got := ftpControl(fake.Commands()); !slices.Equal(got, ftpWire(want)) {
 			t.Errorf("the server received %q", got)
 		}
 	})
 	t.Run("refused", func(t *testing.T) {
 		fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: ftpTestFiles})
-		c, _ := testClient()
+		c, _ := ftpTestClient()
 		u := mustParse(t, "ftp://myname@"+fake.Addr+"//etc/motd")
-		_, err := c.Get(testCtx(t), u)
+		_, err := c.Get(ftpTestCtx(t), u)
 		var te *textproto.Error
 		if !errors.As(err, &te) || te.Code != 550 || !strings.Contains(err.Error(), "CWD ") {
 			t.Fatalf("Get = %v, want the server's 550 to CWD", err)
 		}
 		// The plan is followed up to the refusal, then QUIT.
-		if got := controlCommands(fake.Commands()); !slices.Equal(got, []string{"USER myname", "PASS sekret", "CWD ", "QUIT"}) {
+		if got := ftpControl(fake.Commands()); !slices.Equal(got, []string{"USER myname", "PASS sekret", "CWD ", "QUIT"}) {
 			t.Errorf("the server received %q", got)
 		}
 	})
@@ -195,13 +195,13 @@ func TestFTPListing(t *testing.T) {
 	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: ftpTestFiles})
 	get := func(l Listing, url string) string {
 		t.Helper()
-		c, _ := testClient()
+		c, _ := ftpTestClient()
 		c.Listing = l
-		resp, err := c.Get(testCtx(t), mustParse(t, url))
+		resp, err := c.Get(ftpTestCtx(t), mustParse(t, url))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if resp.Type != listingType(l) || resp.Size != -1 {
+		if resp.Type != ftpListingType(l) || resp.Size != -1 {
 			t.Errorf("type %q size %d", resp.Type, resp.Size)
 		}
 		b, err := io.ReadAll(resp.Body)
@@ -225,15 +225,15 @@ func TestFTPListing(t *testing.T) {
 		t.Errorf("text =\n%s\nwant (no password, §6)\n%s", got, want)
 	}
 	got := get(ListingJSON, base+"/%2Fpub/")
-	var items []listingItem
+	var items []ftpListingItem
 	for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
-		var it listingItem
+		var it ftpListingItem
 		if err := json.Unmarshal([]byte(l), &it); err != nil {
 			t.Fatalf("%q: %v", l, err)
 		}
 		items = append(items, it)
 	}
-	wantItems := []listingItem{
+	wantItems := []ftpListingItem{
 		{"a b;c.txt", "ftp://me@" + fake.Addr + "/%2Fpub/a%20b%3Bc.txt"},
 		{"nested", "ftp://me@" + fake.Addr + "/%2Fpub/nested"},
 	}
@@ -276,7 +276,7 @@ func TestFTPGuards(t *testing.T) {
 	}
 	check := func(in, part string) {
 		t.Helper()
-		c, asked := testClient()
+		c, asked := ftpTestClient()
 		u := mustParse(t, in)
 		_, err := c.Plan(u)
 		var g *GuardError
@@ -285,7 +285,7 @@ func TestFTPGuards(t *testing.T) {
 		} else if in[g.Offset] != '%' {
 			t.Errorf("Plan(%q): offset %d is not an escape", in, g.Offset)
 		}
-		if _, err := c.Get(testCtx(t), u); !errors.As(err, &g) {
+		if _, err := c.Get(ftpTestCtx(t), u); !errors.As(err, &g) {
 			t.Errorf("Get(%q) = %v", in, err)
 		}
 		if strings.Contains(err.Error(), ":p%0D") || *asked != 0 {
@@ -299,7 +299,7 @@ func TestFTPGuards(t *testing.T) {
 		check("ftp://"+tt.login+fake.Addr+"/motd", tt.part)
 	}
 	// The e-mail address of an anonymous login is guarded too.
-	c, _ := testClient()
+	c, _ := ftpTestClient()
 	c.Email = "me@x\r\nDELE y"
 	if _, err := c.Plan(mustParse(t, "ftp://"+fake.Addr+"/motd")); err == nil {
 		t.Error("an e-mail address with CRLF was accepted")
@@ -311,9 +311,9 @@ func TestFTPGuards(t *testing.T) {
 
 func TestFTPPasswordNeeded(t *testing.T) {
 	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: ftpTestFiles})
-	c, _ := testClient()
+	c, _ := ftpTestClient()
 	c.Prompt = nil
-	_, err := c.Get(testCtx(t), mustParse(t, "ftp://myname@"+fake.Addr+"/readme"))
+	_, err := c.Get(ftpTestCtx(t), mustParse(t, "ftp://myname@"+fake.Addr+"/readme"))
 	if !errors.Is(err, ftp.ErrPasswordRequired) || !strings.Contains(err.Error(), "ftp://user:password@host/") {
 		t.Fatalf("Get = %v, want ErrPasswordRequired with advice", err)
 	}
@@ -329,8 +329,8 @@ func TestFTPPasswordNeeded(t *testing.T) {
 			}
 			return false
 		}})
-	c, asked := testClient()
-	resp, err := c.Get(testCtx(t), mustParse(t, "ftp://myname@"+fake.Addr+"/readme"))
+	c, asked := ftpTestClient()
+	resp, err := c.Get(ftpTestCtx(t), mustParse(t, "ftp://myname@"+fake.Addr+"/readme"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,10 +361,10 @@ func TestFTPRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: ftpTestFiles, Handle: tt.handle})
-			c, _ := testClient()
+			c, _ := ftpTestClient()
 			var trace []string
 			c.Trace = func(dir byte, line string) { trace = append(trace, string(dir)+" "+line) }
-			_, err := c.Get(testCtx(t), mustParse(t, "ftp://u:secret@"+fake.Addr+tt.path))
+			_, err := c.Get(ftpTestCtx(t), mustParse(t, "ftp://u:secret@"+fake.Addr+tt.path))
 			var te *textproto.Error
 			if !errors.As(err, &te) || te.Code != tt.code || !strings.Contains(err.Error(), tt.sent) {
 				t.Fatalf("Get = %v, want %d to %s", err, tt.code, tt.sent)
@@ -383,24 +383,24 @@ func TestFTPRefusals(t *testing.T) {
 // second reading of the URL: a plan edited by hand is what goes out.
 func TestFTPGetExecutesThePlan(t *testing.T) {
 	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: ftpTestFiles})
-	c, _ := testClient()
+	c, _ := ftpTestClient()
 	u := mustParse(t, "ftp://"+fake.Addr+"/etc/motd")
 	p, err := c.Plan(u)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.Steps = slices.Insert(p.Steps, 2, Step{Verb: "CWD", Arg: "/", HasArg: true})
-	resp, err := ftpHandler{}.Get(testCtx(t), c, p)
+	resp, err := ftpHandler{}.Get(ftpTestCtx(t), c, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	if got := controlCommands(fake.Commands()); !slices.Equal(got, wire(p.Lines())) || got[2] != "CWD /" {
+	if got := ftpControl(fake.Commands()); !slices.Equal(got, ftpWire(p.Lines())) || got[2] != "CWD /" {
 		t.Errorf("the server received %q, the plan says %q", got, p.Lines())
 	}
 	p.Steps = []Step{{Verb: "DELE", Arg: "x", HasArg: true}}
-	if _, err := (ftpHandler{}).Get(testCtx(t), c, p); err == nil || !strings.Contains(err.Error(), "DELE") {
+	if _, err := (ftpHandler{}).Get(ftpTestCtx(t), c, p); err == nil || !strings.Contains(err.Error(), "DELE") {
 		t.Errorf("a plan with DELE: %v", err)
 	}
 }
@@ -408,7 +408,7 @@ func TestFTPGetExecutesThePlan(t *testing.T) {
 // TestFTPNotes: the guess of §3.2.3 is in the plan, and in the trace.
 func TestFTPNotes(t *testing.T) {
 	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: ftpTestFiles})
-	c, _ := testClient()
+	c, _ := ftpTestClient()
 	var notes []string
 	c.Trace = func(dir byte, line string) {
 		if dir == '!' {
@@ -420,7 +420,7 @@ func TestFTPNotes(t *testing.T) {
 	if !slices.ContainsFunc(p.Notes, func(n string) bool { return strings.Contains(n, "TYPE I") && strings.Contains(n, "§3.2.3") }) {
 		t.Errorf("notes %q lack the guess", p.Notes)
 	}
-	resp, err := c.Get(testCtx(t), u)
+	resp, err := c.Get(ftpTestCtx(t), u)
 	if err != nil {
 		t.Fatal(err)
 	}

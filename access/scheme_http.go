@@ -58,9 +58,9 @@ func (httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	return p, nil
 }
 
-// errRedirectToFTP stops net/http at a redirect to an ftp URL, which the
+// errHTTPRedirectToFTP stops net/http at a redirect to an ftp URL, which the
 // ftp handler then fetches.
-var errRedirectToFTP = errors.New("redirect to ftp")
+var errHTTPRedirectToFTP = errors.New("redirect to ftp")
 
 // Get sends the planned GET and follows redirects as Plan says.
 func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
@@ -113,7 +113,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 			return nil
 		case "ftp":
 			ftpTarget = loc
-			return errRedirectToFTP
+			return errHTTPRedirectToFTP
 		}
 		return fmt.Errorf("redirect to %s refused: only http and ftp URLs are followed", Redact(loc))
 	}
@@ -123,10 +123,10 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	}
 	resp, err := hc.Do(hreq)
 	if err != nil {
-		if ftpTarget != "" && errors.Is(err, errRedirectToFTP) {
-			return getRedirectedFTP(ctx, c, p, ftpTarget)
+		if ftpTarget != "" && errors.Is(err, errHTTPRedirectToFTP) {
+			return httpGetRedirectedFTP(ctx, c, p, ftpTarget)
 		}
-		return nil, fmt.Errorf("%s: %w", p.URL, unwrapURLError(err))
+		return nil, fmt.Errorf("%s: %w", p.URL, httpUnwrapURLError(err))
 	}
 	c.trace('<', resp.Proto+" "+resp.Status)
 	final := p.URL
@@ -140,9 +140,9 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	return &Response{Body: resp.Body, Size: resp.ContentLength, Type: resp.Header.Get("Content-Type"), URL: final, Plan: p}, nil
 }
 
-// unwrapURLError drops net/http's *url.Error wrapper, whose text repeats
+// httpUnwrapURLError drops net/http's *url.Error wrapper, whose text repeats
 // the URL (with any password) that the caller names already.
-func unwrapURLError(err error) error {
+func httpUnwrapURLError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		return ue.Err
@@ -165,10 +165,10 @@ func (c *Client) checkRedirectPort(t *url.URL) error {
 	return nil
 }
 
-// getRedirectedFTP fetches the ftp URL an http server redirected to: it
+// httpGetRedirectedFTP fetches the ftp URL an http server redirected to: it
 // is parsed strictly (RFC 1738 §5) and fetched through the ftp handler,
 // guards and all.
-func getRedirectedFTP(ctx context.Context, c *Client, from *Plan, loc string) (*Response, error) {
+func httpGetRedirectedFTP(ctx context.Context, c *Client, from *Plan, loc string) (*Response, error) {
 	u, err := rfc1738.Parse(loc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: redirect to %s refused: %w", from.URL, Redact(loc), err)

@@ -34,7 +34,7 @@ func TestHTTPPlanAndGet(t *testing.T) {
 	if !slices.Equal(p.Lines(), want) || p.Connect != hostport || len(p.Warnings) != 1 {
 		t.Errorf("plan %q connect %q warnings %q", p.Lines(), p.Connect, p.Warnings)
 	}
-	resp, err := c.Get(testCtx(t), u)
+	resp, err := c.Get(ftpTestCtx(t), u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,27 +69,27 @@ func TestHTTPErrors(t *testing.T) {
 	defer srv.Close()
 	c := NewClient()
 
-	_, err := c.Get(testCtx(t), mustParse(t, srv.URL+"/missing"))
+	_, err := c.Get(ftpTestCtx(t), mustParse(t, srv.URL+"/missing"))
 	if err == nil || !strings.Contains(err.Error(), "404 Not Found") || !strings.Contains(err.Error(), "HTTP/1.1") {
 		t.Errorf("404: %v", err)
 	}
 
 	c.MaxRedirects = 3
-	_, err = c.Get(testCtx(t), mustParse(t, srv.URL+"/loop"))
+	_, err = c.Get(ftpTestCtx(t), mustParse(t, srv.URL+"/loop"))
 	if err == nil || !strings.Contains(err.Error(), "stopped after 3 redirects") || hits.Load() != 4 {
 		t.Errorf("loop: %v after %d requests", err, hits.Load())
 	}
 
 	for _, to := range []string{"file:///etc/passwd", "gopher://127.0.0.1:70/0x", "telnet://127.0.0.1/"} {
 		target = to
-		_, err = c.Get(testCtx(t), mustParse(t, srv.URL+"/to"))
+		_, err = c.Get(ftpTestCtx(t), mustParse(t, srv.URL+"/to"))
 		if err == nil || !strings.Contains(err.Error(), "refused") || !strings.Contains(err.Error(), to) {
 			t.Errorf("redirect to %s: %v", to, err)
 		}
 	}
 	// The §6 port guard holds for redirect targets.
 	target = "http://127.0.0.1:25/"
-	if _, err = c.Get(testCtx(t), mustParse(t, srv.URL+"/to")); err == nil || !strings.Contains(err.Error(), "smtp") {
+	if _, err = c.Get(ftpTestCtx(t), mustParse(t, srv.URL+"/to")); err == nil || !strings.Contains(err.Error(), "smtp") {
 		t.Errorf("redirect to port 25: %v", err)
 	}
 }
@@ -104,10 +104,10 @@ func TestHTTPRedirectToFTP(t *testing.T) {
 		w.WriteHeader(http.StatusFound)
 	}))
 	defer srv.Close()
-	c, _ := testClient()
+	c, _ := ftpTestClient()
 
 	target = "ftp://" + fake.Addr + "/pub/a%20b%3Bc.txt"
-	resp, err := c.Get(testCtx(t), mustParse(t, srv.URL+"/x"))
+	resp, err := c.Get(ftpTestCtx(t), mustParse(t, srv.URL+"/x"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestHTTPRedirectToFTP(t *testing.T) {
 	if string(b) != "weird; name\n" || resp.URL != target || resp.Plan.Scheme != "ftp" {
 		t.Errorf("body %q, URL %q, plan %+v", b, resp.URL, resp.Plan)
 	}
-	if got := controlCommands(fake.Commands()); !slices.Equal(got, wire(resp.Plan.Lines())) {
+	if got := ftpControl(fake.Commands()); !slices.Equal(got, ftpWire(resp.Plan.Lines())) {
 		t.Errorf("the ftp server received %q", got)
 	}
 
@@ -127,12 +127,12 @@ func TestHTTPRedirectToFTP(t *testing.T) {
 	before := len(fake.Commands())
 	for _, to := range []string{"ftp://" + fake.Addr + "/a b", "ftp://" + fake.Addr + "/a%0D%0ADELE%20x/y"} {
 		target = to
-		if _, err := c.Get(testCtx(t), mustParse(t, srv.URL+"/x")); err == nil {
+		if _, err := c.Get(ftpTestCtx(t), mustParse(t, srv.URL+"/x")); err == nil {
 			t.Errorf("redirect to %q was followed", to)
 		}
 	}
 	var g *GuardError
-	if _, err := c.Get(testCtx(t), mustParse(t, srv.URL+"/x")); !errors.As(err, &g) {
+	if _, err := c.Get(ftpTestCtx(t), mustParse(t, srv.URL+"/x")); !errors.As(err, &g) {
 		t.Errorf("redirect to a CRLF path: %v", err)
 	}
 	if got := fake.Commands(); len(got) != before {
