@@ -219,9 +219,9 @@ func (c *Client) Handler(scheme string) Handler {
 
 // Plan returns the conversation that Get would have for u.
 func (c *Client) Plan(u rfc1738.URL) (*Plan, error) {
-	h := c.Handler(u.Scheme())
+	h := c.handlerFor(u.Scheme()) // native, else a gateway locator (scheme_gateway.go)
 	if h == nil {
-		return nil, fmt.Errorf("%s: %w for the %s scheme", Redact(u.String()), ErrUnsupported, u.Scheme())
+		return nil, fmt.Errorf("%s: %w for the %s scheme (and no gateway locator, §4)", Redact(u.String()), ErrUnsupported, u.Scheme())
 	}
 	p, err := h.Plan(c, u)
 	if err != nil {
@@ -244,7 +244,7 @@ func (c *Client) Get(ctx context.Context, u rfc1738.URL) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := c.Handler(u.Scheme())
+	h := c.handlerFor(u.Scheme()) // native, else a gateway locator (scheme_gateway.go)
 	resp, err := h.Get(ctx, c, p)
 	if err != nil {
 		return nil, err
