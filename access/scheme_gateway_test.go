@@ -43,7 +43,7 @@ func TestParseGateways(t *testing.T) {
 		t.Errorf("ParseGateways = %q", got)
 	}
 	for in, want := range map[string]string{
-		"prospero\n":                           "line 1: want \"scheme template\"",
+		"prospero\n":                            "line 1: want \"scheme template\"",
 		"# c\nprospero http://gw.example/x\n":   "line 2: gateway for prospero: the template \"http://gw.example/x\" has no {url}",
 		"prospero gopher://gw.example/1{url}\n": "a gopher URL; a gateway is reached by http or ftp",
 		"9p http://gw.example/?{url}\n":         "not a scheme name",
