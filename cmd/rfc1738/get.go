@@ -134,6 +134,21 @@ func runGet(e *env, args []string) int {
 // temporary file is removed and path is left as it was: a failed download
 // never leaves a partial file looking complete.
 func writeAtomic(path string, body io.Reader, closeBody io.Closer) (err error) {
+	// A device or a pipe (-o /dev/null, a FIFO) is written in place: a
+	// rename would replace the device node with a plain file.
+	if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		if _, err = io.Copy(f, body); err == nil {
+			err = closeBody.Close()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
