@@ -267,11 +267,11 @@ type smtpTrace struct {
 	net.Conn
 	trace func(dir byte, line string)
 
-	mu     sync.Mutex
-	quiet  bool // the message itself is not traced
-	in     []byte
-	out    []byte
-	left   int // bytes the relay may still send
+	mu    sync.Mutex
+	quiet bool // the message itself is not traced
+	in    []byte
+	out   []byte
+	left  int // bytes the relay may still send
 }
 
 func (t *smtpTrace) setQuiet(q bool) {
