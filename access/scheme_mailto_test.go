@@ -1,102 +1,15 @@
 package access
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"net"
 	"net/textproto"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/rfc1738/rfc1738/internal/testserver"
 )
-
-// fakeSMTP is a loopback SMTP relay that records the command lines and
-// the raw DATA bytes (up to and including the "." line), and refuses RCPT
-// to any address that starts with "nobody".
-type fakeSMTP struct {
-	addr  string
-	mu    sync.Mutex
-	cmds  []string
-	data  string
-	conns int
-}
-
-func startFakeSMTP(t *testing.T) *fakeSMTP {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fakeSMTP{addr: ln.Addr().String()}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			f.mu.Lock()
-			f.conns++
-			f.mu.Unlock()
-			go f.serve(c)
-		}
-	}()
-	return f
-}
-
-func (f *fakeSMTP) serve(c net.Conn) {
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
-	r := bufio.NewReader(c)
-	say := func(s string) { c.Write([]byte(s + "\r\n")) }
-	say("220 fake.example ESMTP")
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return
-		}
-		line = strings.TrimSuffix(line, "\r\n")
-		f.mu.Lock()
-		f.cmds = append(f.cmds, line)
-		f.mu.Unlock()
-		switch verb, _, _ := strings.Cut(line, " "); strings.ToUpper(verb) {
-		case "EHLO":
-			say("250-fake.example\r\n250 HELP")
-		case "MAIL":
-			say("250 2.1.0 ok")
-		case "RCPT":
-			if strings.HasPrefix(line, "RCPT TO:<nobody") {
-				say("550 5.1.1 no such user")
-				continue
-			}
-			say("250 2.1.5 ok")
-		case "DATA":
-			say("354 go ahead")
-			var data strings.Builder
-			for {
-				l, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				data.WriteString(l)
-				if l == ".\r\n" {
-					break
-				}
-			}
-			f.mu.Lock()
-			f.data = data.String()
-			f.mu.Unlock()
-			say("250 2.0.0 queued")
-		case "QUIT":
-			say("221 bye")
-			return
-		default:
-			say("500 what")
-		}
-	}
-}
 
 // TestMailtoPlanAndGet: the SMTP envelope as the plan; get refuses.
 func TestMailtoPlanAndGet(t *testing.T) {
@@ -137,12 +50,12 @@ func TestMailtoPlanAndGet(t *testing.T) {
 // dot-stuffed (RFC 5321 §4.5.2), a refusal with its code, and CR/LF in a
 // header value refused before anything is dialled.
 func TestMailtoSend(t *testing.T) {
-	f := startFakeSMTP(t)
+	f := testserver.StartSMTPFake(t)
 	c := NewClient()
 	c.Email = "me@here.example"
 	var trace []string
 	c.Trace = func(dir byte, line string) { trace = append(trace, string(dir)+" "+line) }
-	h := Mailto{Relay: f.addr}
+	h := Mailto{Relay: f.Addr}
 	c.RegisterProtocol("mailto", h)
 	p, err := c.Plan(mustParse(t, "mailto:you@there.example"))
 	if err != nil {
@@ -160,9 +73,7 @@ func TestMailtoSend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.mu.Lock()
-	cmds, data := f.cmds, f.data
-	f.mu.Unlock()
+	cmds, data := f.Commands(), f.Data()
 	wantCmds := append(append([]string{"EHLO localhost"}, p.Lines()...), "QUIT")
 	if strings.Join(cmds, "\n") != strings.Join(wantCmds, "\n") {
 		t.Errorf("commands\n%s\nwant\n%s", strings.Join(cmds, "\n"), strings.Join(wantCmds, "\n"))
@@ -187,9 +98,7 @@ func TestMailtoSend(t *testing.T) {
 	}
 
 	// CR/LF in a header value or a bad field name: nothing is dialled.
-	f.mu.Lock()
-	before := f.conns
-	f.mu.Unlock()
+	before := f.Conns()
 	p, _ = c.Plan(mustParse(t, "mailto:you@there.example"))
 	for _, m := range []Message{
 		{Subject: "hi\r\nBcc: victim@example.com"},
@@ -200,9 +109,7 @@ func TestMailtoSend(t *testing.T) {
 			t.Errorf("%+v was sent", m)
 		}
 	}
-	f.mu.Lock()
-	after := f.conns
-	f.mu.Unlock()
+	after := f.Conns()
 	if after != before {
 		t.Errorf("%d connections for refused messages", after-before)
 	}
