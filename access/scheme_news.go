@@ -347,7 +347,7 @@ func (r *newsRun) over(ctx context.Context) (io.ReadCloser, string, error) {
 	if g.Name == "" {
 		return nil, "", errors.New("OVER: no GROUP before it in the plan")
 	}
-	typ := newsListingType(r.c.Listing, "text/plain; charset=utf-8")
+	typ := newsListingType(r.c.Listing)
 	var head []byte
 	if r.c.Listing == ListingText {
 		head = fmt.Appendf(nil, "%s  about %d articles, numbers %d-%d, at %s\n", g.Name, g.Count, g.Low, g.High, nntp.NNTPURL(r.host, r.port, g.Name, 0))
@@ -361,6 +361,7 @@ func (r *newsRun) over(ctx context.Context) (io.ReadCloser, string, error) {
 	next, stop := iter.Pull2(r.conn.Over(ctx, nntp.Range{Low: g.Low, High: g.High}))
 	var page []nntp.OverviewLine
 	var text bytes.Buffer
+	var js newsJSON
 	b := &newsListingBody{chunk: head}
 	b.close = func() error {
 		stop() // drains the rest of the listing, if any, so QUIT is in step
@@ -382,7 +383,7 @@ func (r *newsRun) over(ctx context.Context) (io.ReadCloser, string, error) {
 				// §8.3.2), dot-unstuffed.
 				return append(append(dst, r.last...), '\n'), nil
 			case ListingJSON:
-				return newsAppendJSON(dst, newsOverviewItem(ov, r.host, r.port))
+				return js.appendLine(dst, newsOverviewItem(ov, r.host, r.port))
 			}
 			page = append(page, ov)
 		}
@@ -423,8 +424,9 @@ func (r *newsRun) listActive(ctx context.Context, s Step) (io.ReadCloser, string
 		}
 		r.lines = nil
 	case ListingJSON:
+		var js newsJSON
 		for _, g := range groups {
-			if out, err = newsAppendJSON(out, newsActiveItem(g, r.host, r.port)); err != nil {
+			if out, err = js.appendLine(out, newsActiveItem(g, r.host, r.port)); err != nil {
 				return nil, "", err
 			}
 		}
@@ -436,17 +438,18 @@ func (r *newsRun) listActive(ctx context.Context, s Step) (io.ReadCloser, string
 		out = buf.Bytes()
 	}
 	body := &newsListingBody{chunk: out, next: func(dst []byte) ([]byte, error) { return dst, io.EOF }, close: r.finish}
-	return body, newsListingType(r.c.Listing, "text/plain; charset=utf-8"), nil
+	return body, newsListingType(r.c.Listing), nil
 }
 
-func newsListingType(l Listing, text string) string {
+// newsListingType is the Response.Type of a listing in format l.
+func newsListingType(l Listing) string {
 	switch l {
 	case ListingJSON:
 		return "application/jsonl"
 	case ListingRaw:
 		return "text/plain"
 	}
-	return text
+	return "text/plain; charset=utf-8"
 }
 
 // newsArticleItem is a JSON Lines object of a group listing: one article.
@@ -493,14 +496,23 @@ func newsActiveItem(g nntp.ActiveGroup, host string, port int) newsGroupItem {
 	}
 }
 
-func newsAppendJSON(dst []byte, v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+// newsJSON encodes JSON Lines objects into one reused buffer.
+type newsJSON struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+// appendLine appends v as one JSON line (HTML characters unescaped).
+func (j *newsJSON) appendLine(dst []byte, v any) ([]byte, error) {
+	if j.enc == nil {
+		j.enc = json.NewEncoder(&j.buf)
+		j.enc.SetEscapeHTML(false)
+	}
+	j.buf.Reset()
+	if err := j.enc.Encode(v); err != nil {
 		return dst, err
 	}
-	return append(dst, buf.Bytes()...), nil
+	return append(dst, j.buf.Bytes()...), nil
 }
 
 // newsListingBody is a body rendered a chunk at a time: next appends the
