@@ -164,6 +164,7 @@ var ruleTests = []struct {
 		[]want{{"http://a.org/a", Bare, nil}, {"http://a.org/b", Bare, nil}, {"http://a.org/c", Bare, nil},
 			{"http://a.org/d", Bare, nil}, {"http://a.org/e", Bare, nil}, {"http://a.org/f", Bare, nil}}},
 	{"trailing run", "(http://a.org/x).'", []want{{"http://a.org/x", Bare, nil}}},
+	{"many )", "((http://a.org/x_(y)))).", []want{{"http://a.org/x_(y)", Bare, nil}}},
 	{"unbalanced )", "(see http://a.org/x)", []want{{"http://a.org/x", Bare, nil}}},
 	{"balanced ( )", "http://a.org/a_(b) and (http://a.org/a_(b)).", []want{{"http://a.org/a_(b)", Bare, nil}, {"http://a.org/a_(b)", Bare, nil}}},
 	// ... and kept inside brackets.

@@ -102,9 +102,6 @@ func (s *Scanner) Match() Match { return s.m }
 // matches before it were reported.
 func (s *Scanner) Err() error { return s.err }
 
-// Offset returns how many bytes of input the scanner has consumed.
-func (s *Scanner) Offset() int64 { return s.base + int64(s.end) }
-
 // Scan advances to the next URL, which Match then returns. It returns
 // false at the end of the input or after a read error (see Err).
 func (s *Scanner) Scan() bool {
@@ -465,13 +462,24 @@ func (s *Scanner) atColon(i int) bool {
 // '.', ',', ';', ':', '!', '?', '\” and a ')' that closes no '('. It
 // returns the new end.
 func trimTrailing(b []byte, from, j int) int {
+	// Count the parentheses once; trimming a ')' changes the count by one.
+	open, closed := 0, 0
+	for _, c := range b[from:j] {
+		switch c {
+		case '(':
+			open++
+		case ')':
+			closed++
+		}
+	}
 	for j > from {
 		c := b[j-1]
 		if class[c]&cTrailing != 0 {
 			j--
 			continue
 		}
-		if c == ')' && bytes.Count(b[from:j], []byte{')'}) > bytes.Count(b[from:j], []byte{'('}) {
+		if c == ')' && closed > open {
+			closed--
 			j--
 			continue
 		}
