@@ -267,7 +267,19 @@ type OverviewLine struct {
 // listing so the connection stays usable.
 func (c *Conn) Over(ctx context.Context, rng Range) iter.Seq2[OverviewLine, error] {
 	return func(yield func(OverviewLine, error) bool) {
-		if err := c.over(ctx, rng, yield); err != nil {
+		stopped := false
+		guarded := func(ov OverviewLine, err error) bool {
+			if !yield(ov, err) {
+				stopped = true
+				return false
+			}
+			return true
+		}
+		// After the caller stops, an error from draining the rest must
+		// not be yielded: a range-over-func loop panics on a yield after
+		// it returned false. The connection keeps the error for the next
+		// command.
+		if err := c.over(ctx, rng, guarded); err != nil && !stopped {
 			yield(OverviewLine{}, err)
 		}
 	}

@@ -255,6 +255,25 @@ func TestOverBreakDrains(t *testing.T) {
 	wantCommands(t, f, "OVER 1-2", "GROUP local.test")
 }
 
+// TestOverBreakThenDrop: when the drain after an early break fails (the
+// peer drops mid-listing), the iterator does not yield again — a yield
+// after the loop stopped would panic — and the next command reports the
+// broken connection.
+func TestOverBreakThenDrop(t *testing.T) {
+	c, _ := dialFake(t, Config{},
+		S{Expect: "OVER 1-2", Reply: "224 overview follows\n" + strings.SplitAfter(overLines, "\n")[1], Close: true},
+	)
+	for ov, err := range c.Over(ctx5(t), Range{1, 2}) {
+		if err != nil || ov.Number != 1 {
+			t.Fatalf("first line: %+v %v", ov, err)
+		}
+		break
+	}
+	if _, err := c.Group(ctx5(t), "local.test"); err == nil {
+		t.Fatal("GROUP on a dropped connection succeeded")
+	}
+}
+
 // TestUnreadBodyDrained: a body left open is drained by the next command
 // (the house style's answer to "must close before the next command").
 func TestUnreadBodyDrained(t *testing.T) {
