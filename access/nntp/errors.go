@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/textproto"
 	"strconv"
+
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 // ProtocolError reports a server that broke the protocol: a malformed
@@ -133,3 +135,18 @@ func checkMessageID(id string) error {
 	}
 	return nil
 }
+
+// CommandError is the server's refusal (a 4xx or 5xx reply) of a command.
+// It prints as "nntp: <command>: <code> <text>", the server's text with
+// control characters escaped, and unwraps to the *textproto.Error.
+type CommandError struct {
+	Cmd   string // the command line, "AUTHINFO PASS ****" for a password
+	Reply *textproto.Error
+}
+
+func (e *CommandError) Error() string {
+	return "nntp: " + e.Cmd + ": " + fmt.Sprintf("%03d ", e.Reply.Code) + safetext.Escape(e.Reply.Msg)
+}
+
+// Unwrap returns the *textproto.Error.
+func (e *CommandError) Unwrap() error { return e.Reply }

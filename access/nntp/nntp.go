@@ -503,7 +503,7 @@ func (c *Conn) unexpected(cmd string, code int, text string) error {
 }
 
 func refusal(cmd string, code int, text string) error {
-	return fmt.Errorf("nntp: %s: %w", cmd, &textproto.Error{Code: code, Msg: text})
+	return &CommandError{Cmd: cmd, Reply: &textproto.Error{Code: code, Msg: text}}
 }
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }

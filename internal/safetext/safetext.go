@@ -1,0 +1,48 @@
+// Package safetext makes text from a network peer safe to print: control
+// characters become Go escapes, so a hostile reply cannot move the cursor,
+// clear the screen or forge log lines.
+package safetext
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Escape returns s with every control character (C0, DEL, C1) written as a
+// Go escape (\r, \x1b, \u009b) and every byte of invalid UTF-8 as \xNN;
+// other text is unchanged. It returns s itself when nothing needs escaping.
+func Escape(s string) string {
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unsafe(r, size) {
+			break
+		}
+		i += size
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unsafe(r, size):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func unsafe(r rune, size int) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r == utf8.RuneError && size == 1)
+}
