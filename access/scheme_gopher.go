@@ -62,15 +62,15 @@ func (gopherHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		return nil, fmt.Errorf("%s: not a gopher URL", Redact(u.String()))
 	}
 	p := &Plan{Connect: u.HostPort()}
-	if p.Connect == "" {
-		return nil, fmt.Errorf("%s: a gopher URL needs a host (§3.4)", Redact(u.String()))
-	}
 	warning, err := c.CheckPort(u)
 	if err != nil {
 		return nil, err
 	}
 	if warning != "" {
 		p.Warnings = append(p.Warnings, warning)
+	}
+	if p.Connect == "" {
+		return nil, fmt.Errorf("%s: a gopher URL needs a host (§3.4)", Redact(u.String()))
 	}
 	if err := checkGopherLines(u, g); err != nil {
 		return nil, err
@@ -631,13 +631,56 @@ func (m *gopherMenuRenderer) Read(p []byte) (int, error) {
 			enc.SetEscapeHTML(false)
 			enc.Encode(newGopherJSONItem(it))
 		default:
-			gopher.WriteListing(&m.buf, []gopher.Item{it})
+			gopherWriteItem(&m.buf, it)
 		}
 	}
 	if m.buf.Len() > 0 {
 		return m.buf.Read(p)
 	}
 	return 0, m.err
+}
+
+// gopherItemURL returns the URL of a menu item (§3.4.1), or "" when the
+// item has none or its host would not make a valid URL (Item.URL checks
+// the characters of the host only, so "0" or "a..b" would get through).
+func gopherItemURL(it gopher.Item) string {
+	t := it.Type
+	if t >= 0x80 {
+		// Item.URL escapes string(Type), the UTF-8 of the byte as a rune;
+		// the type is the one octet itself.
+		it.Type = 'x'
+	}
+	u := it.URL()
+	if u == "" {
+		return ""
+	}
+	if t >= 0x80 {
+		slash := len("gopher://") + strings.IndexByte(u[len("gopher://"):], '/')
+		u = u[:slash+1] + fmt.Sprintf("%%%02X", t) + u[slash+2:]
+	}
+	if _, err := rfc1738.Parse(u); err != nil {
+		return ""
+	}
+	return u
+}
+
+// gopherWriteItem writes one listing line in the style of
+// gopher.WriteListing: type label, Gopher+ mark ("+", or "?" for a form),
+// the display string with control bytes escaped, and the item's URL in the
+// RFC 1738 Appendix "<URL:…>" wrapper.
+func gopherWriteItem(w *bytes.Buffer, it gopher.Item) {
+	mark := " "
+	switch {
+	case it.Ask:
+		mark = "?"
+	case it.Plus:
+		mark = "+"
+	}
+	fmt.Fprintf(w, "%-6s%s %s", gopher.TypeName(it.Type), mark, gopherPrintable(it.Display))
+	if u := gopherItemURL(it); u != "" {
+		fmt.Fprintf(w, "  <URL:%s>", u)
+	}
+	w.WriteByte('\n')
 }
 
 // gopherJSONItem is a menu item as a JSON Lines object.
@@ -658,7 +701,7 @@ func newGopherJSONItem(it gopher.Item) gopherJSONItem {
 	if it.Type >= 0x80 {
 		j.Type = fmt.Sprintf("\\x%02x", it.Type)
 	}
-	if u := it.URL(); u != "" {
+	if u := gopherItemURL(it); u != "" {
 		j.URL = &u
 	}
 	return j
@@ -727,7 +770,7 @@ func (r *gopherRun) attributes(resp *gopher.Response, d *gopherPlan) (*Response,
 // gopherViewURL is the URL of an item's alternate view: the item's URL with an
 // empty search and the view's Gopher+ string (§3.4.8).
 func gopherViewURL(it gopher.Item, v gopher.View) string {
-	u := it.URL()
+	u := gopherItemURL(it)
 	if u == "" {
 		return ""
 	}
@@ -736,7 +779,7 @@ func gopherViewURL(it gopher.Item, v gopher.View) string {
 
 func gopherWriteTextAttrs(w *bytes.Buffer, it gopher.Item, group []gopher.Block) {
 	if it.Raw != "" {
-		gopher.WriteListing(w, []gopher.Item{it})
+		gopherWriteItem(w, it)
 	}
 	for _, b := range group {
 		if b.Name == "INFO" {

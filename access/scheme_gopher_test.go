@@ -652,3 +652,58 @@ func TestGopherPygopherd(t *testing.T) {
 		t.Errorf("form: %q, %v", got, err)
 	}
 }
+
+// FuzzGopherListing renders arbitrary menu bodies both ways and checks what
+// a terminal and a script rely on: the text listing holds no control byte
+// but the line ends, every JSON line decodes, and every item URL parses
+// and plans the request for that very item — or is refused by a §6 guard.
+func FuzzGopherListing(f *testing.F) {
+	f.Add("0Hello\t/hello.txt\t127.0.0.1\t70\r\n1Dir\t/a b%c\th\t7070\t+\r\n.\r\n")
+	f.Add("iinfo\t\tnull.host\t1\r\n3error\r\n9x\t/b\tother.example\t70\t?\r\n")
+	f.Add("0\x1b[2Jclear\t/sel\x00nul\th\t70\r\n0cr\t/a\rb\th\t70\n")
+	f.Add("8telnet\tguest\th\t23\r\n\t\t\t\t\r\n%25\t%\th\t1\r\n")
+	f.Add("0Broken\t/b\r\n0A\t/a\th\t99999\r\n")
+	f.Fuzz(func(t *testing.T, menu string) {
+		for _, l := range []Listing{ListingText, ListingJSON} {
+			out, err := io.ReadAll(&gopherMenuRenderer{m: gopher.NewMenuReader(strings.NewReader(menu)), listing: l})
+			var me *gopher.MenuError
+			var pe *gopher.ProtocolError
+			if err != nil && !errors.As(err, &me) && !errors.As(err, &pe) {
+				t.Fatalf("listing %d: unexpected error %v", l, err)
+			}
+			if l == ListingText {
+				for _, c := range out {
+					if c < 0x20 && c != '\n' || c == 0x7f {
+						t.Fatalf("control byte %#x in the listing %q", c, out)
+					}
+				}
+				continue
+			}
+			for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+				if line == "" {
+					continue
+				}
+				var it gopherJSONItem
+				if err := json.Unmarshal([]byte(line), &it); err != nil {
+					t.Fatalf("JSON line %q: %v", line, err)
+				}
+				if it.URL == nil {
+					continue
+				}
+				u, err := rfc1738.Parse(*it.URL)
+				if err != nil {
+					t.Fatalf("item URL %q does not parse: %v", *it.URL, err)
+				}
+				p, err := NewClient().Plan(u)
+				var ge *GuardError
+				switch {
+				case errors.As(err, &ge), errors.Is(err, ErrUnsupported):
+				case err != nil:
+					t.Fatalf("item URL %q: %v", *it.URL, err)
+				case !strings.Contains(it.Selector, "\uFFFD") && p.Lines()[0] != it.Selector && !strings.HasPrefix(p.Lines()[0], it.Selector+"\t"):
+					t.Fatalf("item URL %q plans %q, want the selector %q", *it.URL, p.Lines(), it.Selector)
+				}
+			}
+		}
+	})
+}
