@@ -148,7 +148,7 @@ func (f FTPURL) Append(dst []byte) ([]byte, error) {
 }
 
 // URL returns the built URL.
-func (f FTPURL) URL() (URL, error) { return parseBuilt(f.Append(nil)) }
+func (f FTPURL) URL() (URL, error) { return parseBuilt(f.Append(make([]byte, 0, 96))) }
 
 // HTTPURL builds an http URL (§3.3).
 type HTTPURL struct {
@@ -187,7 +187,7 @@ func (h HTTPURL) Append(dst []byte) ([]byte, error) {
 }
 
 // URL returns the built URL.
-func (h HTTPURL) URL() (URL, error) { return parseBuilt(h.Append(nil)) }
+func (h HTTPURL) URL() (URL, error) { return parseBuilt(h.Append(make([]byte, 0, 96))) }
 
 // GopherURL builds a gopher URL (§3.4).
 type GopherURL struct {
@@ -255,7 +255,7 @@ func (g GopherURL) Append(dst []byte) ([]byte, error) {
 }
 
 // URL returns the built URL.
-func (g GopherURL) URL() (URL, error) { return parseBuilt(g.Append(nil)) }
+func (g GopherURL) URL() (URL, error) { return parseBuilt(g.Append(make([]byte, 0, 96))) }
 
 // MailtoURL builds a mailto URL (§3.5).
 type MailtoURL struct {
@@ -274,7 +274,7 @@ func (m MailtoURL) Append(dst []byte) ([]byte, error) {
 }
 
 // URL returns the built URL.
-func (m MailtoURL) URL() (URL, error) { return parseBuilt(m.Append(nil)) }
+func (m MailtoURL) URL() (URL, error) { return parseBuilt(m.Append(make([]byte, 0, 96))) }
 
 // NewsURL builds a news URL (§3.6) from either a newsgroup name (or "*"
 // for all groups) or a message-id.
@@ -321,7 +321,7 @@ func (n NewsURL) Append(dst []byte) ([]byte, error) {
 }
 
 // URL returns the built URL.
-func (n NewsURL) URL() (URL, error) { return parseBuilt(n.Append(nil)) }
+func (n NewsURL) URL() (URL, error) { return parseBuilt(n.Append(make([]byte, 0, 96))) }
 
 func checkGroup(k Kind, g string) error {
 	p := parser{s: g}
@@ -364,7 +364,7 @@ func (n NNTPURL) Append(dst []byte) ([]byte, error) {
 }
 
 // URL returns the built URL.
-func (n NNTPURL) URL() (URL, error) { return parseBuilt(n.Append(nil)) }
+func (n NNTPURL) URL() (URL, error) { return parseBuilt(n.Append(make([]byte, 0, 96))) }
 
 // TelnetURL builds a telnet URL (§3.8): "telnet://user:password@host:port/".
 type TelnetURL struct {
@@ -386,7 +386,7 @@ func (t TelnetURL) Append(dst []byte) ([]byte, error) {
 }
 
 // URL returns the built URL.
-func (t TelnetURL) URL() (URL, error) { return parseBuilt(t.Append(nil)) }
+func (t TelnetURL) URL() (URL, error) { return parseBuilt(t.Append(make([]byte, 0, 96))) }
 
 // WAISURL builds a wais URL (§3.9): a database, a search of it (HasSearch
 // or a non-empty Search), or a document (IsDocument, with Type and Path).
@@ -428,7 +428,7 @@ func (w WAISURL) Append(dst []byte) ([]byte, error) {
 }
 
 // URL returns the built URL.
-func (w WAISURL) URL() (URL, error) { return parseBuilt(w.Append(nil)) }
+func (w WAISURL) URL() (URL, error) { return parseBuilt(w.Append(make([]byte, 0, 96))) }
 
 // FileURL builds a file URL (§3.10).
 type FileURL struct {
@@ -485,7 +485,7 @@ func (f FileURL) Append(dst []byte) ([]byte, error) {
 }
 
 // URL returns the built URL.
-func (f FileURL) URL() (URL, error) { return parseBuilt(f.Append(nil)) }
+func (f FileURL) URL() (URL, error) { return parseBuilt(f.Append(make([]byte, 0, 96))) }
 
 // ProsperoURL builds a prospero URL (§3.11).
 type ProsperoURL struct {
@@ -528,4 +528,4 @@ func (p ProsperoURL) Append(dst []byte) ([]byte, error) {
 }
 
 // URL returns the built URL.
-func (p ProsperoURL) URL() (URL, error) { return parseBuilt(p.Append(nil)) }
+func (p ProsperoURL) URL() (URL, error) { return parseBuilt(p.Append(make([]byte, 0, 96))) }
