@@ -264,11 +264,38 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// WriteTo hands the copy to the body's own WriteTo when it has one (the
+// ftp body reads with a large buffer), so a big download takes fewer
+// system calls; every write still counts as progress for the watchdog.
+func (c *countingReader) WriteTo(w io.Writer) (int64, error) {
+	wt, ok := c.r.(io.WriterTo)
+	if !ok {
+		return io.Copy(w, struct{ io.Reader }{c})
+	}
+	return wt.WriteTo(progressWriter{w: w, watch: c.watch})
+}
+
+// progressWriter touches the watchdog on every write.
+type progressWriter struct {
+	w     io.Writer
+	watch *watchdog
+}
+
+func (p progressWriter) Write(b []byte) (int, error) {
+	p.watch.touch()
+	return p.w.Write(b)
+}
+
 // explain adds why the context ended to err, when it did: the idle
 // watchdog, --timeout, or an interrupt.
 func explain(ctx context.Context, err error) error {
 	if ctx.Err() == nil {
-		return err
+		// A connection deadline copied from ctx can expire a moment
+		// before ctx's own timer does: then wait for it.
+		if dl, ok := ctx.Deadline(); !ok || time.Now().Before(dl) {
+			return err
+		}
+		<-ctx.Done()
 	}
 	cause := context.Cause(ctx)
 	switch {

@@ -152,6 +152,7 @@ func benchGetVsCurl(b *testing.B, ourURL, curlURL string) {
 		b.SetBytes(size)
 		b.ResetTimer()
 		var peak, hwm int64
+		var cpu time.Duration
 		for i := 0; i < b.N; i++ {
 			stderr.Reset()
 			cmd := exec.Command(name, args...)
@@ -170,6 +171,7 @@ func benchGetVsCurl(b *testing.B, ourURL, curlURL string) {
 			}
 			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 				peak = max(peak, ru.Maxrss) // KiB on Linux
+				cpu += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 			}
 		}
 		b.StopTimer()
@@ -179,6 +181,9 @@ func benchGetVsCurl(b *testing.B, ourURL, curlURL string) {
 		// the child runs, is the child's own high-water mark.
 		b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
 		b.ReportMetric(float64(hwm)/1024, "VmHWM-MiB")
+		// The child's own CPU time (user + system), steadier than the
+		// wall clock on a shared machine.
+		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 	b.Run("rfc1738", func(b *testing.B) { run(b, bin, "get", "-q", "-o", "/dev/null", ourURL) })
 	b.Run("curl", func(b *testing.B) { run(b, curl[0], "-s", "-o", "/dev/null", curlURL) })
