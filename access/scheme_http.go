@@ -105,7 +105,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		}
 		switch strings.ToLower(r.URL.Scheme) {
 		case "http":
-			if err := c.checkRedirectPort(r.URL); err != nil {
+			if err := httpCheckRedirectPort(c, r.URL); err != nil {
 				return err
 			}
 			c.trace('>', "GET "+r.URL.RequestURI()+" HTTP/1.1")
@@ -150,8 +150,8 @@ func httpUnwrapURLError(err error) error {
 	return err
 }
 
-// checkRedirectPort applies the §6 port guard to a redirect target.
-func (c *Client) checkRedirectPort(t *url.URL) error {
+// httpCheckRedirectPort applies the §6 port guard to a redirect target.
+func httpCheckRedirectPort(c *Client, t *url.URL) error {
 	if t.Port() == "" {
 		return nil
 	}
