@@ -86,6 +86,9 @@ func (h Telnet) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 			Step{Verb: "WILL", Arg: "TTYPE", HasArg: true}, // to DO TTYPE (RFC 1091)
 			Step{Verb: "SB", Arg: "TTYPE IS " + h.TerminalType, Placeholder: "TTYPE IS " + ttype})
 	}
+	if h.TerminalType == "" {
+		p.Notes = append(p.Notes, "<$TERM> is the terminal type at run time; without one TTYPE is refused (WONT TTYPE)")
+	}
 	p.Steps = append(p.Steps,
 		Step{Verb: "DONT", Placeholder: "<any other option the server offers>"},
 		Step{Verb: "WONT", Placeholder: "<any other option the server asks for>"})
