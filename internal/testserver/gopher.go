@@ -119,7 +119,11 @@ func Gophernicus(t testing.TB) *GopherServer {
 			".",
 		}, "\n") + "\n",
 	})
-	exe := fmt.Sprintf("%s -h 127.0.0.1 -p %d -r %s -nv -ns -nf", g, port, root)
+	// -nm: no shared memory. Gophernicus otherwise keeps per-client-address
+	// sessions in a System V segment that outlives the daemon, and after
+	// 4 GiB (-k) or 4096 hits (-i) from 127.0.0.1 within 30 minutes (-s) it
+	// sleeps 5 s before every reply — across test runs and benchmarks.
+	exe := fmt.Sprintf("%s -h 127.0.0.1 -p %d -r %s -nv -ns -nf -nm", g, port, root)
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 	opts := ",nofork"
 	if os.Geteuid() == 0 {
