@@ -275,3 +275,31 @@ func TestWAISZtestDatabaseAndDocument(t *testing.T) {
 		t.Errorf("unknown database: %v, want Bib-1 109", err)
 	}
 }
+
+// TestWAISSyntaxRefused: when the USMARC fallback applies — Bib-1 238 or
+// 239 for the whole present, or as the surrogate of every record.
+func TestWAISSyntaxRefused(t *testing.T) {
+	d238 := &wais.Diagnostic{Code: 238}
+	d239 := &wais.Diagnostic{Code: 239}
+	other := &wais.Diagnostic{Code: 13}
+	rec := wais.Record{Syntax: wais.SUTRS, Data: []byte("x")}
+	tests := []struct {
+		recs []wais.Record
+		err  error
+		want bool
+	}{
+		{nil, d238, true},
+		{nil, d239, true},
+		{nil, other, false},
+		{nil, errors.New("broken"), false},
+		{[]wais.Record{{Diagnostic: d238}, {Diagnostic: d239}}, nil, true},
+		{[]wais.Record{{Diagnostic: d238}, rec}, nil, false}, // some came: keep them
+		{[]wais.Record{rec}, nil, false},
+		{nil, nil, false},
+	}
+	for i, tt := range tests {
+		if got := syntaxRefused(tt.recs, tt.err); got != tt.want {
+			t.Errorf("%d: syntaxRefused = %v, want %v", i, got, tt.want)
+		}
+	}
+}
