@@ -232,7 +232,7 @@ func (prosperoHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	for _, f := range pr.Fields {
 		parts = append(parts, "field "+strconv.Quote(f.Name)+"="+strconv.Quote(f.Value))
 	}
-	return nil, fmt.Errorf("%s: %w for the prospero scheme: no Prospero server or client is known to exist (§3.11's protocol is gone); configure a gateway locator (§4) for prospero to fetch it (the URL's parts: %s)",
+	return nil, fmt.Errorf("%s: %w for the prospero scheme: no Prospero server or client is known to exist (§3.11's protocol is gone); configure a gateway locator (§4) for prospero to fetch it (rfc1738: --gateway prospero=TEMPLATE, $RFC1738_GATEWAY_PROSPERO, or rfc1738/gateways in the config folder) (the URL's parts: %s)",
 		Redact(u.String()), ErrUnsupported, strings.Join(parts, ", "))
 }
 
