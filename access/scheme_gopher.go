@@ -640,30 +640,6 @@ func (m *gopherMenuRenderer) Read(p []byte) (int, error) {
 	return 0, m.err
 }
 
-// gopherItemURL returns the URL of a menu item (§3.4.1), or "" when the
-// item has none or its host would not make a valid URL (Item.URL checks
-// the characters of the host only, so "0" or "a..b" would get through).
-func gopherItemURL(it gopher.Item) string {
-	t := it.Type
-	if t >= 0x80 {
-		// Item.URL escapes string(Type), the UTF-8 of the byte as a rune;
-		// the type is the one octet itself.
-		it.Type = 'x'
-	}
-	u := it.URL()
-	if u == "" {
-		return ""
-	}
-	if t >= 0x80 {
-		slash := len("gopher://") + strings.IndexByte(u[len("gopher://"):], '/')
-		u = u[:slash+1] + fmt.Sprintf("%%%02X", t) + u[slash+2:]
-	}
-	if _, err := rfc1738.Parse(u); err != nil {
-		return ""
-	}
-	return u
-}
-
 // gopherWriteItem writes one listing line in the style of
 // gopher.WriteListing: type label, Gopher+ mark ("+", or "?" for a form),
 // the display string with control bytes escaped, and the item's URL in the
@@ -677,7 +653,7 @@ func gopherWriteItem(w *bytes.Buffer, it gopher.Item) {
 		mark = "+"
 	}
 	fmt.Fprintf(w, "%-6s%s %s", gopher.TypeName(it.Type), mark, gopherPrintable(it.Display))
-	if u := gopherItemURL(it); u != "" {
+	if u := it.URL(); u != "" {
 		fmt.Fprintf(w, "  <URL:%s>", u)
 	}
 	w.WriteByte('\n')
@@ -701,7 +677,7 @@ func newGopherJSONItem(it gopher.Item) gopherJSONItem {
 	if it.Type >= 0x80 {
 		j.Type = fmt.Sprintf("\\x%02x", it.Type)
 	}
-	if u := gopherItemURL(it); u != "" {
+	if u := it.URL(); u != "" {
 		j.URL = &u
 	}
 	return j
@@ -770,7 +746,7 @@ func (r *gopherRun) attributes(resp *gopher.Response, d *gopherPlan) (*Response,
 // gopherViewURL is the URL of an item's alternate view: the item's URL with an
 // empty search and the view's Gopher+ string (§3.4.8).
 func gopherViewURL(it gopher.Item, v gopher.View) string {
-	u := gopherItemURL(it)
+	u := it.URL()
 	if u == "" {
 		return ""
 	}

@@ -3,6 +3,7 @@ package gopher
 import (
 	"bufio"
 	"fmt"
+	"github.com/rfc1738/rfc1738"
 	"io"
 	"strconv"
 	"strings"
@@ -209,22 +210,21 @@ func readMenu(m *MenuReader) ([]Item, error) {
 // form). It returns "" for info and error lines (types "i" and "3") and for
 // items whose host is not an RFC 1738 hostname or hostnumber.
 func (it Item) URL() string {
-	if it.Type == 'i' || it.Type == '3' || !validHost(it.Host) {
+	if it.Type == 'i' || it.Type == '3' || it.Port <= 0 || it.Port > 65535 {
 		return ""
 	}
-	var b strings.Builder
-	b.Grow(len("gopher://:65535/T") + len(it.Host) + len(it.Selector))
-	b.WriteString("gopher://")
-	b.WriteString(it.Host)
-	if it.Port != 70 {
-		var num [20]byte
-		b.WriteByte(':')
-		b.Write(strconv.AppendInt(num[:0], int64(it.Port), 10))
+	port := it.Port
+	if port == 70 {
+		port = 0 // the default is left out
 	}
-	b.WriteByte('/')
-	appendEscaped(&b, string(it.Type))
-	appendEscaped(&b, it.Selector)
-	return b.String()
+	// The core builder escapes per §5 and refuses what no gopher URL can
+	// say (a host outside the grammar, a TAB in the selector).
+	buf := make([]byte, 0, len("gopher://:65535/")+len(it.Host)+3*(1+len(it.Selector)))
+	b, err := rfc1738.GopherURL{Host: it.Host, Port: port, Type: it.Type, Selector: it.Selector}.Append(buf)
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // PlusURL returns URL with the Gopher+ string the menu tagged the item with:
@@ -240,54 +240,6 @@ func (it Item) PlusURL() string {
 		return u + "%09%09?"
 	}
 	return u + "%09%09+"
-}
-
-// xchar marks the bytes RFC 1738 §5 allows literally in a gopher-path:
-// unreserved (alpha, digit, safe, extra) and reserved; "%" is not one of
-// them here because a literal "%" in a selector must be escaped.
-var xchar = func() (t [256]bool) {
-	for c := 'a'; c <= 'z'; c++ {
-		t[c] = true
-	}
-	for c := 'A'; c <= 'Z'; c++ {
-		t[c] = true
-	}
-	for c := '0'; c <= '9'; c++ {
-		t[c] = true
-	}
-	for _, c := range "$-_.+" + "!*'()," + ";/?:@&=" { // safe, extra, reserved
-		t[c] = true
-	}
-	return t
-}()
-
-func appendEscaped(b *strings.Builder, s string) {
-	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if xchar[c] {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-}
-
-// validHost reports whether h is made of RFC 1738 §5 hostname/hostnumber
-// characters (letters, digits, "-" and "."), non-empty.
-func validHost(h string) bool {
-	if h == "" {
-		return false
-	}
-	for i := 0; i < len(h); i++ {
-		c := h[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.') {
-			return false
-		}
-	}
-	return true
 }
 
 // TypeName returns the short label a listing shows for an item type, in the
