@@ -14,6 +14,7 @@ import (
 func init() {
 	register(&command{
 		name:    "check",
+		short:   "lint files of one URL per line",
 		args:    "[--json] [FILE ...]",
 		summary: "Lint files of one URL per line (stdin when no FILE): FILE:LINE:COL: error|warning: RULE: message. Exit status 1 when any error.",
 		run:     runCheck,

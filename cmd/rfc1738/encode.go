@@ -14,8 +14,9 @@ import (
 
 func init() {
 	register(&command{
-		name: "encode",
-		args: "SCHEME [--host H] [--port N] [part flags] | --component NAME [STRING ...]",
+		name:  "encode",
+		short: "build a URL from its parts, or escape a string for one component",
+		args:  "SCHEME [--host H] [--port N] [part flags] | --component NAME [STRING ...]",
 		summary: "Build a URL of any scheme from decoded parts given as flags (e.g. encode ftp --host h --cwd /etc --name motd --type a), " +
 			"or escape raw strings for one component (e.g. encode --component fsegment 'a b;c'; stdin lines when no STRING).",
 		run: runEncode,

@@ -9,6 +9,7 @@ import (
 func init() {
 	register(&command{
 		name:    "equal",
+		short:   "tell whether two URLs name the same resource",
 		args:    "[--lenient] URL1 URL2",
 		summary: "Tell whether two URLs name the same resource (their normalized forms are equal). Exit status 0 when equivalent, 1 when not (with the reason), 2 when a URL is invalid.",
 		run:     runEqual,

@@ -17,8 +17,9 @@ import (
 
 func init() {
 	register(&command{
-		name: "extract",
-		args: "[--json] [--valid-only] [--unique] [--jobs N] [FILE ...]",
+		name:  "extract",
+		short: "find URLs in text, as the Appendix says",
+		args:  "[--json] [--valid-only] [--unique] [--jobs N] [FILE ...]",
 		summary: "Find URLs in text as the RFC 1738 Appendix says: <URL:…>, <…>, URL:… and bare, whole across line breaks. " +
 			"Reads stdin when no FILE; gzip is read transparently. Files are scanned in parallel, output in input order. " +
 			"Exit status 1 when no URL is found.",

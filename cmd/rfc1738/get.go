@@ -22,6 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:    "get",
+		short:   "fetch what a URL names with its scheme's protocol",
 		args:    "[flags] URL [-o FILE]",
 		summary: "Fetch what URL names with its scheme's protocol (§3), guarded as §6 says. Streams to stdout, or writes FILE atomically.",
 		run:     runGet,

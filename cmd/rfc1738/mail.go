@@ -18,6 +18,7 @@ import (
 func init() {
 	register(&command{
 		name:    "mail",
+		short:   "send stdin to the mailbox a mailto URL names",
 		args:    "[--from ADDR] [--subject S] [--smtp HOST:PORT] [--header 'K: V']... mailto:ADDRESS",
 		summary: "Send a message (body from stdin) to the mailbox a mailto URL names (§3.5), through an SMTP relay (--smtp, $RFC1738_SMTP or $SMTP_RELAY).",
 		run:     runMail,

@@ -1,12 +1,19 @@
 // Command rfc1738 parses, checks, normalizes, encodes, extracts and fetches
 // URLs exactly as RFC 1738 defines them.
 //
-//	rfc1738 parse     [--json] [URL ...]    take URLs apart (stdin: one per line)
-//	rfc1738 check     [--json] [FILE ...]   lint files of one URL per line
+//	rfc1738 parse     [--json] [URL ...]           take URLs apart (stdin: one per line)
+//	rfc1738 check     [--json] [FILE ...]          lint files of one URL per line
+//	rfc1738 normalize [--json] [--lenient] [URL ...] canonical forms (§2.2)
+//	rfc1738 encode    SCHEME --host … | --component C STRING   build or escape
+//	rfc1738 equal     A B                          same resource? (exit 0 or 1)
+//	rfc1738 extract   [--json] [FILE ...]          URLs in text (Appendix)
+//	rfc1738 plan      [--json] URL                 the protocol lines get would send
+//	rfc1738 get       [flags] URL [-o FILE]        fetch with the scheme's protocol (§3, §6)
+//	rfc1738 mail      [flags] mailto:ADDRESS       send stdin to a mailbox (§3.5)
 //
 // Run "rfc1738 help" for every command. Exit status: 0 success, 1 a
-// negative answer (an invalid URL, an error found), 2 a usage error or a
-// failure to run.
+// negative answer (an invalid URL, an error found, a failed fetch), 2 a
+// usage error or a URL no access method serves.
 package main
 
 import (
@@ -44,7 +51,8 @@ func (e *env) Getenv(key string) string {
 type command struct {
 	name    string
 	args    string // argument synopsis for usage lines
-	summary string
+	short   string // one line for the overview of "rfc1738 help"
+	summary string // what --help says
 	run     func(e *env, args []string) int
 }
 
@@ -97,7 +105,7 @@ func usage(w io.Writer) {
 	sort.Strings(names)
 	for _, n := range names {
 		c := commands[n]
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.short)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'rfc1738 <command> --help' for a command's flags.")

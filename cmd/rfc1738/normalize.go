@@ -13,6 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:    "normalize",
+		short:   "write URLs in their canonical form",
 		args:    "[--json] [--lenient] [URL ...]",
 		summary: "Write each URL in its canonical form (rfc1738.Normalize), one per line. With no URL, read one per line from stdin. Exit status 1 when any input is invalid.",
 		run:     runNormalize,

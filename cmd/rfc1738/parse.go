@@ -14,6 +14,7 @@ import (
 func init() {
 	register(&command{
 		name:    "parse",
+		short:   "take URLs apart: parts, scheme view, warnings, errors",
 		args:    "[--json] [URL ...]",
 		summary: "Take URLs apart: components, the scheme's view, warnings and errors. With no URL, read one per line from stdin.",
 		run:     runParse,

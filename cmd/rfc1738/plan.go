@@ -10,6 +10,7 @@ import (
 func init() {
 	register(&command{
 		name:    "plan",
+		short:   "print the protocol lines get would send",
 		args:    "[--json] [flags] URL",
 		summary: "Print the protocol lines that fetching URL sends, exactly as sent (a dry run of get); secrets and run-time values show as <…>.",
 		run:     runPlan,
