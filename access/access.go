@@ -268,6 +268,18 @@ const (
 	ListingRaw                 // the protocol's own bytes, untouched
 )
 
+// mediaType is the Response.Type of a listing rendered in format l; raw
+// is the type of the protocol's own bytes.
+func (l Listing) mediaType(raw string) string {
+	switch l {
+	case ListingJSON:
+		return "application/jsonl"
+	case ListingRaw:
+		return raw
+	}
+	return "text/plain; charset=utf-8"
+}
+
 // trace sends a line to c.Trace when it is set.
 func (c *Client) trace(dir byte, line string) {
 	if c.Trace != nil {

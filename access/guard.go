@@ -80,6 +80,16 @@ func (c *Client) CheckPort(u rfc1738.URL) (warning string, err error) {
 	return "", nil
 }
 
+// guardPort runs the §6 port guard for a plan: a refusal is returned, a
+// caution is added to the plan's warnings.
+func (c *Client) guardPort(p *Plan, u rfc1738.URL) error {
+	warn, err := c.CheckPort(u)
+	if warn != "" {
+		p.Warnings = append(p.Warnings, warn)
+	}
+	return err
+}
+
 // CheckLine applies the §6 delimiter guard to one part of u that will be
 // sent decoded inside a protocol line: raw is the part as written, starting
 // at byte offset off of the URL. Every escape that decodes to one of the

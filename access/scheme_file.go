@@ -98,7 +98,7 @@ func (fileHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	// There is no protocol here: the raw listing is the names, one a line.
 	render := &ftpListingReader{format: c.Listing, next: next}
 	return &Response{Body: &fileBody{ctx: ctx, f: f, r: render, url: p.URL}, Size: -1,
-		Type: ftpListingType(c.Listing), URL: p.URL, Plan: p}, nil
+		Type: c.Listing.mediaType("text/plain"), URL: p.URL, Plan: p}, nil
 }
 
 // fileBaseURL returns the URL of the listed folder, ending in "/".

@@ -43,12 +43,8 @@ func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		return nil, fmt.Errorf("%s: not an ftp URL: %w", Redact(u.String()), ErrUnsupported)
 	}
 	p := &Plan{Connect: u.HostPort()}
-	warn, err := c.CheckPort(u)
-	if err != nil {
+	if err := c.guardPort(p, u); err != nil {
 		return nil, err
-	}
-	if warn != "" {
-		p.Warnings = append(p.Warnings, warn)
 	}
 	if err := ftpGuards(u); err != nil {
 		return nil, err
@@ -232,7 +228,7 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 		resp.Type = "text/plain"
 		if err == nil {
 			b.render = newNLSTRenderer(c.Listing, ftpBaseURL(p, before), b.body)
-			resp.Type = ftpListingType(c.Listing)
+			resp.Type = c.Listing.mediaType("text/plain")
 		}
 	}
 	if err != nil {
@@ -373,17 +369,6 @@ func ftpItemURL(base, name string) string {
 		b = rfc1738.AppendEscape(b, part, rfc1738.FSegment)
 	}
 	return string(b)
-}
-
-// ftpListingType is the Response.Type of a listing in format l.
-func ftpListingType(l Listing) string {
-	switch l {
-	case ListingJSON:
-		return "application/jsonl"
-	case ListingRaw:
-		return "text/plain"
-	}
-	return "text/plain; charset=utf-8"
 }
 
 // A ftpListingItem is one entry of a directory listing.

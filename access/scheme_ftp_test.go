@@ -201,7 +201,7 @@ func TestFTPListing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if resp.Type != ftpListingType(l) || resp.Size != -1 {
+		if want := map[Listing]string{ListingText: "text/plain; charset=utf-8", ListingJSON: "application/jsonl", ListingRaw: "text/plain"}[l]; resp.Type != want || resp.Size != -1 {
 			t.Errorf("type %q size %d", resp.Type, resp.Size)
 		}
 		b, err := io.ReadAll(resp.Body)

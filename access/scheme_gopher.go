@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rfc1738/rfc1738/internal/safetext"
 	"io"
 	"strconv"
 	"strings"
@@ -62,12 +63,8 @@ func (gopherHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		return nil, fmt.Errorf("%s: not a gopher URL", Redact(u.String()))
 	}
 	p := &Plan{Connect: u.HostPort()}
-	warning, err := c.CheckPort(u)
-	if err != nil {
+	if err := c.guardPort(p, u); err != nil {
 		return nil, err
-	}
-	if warning != "" {
-		p.Warnings = append(p.Warnings, warning)
 	}
 	if p.Connect == "" {
 		return nil, fmt.Errorf("%s: a gopher URL needs a host (§3.4)", Redact(u.String()))
@@ -361,7 +358,7 @@ func (r *gopherRun) search(ctx context.Context, d *gopherPlan) (*Response, error
 	if r.c.Prompt == nil {
 		return nil, r.errorf("a search (type 7) needs a search string: none is in the URL (add %%09 and the search) and nobody can be asked")
 	}
-	s, err := r.c.Prompt("Search "+gopherPrintable(Redact(r.p.URL))+": ", false)
+	s, err := r.c.Prompt("Search "+safetext.Escape(Redact(r.p.URL))+": ", false)
 	if err != nil {
 		return nil, r.errorf("asking for the search: %w", err)
 	}
@@ -435,15 +432,15 @@ func (r *gopherRun) answerer(qs []gopher.Question) func(int, gopher.Question) ([
 		var b strings.Builder
 		for ; shown < i; shown++ {
 			if n := qs[shown]; !n.Answerable() {
-				b.WriteString(gopherPrintable(n.Prompt))
+				b.WriteString(safetext.Escape(n.Prompt))
 				b.WriteString("\n")
 			}
 		}
 		shown = i + 1
-		b.WriteString(gopherPrintable(q.Prompt))
+		b.WriteString(safetext.Escape(q.Prompt))
 		defs := make([]string, len(q.Defaults))
 		for k, v := range q.Defaults {
-			defs[k] = gopherPrintable(v)
+			defs[k] = safetext.Escape(v)
 		}
 		switch q.Kind {
 		case "Choose", "ChooseF":
@@ -531,7 +528,7 @@ func (r *gopherRun) render(resp *gopher.Response, d *gopherPlan) *Response {
 	switch {
 	case resp.Kind == gopher.Menu && r.c.Listing != ListingRaw:
 		b.r = &gopherMenuRenderer{m: resp.Menu(), listing: r.c.Listing}
-		out.Type = gopherListingType(r.c.Listing)
+		out.Type = r.c.Listing.mediaType("text/plain; charset=utf-8")
 	case resp.Kind == gopher.Menu:
 		b.r = resp.Body
 		out.Type = "application/gopher-menu"
@@ -546,13 +543,6 @@ func (r *gopherRun) render(resp *gopher.Response, d *gopherPlan) *Response {
 	}
 	out.Body = b
 	return out
-}
-
-func gopherListingType(l Listing) string {
-	if l == ListingJSON {
-		return "application/jsonl"
-	}
-	return "text/plain; charset=utf-8"
 }
 
 // gopherMediaType returns the media type of an item type, "" when unknown.
@@ -652,7 +642,7 @@ func gopherWriteItem(w *bytes.Buffer, it gopher.Item) {
 	case it.Plus:
 		mark = "+"
 	}
-	fmt.Fprintf(w, "%-6s%s %s", gopher.TypeName(it.Type), mark, gopherPrintable(it.Display))
+	fmt.Fprintf(w, "%-6s%s %s", gopher.TypeName(it.Type), mark, safetext.Escape(it.Display))
 	if u := it.URL(); u != "" {
 		fmt.Fprintf(w, "  <URL:%s>", u)
 	}
@@ -738,7 +728,7 @@ func (r *gopherRun) attributes(resp *gopher.Response, d *gopherPlan) (*Response,
 		}
 		gopherWriteTextAttrs(&buf, it, group)
 	}
-	out.Type = gopherListingType(r.c.Listing)
+	out.Type = r.c.Listing.mediaType("text/plain; charset=utf-8")
 	out.Body = io.NopCloser(&buf)
 	return out, nil
 }
@@ -761,16 +751,16 @@ func gopherWriteTextAttrs(w *bytes.Buffer, it gopher.Item, group []gopher.Block)
 		if b.Name == "INFO" {
 			continue // the listing line above
 		}
-		fmt.Fprintf(w, "  +%s:", gopherPrintable(b.Name))
+		fmt.Fprintf(w, "  +%s:", safetext.Escape(b.Name))
 		if b.Value != "" {
-			w.WriteString(" " + gopherPrintable(b.Value))
+			w.WriteString(" " + safetext.Escape(b.Value))
 		}
 		w.WriteByte('\n')
 		if b.Name == "VIEWS" {
 			for _, v := range b.Views() {
-				fmt.Fprintf(w, "    %s", gopherPrintable(strings.TrimPrefix(v.Plus(), "+")))
+				fmt.Fprintf(w, "    %s", safetext.Escape(strings.TrimPrefix(v.Plus(), "+")))
 				if v.Size != "" {
-					fmt.Fprintf(w, " %s", gopherPrintable(v.Size))
+					fmt.Fprintf(w, " %s", safetext.Escape(v.Size))
 				}
 				if u := gopherViewURL(it, v); u != "" {
 					fmt.Fprintf(w, "  <URL:%s>", u)
@@ -780,7 +770,7 @@ func gopherWriteTextAttrs(w *bytes.Buffer, it gopher.Item, group []gopher.Block)
 			continue
 		}
 		for _, l := range b.Lines {
-			fmt.Fprintf(w, "    %s\n", gopherPrintable(l))
+			fmt.Fprintf(w, "    %s\n", safetext.Escape(l))
 		}
 	}
 }
@@ -809,31 +799,4 @@ func gopherWriteJSONAttrs(w *bytes.Buffer, it gopher.Item, group []gopher.Block)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.Encode(j)
-}
-
-// gopherPrintable shows control bytes as \t or \xNN, so that text from a
-// server cannot drive the terminal.
-func gopherPrintable(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c < 0x20 || c == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }

@@ -35,12 +35,8 @@ func (httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		return nil, fmt.Errorf("%s: not an http URL: %w", Redact(u.String()), ErrUnsupported)
 	}
 	p := &Plan{Connect: u.HostPort()}
-	warn, err := c.CheckPort(u)
-	if err != nil {
+	if err := c.guardPort(p, u); err != nil {
 		return nil, err
-	}
-	if warn != "" {
-		p.Warnings = append(p.Warnings, warn)
 	}
 	req := httpRequest{host: u.Host(), requestURI: h.RequestURI()}
 	if port, ok := u.Port(); ok {

@@ -85,12 +85,8 @@ func (newsHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		}
 	case rfc1738.KindNNTP:
 		v, _ := u.NNTP()
-		warn, err := c.CheckPort(u)
-		if err != nil {
+		if err := c.guardPort(p, u); err != nil {
 			return nil, err
-		}
-		if warn != "" {
-			p.Warnings = append(p.Warnings, warn)
 		}
 		// §3.7: "If :<port> is omitted, the port defaults to 119."
 		p.Connect = net.JoinHostPort(u.Host(), strconv.Itoa(u.PortNumber()))
@@ -347,7 +343,7 @@ func (r *newsRun) over(ctx context.Context) (io.ReadCloser, string, error) {
 	if g.Name == "" {
 		return nil, "", errors.New("OVER: no GROUP before it in the plan")
 	}
-	typ := newsListingType(r.c.Listing)
+	typ := r.c.Listing.mediaType("text/plain")
 	var head []byte
 	if r.c.Listing == ListingText {
 		head = fmt.Appendf(nil, "%s  about %d articles, numbers %d-%d, at %s\n", g.Name, g.Count, g.Low, g.High, nntp.NNTPURL(r.host, r.port, g.Name, 0))
@@ -438,18 +434,7 @@ func (r *newsRun) listActive(ctx context.Context, s Step) (io.ReadCloser, string
 		out = buf.Bytes()
 	}
 	body := &newsListingBody{chunk: out, next: func(dst []byte) ([]byte, error) { return dst, io.EOF }, close: r.finish}
-	return body, newsListingType(r.c.Listing), nil
-}
-
-// newsListingType is the Response.Type of a listing in format l.
-func newsListingType(l Listing) string {
-	switch l {
-	case ListingJSON:
-		return "application/jsonl"
-	case ListingRaw:
-		return "text/plain"
-	}
-	return "text/plain; charset=utf-8"
+	return body, r.c.Listing.mediaType("text/plain"), nil
 }
 
 // newsArticleItem is a JSON Lines object of a group listing: one article.

@@ -55,12 +55,8 @@ func (h Telnet) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		return nil, fmt.Errorf("%s: a telnet URL needs a host (§3.8)", Redact(u.String()))
 	}
 	p := &Plan{Connect: u.HostPort()}
-	warn, err := c.CheckPort(u)
-	if err != nil {
+	if err := c.guardPort(p, u); err != nil {
 		return nil, err
-	}
-	if warn != "" {
-		p.Warnings = append(p.Warnings, warn)
 	}
 	d := &telnetPlan{advice: telnetAdvice(c, u), ttype: h.TerminalType}
 	p.Data = d

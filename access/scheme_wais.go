@@ -96,12 +96,8 @@ func (h WAIS) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	if u.Host() == "" {
 		return nil, fmt.Errorf("%s: a wais URL needs a host (§3.9)", Redact(u.String()))
 	}
-	warn, err := c.CheckPort(u)
-	if err != nil {
+	if err := c.guardPort(p, u); err != nil {
 		return nil, err
-	}
-	if warn != "" {
-		p.Warnings = append(p.Warnings, warn)
 	}
 	// §6: the database, search, wtype and wpath go decoded into the APDUs;
 	// the wais client refuses CR, LF and NUL too, but here the URL offset
@@ -115,6 +111,7 @@ func (h WAIS) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		return nil, fmt.Errorf("%s: a wais URL needs a database (§3.9: wais://host:port/database)", Redact(u.String()))
 	}
 	d := &waisPlan{database: w.Database}
+	var err error
 	d.syntax, d.fallback, err = waisSyntax(h.Syntax)
 	if err != nil {
 		return nil, err
@@ -214,11 +211,9 @@ func (h WAIS) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
 	if cerr != nil {
 		return nil, fmt.Errorf("%s: close: %w", p.URL, cerr)
 	}
-	typ := "text/plain; charset=utf-8"
-	if c.Listing == ListingJSON && d.form != waisDatabase {
-		typ = "application/x-ndjson"
-	} else if c.Listing == ListingRaw && d.form != waisDatabase {
-		typ = "application/octet-stream"
+	typ := c.Listing.mediaType("application/octet-stream")
+	if d.form == waisDatabase {
+		typ = ListingText.mediaType("")
 	}
 	return &Response{Body: io.NopCloser(bytes.NewReader(body)), Size: int64(len(body)), Type: typ}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/internal/safetext"
 	"io"
 	"strconv"
 	"strings"
@@ -307,33 +308,11 @@ func WriteListing(w io.Writer, items []Item) error {
 		case it.Plus:
 			mark = "+"
 		}
-		fmt.Fprintf(bw, "%-6s%s %s", TypeName(it.Type), mark, printable(it.Display))
+		fmt.Fprintf(bw, "%-6s%s %s", TypeName(it.Type), mark, safetext.Escape(it.Display))
 		if u := it.URL(); u != "" {
 			fmt.Fprintf(bw, "  <URL:%s>", u)
 		}
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
-}
-
-func printable(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f {
-			fmt.Fprintf(&b, "\\x%02x", c)
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
