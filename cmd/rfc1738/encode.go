@@ -4,7 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -144,7 +144,7 @@ func runEncode(e *env, args []string) int {
 	}
 	var bad []string
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name != "component" && !contains(allowed, f.Name) {
+		if f.Name != "component" && !slices.Contains(allowed, f.Name) {
 			bad = append(bad, "--"+f.Name)
 		}
 	})
@@ -238,31 +238,7 @@ func runEncode(e *env, args []string) int {
 
 // encodeStrings escapes each string (or each stdin line) for comp.
 func encodeStrings(e *env, comp rfc1738.Component, strs []string) int {
-	if len(strs) > 0 {
-		for _, s := range strs {
-			fmt.Fprintln(e.stdout, rfc1738.Escape(s, comp))
-		}
-		return exitOK
-	}
-	lr := newLineReader(e.stdin)
-	for {
-		line, err := lr.next()
-		if err == io.EOF {
-			return exitOK
-		}
-		if err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 encode: reading stdin:", err)
-			return exitUsage
-		}
-		fmt.Fprintln(e.stdout, rfc1738.Escape(line, comp))
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return eachInput(e, "encode", strs, nil, func(s string) {
+		fmt.Fprintln(e.stdout, rfc1738.Escape(s, comp))
+	})
 }

@@ -182,6 +182,35 @@ func (lr *lineReader) next() (string, error) {
 	}
 }
 
+// eachInput calls one for each operand or, when there is none, for each
+// line of stdin, in order. Before a read from stdin would block, out (when
+// not nil) is flushed, so a script that writes a line and waits gets its
+// answer at once. It returns exitOK, or exitUsage after saying why stdin
+// could not be read.
+func eachInput(e *env, cmd string, operands []string, out *bufio.Writer, one func(string)) int {
+	if len(operands) > 0 {
+		for _, s := range operands {
+			one(s)
+		}
+		return exitOK
+	}
+	lr := newLineReader(e.stdin)
+	for {
+		if out != nil && lr.idle() {
+			out.Flush()
+		}
+		line, err := lr.next()
+		if err == io.EOF {
+			return exitOK
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rfc1738 %s: reading stdin: %v\n", cmd, err)
+			return exitUsage
+		}
+		one(line)
+	}
+}
+
 // idle reports whether no input is buffered, so that output should be
 // flushed before the next read blocks: a script that writes one line and
 // waits for the answer gets it at once, while bulk input is written in

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/rfc1738/rfc1738"
@@ -86,25 +85,8 @@ func runNormalize(e *env, args []string) int {
 		}
 		fmt.Fprintln(out, n)
 	}
-	if len(urls) > 0 {
-		for _, u := range urls {
-			one(u)
-		}
-		return status
+	if st := eachInput(e, "normalize", urls, out, one); st != exitOK {
+		return st
 	}
-	lr := newLineReader(e.stdin)
-	for {
-		if lr.idle() {
-			out.Flush()
-		}
-		line, err := lr.next()
-		if err == io.EOF {
-			return status
-		}
-		if err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 normalize: reading stdin:", err)
-			return exitUsage
-		}
-		one(line)
-	}
+	return status
 }

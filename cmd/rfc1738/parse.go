@@ -47,27 +47,10 @@ func runParse(e *env, args []string) int {
 		}
 		writeHuman(out, in, r)
 	}
-	if len(urls) > 0 {
-		for _, u := range urls {
-			one(u)
-		}
-		return status
+	if st := eachInput(e, "parse", urls, out, one); st != exitOK {
+		return st
 	}
-	lr := newLineReader(e.stdin)
-	for {
-		if lr.idle() {
-			out.Flush()
-		}
-		line, err := lr.next()
-		if err == io.EOF {
-			return status
-		}
-		if err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738: reading stdin:", err)
-			return exitUsage
-		}
-		one(line)
-	}
+	return status
 }
 
 // jsonURL is the JSON Lines object of "rfc1738 parse --json". Its keys are
