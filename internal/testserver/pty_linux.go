@@ -45,11 +45,18 @@ func OpenPTY(t testing.TB, cols, rows uint16) (master, slave *os.File) {
 		s.Close()
 		m.Close()
 	})
+	SetWinsize(t, s, cols, rows)
+	return m, s
+}
+
+// SetWinsize sets the window size of the terminal f (TIOCSWINSZ); the
+// process in the foreground gets SIGWINCH.
+func SetWinsize(t testing.TB, f *os.File, cols, rows uint16) {
+	t.Helper()
 	ws := struct{ Row, Col, X, Y uint16 }{Row: rows, Col: cols}
-	if err := ptyIoctl(s, syscall.TIOCSWINSZ, unsafe.Pointer(&ws)); err != nil {
+	if err := ptyIoctl(f, syscall.TIOCSWINSZ, unsafe.Pointer(&ws)); err != nil {
 		t.Fatalf("TIOCSWINSZ: %v", err)
 	}
-	return m, s
 }
 
 // Termios returns the terminal attributes of f (TCGETS).
