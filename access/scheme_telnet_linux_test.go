@@ -16,11 +16,14 @@ import (
 
 // telnetScript is the deterministic session of loopback-servers.md §5,
 // run by telnetd -E on its pseudo-terminal instead of /bin/login.
+// The size is printed after the read: telnetd may start the program
+// before it has applied the client's NAWS.
 const telnetScript = `echo "HELLO FROM TELNETD"
-echo "TERM=$TERM SIZE=$(stty size)"
+echo "TERM=$TERM"
 printf 'say something: '
 read line
 echo "you said: $line"
+echo "SIZE=$(stty size)"
 `
 
 // TestTelnetSessionPTY runs Get on a telnet URL with a pseudo-terminal as
@@ -70,7 +73,7 @@ func TestTelnetSessionPTY(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatalf("the session did not end; screen %q", screen)
 	}
-	screen.WaitFor(t, "you said: ping\r\n")
+	screen.WaitFor(t, "SIZE=30 100\r\n")
 	if after := testserver.Termios(t, slave); after != before {
 		t.Errorf("terminal attributes not restored")
 	}
@@ -82,7 +85,7 @@ func TestTelnetSessionPTY(t *testing.T) {
 	if !strings.HasPrefix(screen.String(), want) {
 		t.Errorf("screen starts %q, want the advice %q", screen, want)
 	}
-	for _, w := range []string{"HELLO FROM TELNETD\r\n", "TERM=xterm SIZE=30 100\r\n", "say something: ping\r\n"} {
+	for _, w := range []string{"HELLO FROM TELNETD\r\n", "TERM=xterm\r\n", "say something: ping\r\n", "you said: ping\r\n"} {
 		if !strings.Contains(screen.String(), w) {
 			t.Errorf("screen lacks %q", w)
 		}
