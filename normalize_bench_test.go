@@ -28,9 +28,6 @@ func BenchmarkNormalize(b *testing.B) {
 				nets = append(nets, nu)
 			}
 		}
-		perURL := func(b *testing.B, n int) {
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/url")
-		}
 		b.Run(name+"/parse", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -38,7 +35,7 @@ func BenchmarkNormalize(b *testing.B) {
 					Parse(s)
 				}
 			}
-			perURL(b, len(valid))
+			reportPerURL(b, len(valid))
 		})
 		b.Run(name+"/normalize", func(b *testing.B) {
 			b.ReportAllocs()
@@ -47,7 +44,7 @@ func BenchmarkNormalize(b *testing.B) {
 					Normalize(u)
 				}
 			}
-			perURL(b, len(parsed))
+			reportPerURL(b, len(parsed))
 		})
 		b.Run(name+"/normalize-normal", func(b *testing.B) {
 			b.ReportAllocs()
@@ -56,7 +53,7 @@ func BenchmarkNormalize(b *testing.B) {
 					Normalize(u)
 				}
 			}
-			perURL(b, len(normal))
+			reportPerURL(b, len(normal))
 		})
 		b.Run(name+"/append-normalize", func(b *testing.B) {
 			b.ReportAllocs()
@@ -66,7 +63,7 @@ func BenchmarkNormalize(b *testing.B) {
 					buf = AppendNormalize(buf[:0], u)
 				}
 			}
-			perURL(b, len(parsed))
+			reportPerURL(b, len(parsed))
 		})
 		b.Run(name+"/net-url-String", func(b *testing.B) {
 			b.ReportAllocs()
@@ -75,7 +72,7 @@ func BenchmarkNormalize(b *testing.B) {
 					_ = nu.String()
 				}
 			}
-			perURL(b, len(nets))
+			reportPerURL(b, len(nets))
 		})
 	}
 }
@@ -123,7 +120,7 @@ func BenchmarkBuild(b *testing.B) {
 					buf, _ = bl.Append(buf[:0])
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(builders)), "ns/url")
+			reportPerURL(b, len(builders))
 		})
 		b.Run(name+"/url", func(b *testing.B) {
 			b.ReportAllocs()
@@ -132,7 +129,7 @@ func BenchmarkBuild(b *testing.B) {
 					bl.URL()
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(builders)), "ns/url")
+			reportPerURL(b, len(builders))
 		})
 		b.Run(name+"/net-url-String", func(b *testing.B) {
 			b.ReportAllocs()
@@ -141,7 +138,7 @@ func BenchmarkBuild(b *testing.B) {
 					_ = nu.String()
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(nets)), "ns/url")
+			reportPerURL(b, len(nets))
 		})
 	}
 }
