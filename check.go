@@ -91,7 +91,7 @@ func (u URL) Warnings() []Diagnostic {
 				"; another protocol may listen there (§6)"})
 		}
 	}
-	if host := u.Host(); host != "" && classes[host[len(host)-1]]&classDigit != 0 {
+	if host := u.Host(); host != "" && digitsAndDots(host) {
 		start := u.HostOffset()
 		for _, part := range strings.Split(host, ".") {
 			if n, err := strconv.Atoi(part); err != nil || n > 255 {
