@@ -97,14 +97,23 @@ func (p *parser) parse() {
 	}
 	end := strings.IndexByte(s, '#')
 	if end >= 0 {
-		// Appendix: a fragment identifier may follow the URL after "#".
 		p.u.flags |= flagFragment
-		p.scan(end+1, len(s), setXchar, "fragment")
 	} else {
 		end = len(s)
 	}
 	p.u.s = s
 	p.u.end = int32(end)
+	p.url(end)
+	if end < len(s) && !p.stop {
+		// Appendix: a fragment identifier may follow the URL after "#".
+		// It is checked last, so violations are reported in input order.
+		p.scan(end+1, len(s), setXchar, "fragment")
+	}
+}
+
+// url parses the URL proper, s[:end].
+func (p *parser) url(end int) {
+	s := p.s
 
 	// §2.1, §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] ":"
 	i := 0

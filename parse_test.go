@@ -52,6 +52,7 @@ var parseTests = []struct {
 	{"http://x.org/~joe", "hsegment", 13, "§2.2 '~' is unsafe"},
 	{"http://x.org/a#frag", "", 0, "Appendix fragment"},
 	{"http://x.org/a#fr ag", "fragment", 17, "fragment = *xchar"},
+	{"http://a_b/#x y", "toplabel", 8, "errors in input order: the host before the fragment"},
 	{"http://x.org?q", "toplabel", 12, "§5 '?' only after '/'"},
 	{"HTTP://x.org/", "", 0, "§2.1 upper-case scheme"},
 	// §3.4 gopher.
@@ -168,6 +169,12 @@ func TestParse(t *testing.T) {
 func TestCheckAgreesWithParse(t *testing.T) {
 	for _, tt := range parseTests {
 		checkAgrees(t, tt.in)
+		errs := Check(tt.in).Errors
+		for i := 1; i < len(errs); i++ {
+			if errs[i].Offset < errs[i-1].Offset {
+				t.Errorf("Check(%q) errors out of input order: %v", tt.in, errs)
+			}
+		}
 	}
 }
 
