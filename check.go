@@ -127,15 +127,15 @@ func (u URL) Warnings() []Diagnostic {
 // lineEscapes reports each escape in s[i:j] that decodes to one of the
 // octets in bad: an encoded delimiter of a line protocol (§6).
 func lineEscapes(s string, i, j int, rule, bad string, add func(Diagnostic)) {
-	for ; i+2 < j; i++ {
-		if s[i] != '%' {
-			continue
+	for {
+		k := IndexEscape(s[i:j], bad)
+		if k < 0 {
+			return
 		}
+		i += k
 		c := unhex(s[i+1])<<4 | unhex(s[i+2])
-		if strings.IndexByte(bad, c) >= 0 {
-			add(Diagnostic{Offset: i, Rule: rule, Message: "the escape " + s[i:i+3] + " decodes to " +
-				strconv.QuoteRune(rune(c)) + ", which would end or split a protocol line; clients must not send it (§6)"})
-		}
-		i += 2
+		add(Diagnostic{Offset: i, Rule: rule, Message: "the escape " + s[i:i+3] + " decodes to " +
+			strconv.QuoteRune(rune(c)) + ", which would end or split a protocol line; clients must not send it (§6)"})
+		i += 3
 	}
 }

@@ -115,6 +115,22 @@ func AppendUnescape(dst []byte, s string) []byte {
 	return dst
 }
 
+// IndexEscape returns the index in s of the first escape (%XX) that
+// decodes to one of the octets in set, or -1. The §6 guards use it to find
+// an encoded line delimiter (%0D, %0A, %00) before a part is sent decoded.
+func IndexEscape(s, set string) int {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] != '%' || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			continue
+		}
+		if strings.IndexByte(set, unhex(s[i+1])<<4|unhex(s[i+2])) >= 0 {
+			return i
+		}
+		i += 2
+	}
+	return -1
+}
+
 // unescape decodes s, whose escapes are known to be well formed.
 func unescape(s string) string {
 	if strings.IndexByte(s, '%') < 0 {

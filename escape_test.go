@@ -82,3 +82,21 @@ func FuzzEscape(f *testing.F) {
 		}
 	})
 }
+
+func TestIndexEscape(t *testing.T) {
+	for _, tt := range []struct {
+		s, set string
+		want   int
+	}{
+		{"a%0Db", "\r\n", 1},
+		{"a%0db", "\r", 1},      // §2.2: lower-case hex too
+		{"%250D%0A", "\r\n", 5}, // %25 is "%": its "0D" is text
+		{"%09%20", "\r\n\x00", -1},
+		{"%0", "\x00", -1},
+		{"x%00", "\x00", 1},
+	} {
+		if got := IndexEscape(tt.s, tt.set); got != tt.want {
+			t.Errorf("IndexEscape(%q, %q) = %d, want %d", tt.s, tt.set, got, tt.want)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package access
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/rfc1738/rfc1738"
@@ -96,21 +95,13 @@ func (c *Client) guardPort(p *Plan, u rfc1738.URL) error {
 // octets in bad (CR, LF and NUL at least; TAB too for gopher) is refused,
 // naming its offset, since it would end the line or split its fields.
 func CheckLine(u rfc1738.URL, raw string, off int, part string, bad string) error {
-	for i := 0; i+2 < len(raw); i++ {
-		if raw[i] != '%' {
-			continue
-		}
-		c, err := strconv.ParseUint(raw[i+1:i+3], 16, 8)
-		if err != nil {
-			continue
-		}
-		if strings.IndexByte(bad, byte(c)) >= 0 {
-			return &GuardError{URL: Redact(u.String()), Offset: off + i, Rule: "line-delimiter",
-				Reason: fmt.Sprintf("the %s holds %s, which decodes to %s and would end or split a protocol line", part, raw[i:i+3], octetName(byte(c)))}
-		}
-		i += 2
+	i := rfc1738.IndexEscape(raw, bad)
+	if i < 0 {
+		return nil
 	}
-	return nil
+	c, _ := rfc1738.Unescape(raw[i : i+3])
+	return &GuardError{URL: Redact(u.String()), Offset: off + i, Rule: "line-delimiter",
+		Reason: fmt.Sprintf("the %s holds %s, which decodes to %s and would end or split a protocol line", part, raw[i:i+3], octetName(c[0]))}
 }
 
 // LineDelimiters are the octets no decoded URL part may carry into a line
