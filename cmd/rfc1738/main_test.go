@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -178,32 +177,14 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-// binary builds the rfc1738 binary once for the end-to-end tests.
+// binary builds the rfc1738 binary for an end-to-end test.
 func binary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "rfc1738-bin")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "rfc1738")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = err
-			binPath = string(out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("go build: %v\n%s", buildErr, binPath)
+	bin := filepath.Join(t.TempDir(), "rfc1738")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return binPath
+	return bin
 }
 
 // TestBinaryEndToEnd runs the built binary with stdin, as scripts do.
@@ -212,7 +193,6 @@ func TestBinaryEndToEnd(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	bin := binary(t)
-	t.Cleanup(func() { os.RemoveAll(filepath.Dir(bin)) })
 	cmd := exec.Command(bin, "parse", "--json")
 	cmd.Stdin = strings.NewReader("ftp://@host.com/\nftp://foo:@host.com/\n")
 	out, err := cmd.Output()
