@@ -17,12 +17,7 @@ import (
 // OVER reply rendered once, up front.
 func newsBigGroup(b *testing.B, n int) *testserver.NNTPFake {
 	b.Helper()
-	over := []byte("224 Overview information follows\r\n")
-	for i := 1; i <= n; i++ {
-		over = fmt.Appendf(over, "%d\tSubject of article %d in a group that is big\tPoster %d <p%d@example.com>\tSat, 21 Nov 2026 04:%02d:00 +0000\t<%d.big@example.com>\t<%d.big@example.com>\t%d\t%d\tXref: fake big.group:%d\r\n",
-			i, i, i%97, i%97, i%60, i, max(1, i-1), 1000+i%500, 10+i%40, i)
-	}
-	over = append(over, ".\r\n"...)
+	over := testserver.BigGroupOverview(n)
 	overCmd := "OVER 1-" + strconv.Itoa(n)
 	groupReply := fmt.Sprintf("211 %d 1 %d big.group\r\n", n, n)
 	return testserver.NNTPFakeFunc(b, "200 fake ready", func(cmd string, w *bufio.Writer) bool {

@@ -199,3 +199,15 @@ func (f *NNTPFake) serve(c net.Conn) {
 		}
 	}
 }
+
+// BigGroupOverview returns the OVER reply of a fake group big.group of n
+// articles, rendered once so a benchmark's server costs nothing per
+// request: the 224 status line, n overview lines and the final ".".
+func BigGroupOverview(n int) []byte {
+	over := []byte("224 Overview information follows\r\n")
+	for i := 1; i <= n; i++ {
+		over = fmt.Appendf(over, "%d\tSubject of article %d in a group that is big\tPoster %d <p%d@example.com>\tSat, 21 Nov 2026 04:%02d:00 +0000\t<%d.big@example.com>\t<%d.big@example.com>\t%d\t%d\tXref: fake big.group:%d\r\n",
+			i, i, i%97, i%97, i%60, i, max(1, i-1), 1000+i%500, 10+i%40, i)
+	}
+	return append(over, ".\r\n"...)
+}
