@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rfc1738/rfc1738"
 )
@@ -158,4 +159,26 @@ func TestRedact(t *testing.T) {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// planAndGet makes the plan of url and runs Get, returning the plan, the
+// body and the first error of Get, of reading the body or of closing it.
+func planAndGet(t *testing.T, c *Client, url string) (*Plan, string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	u := mustParse(t, url)
+	p, err := c.Plan(u)
+	if err != nil {
+		t.Fatalf("Plan(%s): %v", url, err)
+	}
+	resp, err := c.Get(ctx, u)
+	if err != nil {
+		return p, "", err
+	}
+	b, err := io.ReadAll(resp.Body)
+	if cerr := resp.Body.Close(); err == nil {
+		err = cerr
+	}
+	return p, string(b), err
 }

@@ -139,26 +139,6 @@ func TestGopherPlanGuards(t *testing.T) {
 	}
 }
 
-// gopherGet runs Get for url against a fake and returns the plan, the body
-// and the first error (of Get or of reading the body).
-func gopherGet(t *testing.T, c *Client, url string) (*Plan, string, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	u := mustParse(t, url)
-	p, err := c.Plan(u)
-	if err != nil {
-		t.Fatalf("plan %s: %v", url, err)
-	}
-	resp, err := c.Get(ctx, u)
-	if err != nil {
-		return p, "", err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return p, string(b), err
-}
-
 // wire is what a plan puts on the wire when its placeholders take the
 // given run-time values: each step's line and CRLF.
 func wire(p *Plan, runtime map[string]string) string {
@@ -253,7 +233,7 @@ func TestGopherGetFake(t *testing.T) {
 func TestGopherGetRefusals(t *testing.T) {
 	t.Run("type 3", func(t *testing.T) {
 		f := testserver.NewGopherFake(t, gopherReply("3Not here\terror.host\t1\r\n.\r\n"))
-		_, _, err := gopherGet(t, NewClient(), fakeURL(f, "/1/gone"))
+		_, _, err := planAndGet(t, NewClient(), fakeURL(f, "/1/gone"))
 		var se *gopher.ServerError
 		var te *textproto.Error
 		if !errors.As(err, &se) || !errors.As(err, &te) || te.Msg != "Not here" || !strings.Contains(err.Error(), fakeURL(f, "/1/gone")) {
@@ -262,7 +242,7 @@ func TestGopherGetRefusals(t *testing.T) {
 	})
 	t.Run("Gopher+ error", func(t *testing.T) {
 		f := testserver.NewGopherFake(t, gopherReply("--1\r\n1 Admin <a@b>\r\nNo such item.\r\n.\r\n"))
-		_, _, err := gopherGet(t, NewClient(), fakeURL(f, "/0/gone%09%09+"))
+		_, _, err := planAndGet(t, NewClient(), fakeURL(f, "/0/gone%09%09+"))
 		var te *textproto.Error
 		if !errors.As(err, &te) || te.Code != 1 || te.Msg != "No such item." {
 			t.Errorf("err %v, want code 1 and the text", err)
@@ -270,7 +250,7 @@ func TestGopherGetRefusals(t *testing.T) {
 	})
 	t.Run("attributes from a Gopher-0 server", func(t *testing.T) {
 		f := testserver.NewGopherFake(t, gopherReply("just the file\r\n"))
-		_, _, err := gopherGet(t, NewClient(), fakeURL(f, "/0/x%09%09!"))
+		_, _, err := planAndGet(t, NewClient(), fakeURL(f, "/0/x%09%09!"))
 		if !errors.Is(err, gopher.ErrNotGopherPlus) {
 			t.Errorf("err %v, want ErrNotGopherPlus", err)
 		}
@@ -375,7 +355,7 @@ func TestGopherAsk(t *testing.T) {
 		defer mu.Unlock()
 		trace = append(trace, string(dir)+" "+line)
 	}
-	p, body, err := gopherGet(t, c, fakeURL(f, "/0/form%09%09?"))
+	p, body, err := planAndGet(t, c, fakeURL(f, "/0/form%09%09?"))
 	if err != nil || body != "Thanks, Ann.\r\n" {
 		t.Fatalf("body %q, %v", body, err)
 	}
@@ -407,7 +387,7 @@ func TestGopherAsk(t *testing.T) {
 
 	t.Run("no prompt", func(t *testing.T) {
 		f := testserver.NewGopherFake(t, gopherReply(attrs))
-		_, _, err := gopherGet(t, NewClient(), fakeURL(f, "/0/form%09%09?"))
+		_, _, err := planAndGet(t, NewClient(), fakeURL(f, "/0/form%09%09?"))
 		if !errors.Is(err, errGopherNoPrompt) || len(f.Requests()) != 1 {
 			t.Errorf("err %v after %d requests, want the no-prompt error after the attribute request", err, len(f.Requests()))
 		}
@@ -416,7 +396,7 @@ func TestGopherAsk(t *testing.T) {
 		f := testserver.NewGopherFake(t, gopherReply(attrs))
 		c := NewClient()
 		c.Prompt = (&prompter{answers: []string{"Ann\r\nQUIT", "pw", "", "", "", ""}}).prompt
-		_, _, err := gopherGet(t, c, fakeURL(f, "/0/form%09%09?"))
+		_, _, err := planAndGet(t, c, fakeURL(f, "/0/form%09%09?"))
 		var re *gopher.RequestError
 		if !errors.As(err, &re) || len(f.Requests()) != 1 {
 			t.Errorf("err %v after %d requests, want a RequestError and no form sent", err, len(f.Requests()))
@@ -426,7 +406,7 @@ func TestGopherAsk(t *testing.T) {
 		f := testserver.NewGopherFake(t, gopherReply(attrs))
 		c := NewClient()
 		c.Prompt = (&prompter{answers: []string{"Ann", "pw", "blue"}}).prompt
-		_, _, err := gopherGet(t, c, fakeURL(f, "/0/form%09%09?"))
+		_, _, err := planAndGet(t, c, fakeURL(f, "/0/form%09%09?"))
 		if err == nil || !strings.Contains(err.Error(), `"blue" is not one of the choices`) {
 			t.Errorf("err %v", err)
 		}
@@ -435,7 +415,7 @@ func TestGopherAsk(t *testing.T) {
 		f := testserver.NewGopherFake(t, gopherReply("+-2\r\n+INFO: 0x\t/x\th\t70\t+\r\n"))
 		c := NewClient()
 		c.Prompt = (&prompter{}).prompt
-		_, _, err := gopherGet(t, c, fakeURL(f, "/0/x%09%09?"))
+		_, _, err := planAndGet(t, c, fakeURL(f, "/0/x%09%09?"))
 		if err == nil || !strings.Contains(err.Error(), "no +ASK block") {
 			t.Errorf("err %v", err)
 		}
@@ -444,7 +424,7 @@ func TestGopherAsk(t *testing.T) {
 		f := testserver.NewGopherFake(t, gopherReply("just the file\r\n"))
 		c := NewClient()
 		c.Prompt = (&prompter{}).prompt
-		_, _, err := gopherGet(t, c, fakeURL(f, "/0/x%09%09?"))
+		_, _, err := planAndGet(t, c, fakeURL(f, "/0/x%09%09?"))
 		if !errors.Is(err, gopher.ErrNotGopherPlus) {
 			t.Errorf("err %v", err)
 		}
@@ -457,7 +437,7 @@ func TestGopherSearchAsked(t *testing.T) {
 	c := NewClient()
 	pr := &prompter{answers: []string{"two words"}}
 	c.Prompt = pr.prompt
-	p, body, err := gopherGet(t, c, fakeURL(f, "/7/find"))
+	p, body, err := planAndGet(t, c, fakeURL(f, "/7/find"))
 	if err != nil || body != "(FILE)  Hit  <URL:gopher://h/0/hit>\n" {
 		t.Fatalf("body %q, %v", body, err)
 	}
@@ -469,13 +449,13 @@ func TestGopherSearchAsked(t *testing.T) {
 	}
 
 	f = testserver.NewGopherFake(t, gopherReply("x"))
-	_, _, err = gopherGet(t, NewClient(), fakeURL(f, "/7/find"))
+	_, _, err = planAndGet(t, NewClient(), fakeURL(f, "/7/find"))
 	if err == nil || !strings.Contains(err.Error(), "needs a search string") || len(f.Requests()) != 0 {
 		t.Errorf("no prompt: %v, %d connections", err, len(f.Requests()))
 	}
 	f = testserver.NewGopherFake(t, gopherReply("x"))
 	c.Prompt = (&prompter{answers: []string{"a\tb"}}).prompt
-	_, _, err = gopherGet(t, c, fakeURL(f, "/7/find"))
+	_, _, err = planAndGet(t, c, fakeURL(f, "/7/find"))
 	var re *gopher.RequestError
 	if !errors.As(err, &re) || len(f.Requests()) != 0 {
 		t.Errorf("search with TAB: %v, %d connections", err, len(f.Requests()))
@@ -492,7 +472,7 @@ func TestGopherAttributesListing(t *testing.T) {
 		"+INFO: 1Dir\t/dir\t127.0.0.1\t7070\t+\r\n" +
 		".\r\n"
 	f := testserver.NewGopherFake(t, gopherReply(reply))
-	_, body, err := gopherGet(t, NewClient(), fakeURL(f, "/1/%09%09$"))
+	_, body, err := planAndGet(t, NewClient(), fakeURL(f, "/1/%09%09$"))
 	want := "(FILE)+ Hello  <URL:gopher://127.0.0.1:7070/0/hello.txt>\n" +
 		"  +VIEWS:\n" +
 		"    text/plain <1k>  <URL:gopher://127.0.0.1:7070/0/hello.txt%09%09+text/plain>\n" +
@@ -506,7 +486,7 @@ func TestGopherAttributesListing(t *testing.T) {
 	}
 	c := NewClient()
 	c.Listing = ListingJSON
-	_, body, err = gopherGet(t, c, fakeURL(f, "/1/%09%09$"))
+	_, body, err = planAndGet(t, c, fakeURL(f, "/1/%09%09$"))
 	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
 	if err != nil || len(lines) != 2 {
 		t.Fatalf("%d JSON lines, %v:\n%s", len(lines), err, body)
@@ -550,26 +530,26 @@ func TestGopherGophernicus(t *testing.T) {
 	base := "gopher://127.0.0.1:" + strconv.Itoa(srv.Port)
 	c := NewClient()
 
-	_, body, err := gopherGet(t, c, base+"/")
+	_, body, err := planAndGet(t, c, base+"/")
 	if err != nil || !strings.Contains(body, "(FILE)  Doc with space  <URL:"+base+"/0/docs/with%20space.txt>\n") ||
 		!strings.Contains(body, "(?)     Search test  <URL:"+base+"/7/cgi-bin/search>\n") {
 		t.Errorf("menu, %v:\n%s", err, body)
 	}
-	_, body, err = gopherGet(t, c, base+"/0/docs/with%20space.txt")
+	_, body, err = planAndGet(t, c, base+"/0/docs/with%20space.txt")
 	if err != nil || body != "space name\r\n" {
 		t.Errorf("text %q, %v", body, err)
 	}
-	_, body, err = gopherGet(t, c, base+"/9/docs/blob.bin")
+	_, body, err = planAndGet(t, c, base+"/9/docs/blob.bin")
 	if err != nil || body != string(testserver.GopherBlob()) {
 		t.Errorf("binary: %d bytes, %v; want the %d bytes of blob.bin", len(body), err, len(testserver.GopherBlob()))
 	}
-	_, body, err = gopherGet(t, c, base+"/7/cgi-bin/search%09hello%20world")
+	_, body, err = planAndGet(t, c, base+"/7/cgi-bin/search%09hello%20world")
 	if err != nil || body != "(INFO)  You searched for: hello world\n(FILE)  Result for hello world  <URL:gopher://127.0.0.1:7070/0/hello.txt>\n" {
 		t.Errorf("search, %v:\n%s", err, body)
 	}
 	// Following a listed URL fetches the item it names.
 	c.Listing = ListingJSON
-	_, body, err = gopherGet(t, c, base+"/1/docs")
+	_, body, err = planAndGet(t, c, base+"/1/docs")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -581,7 +561,7 @@ func TestGopherGophernicus(t *testing.T) {
 		}
 		if strings.HasPrefix(it.Display, "with space.txt") {
 			found = true
-			_, got, err := gopherGet(t, c, *it.URL)
+			_, got, err := planAndGet(t, c, *it.URL)
 			if err != nil || got != "space name\r\n" {
 				t.Errorf("%s: %q, %v", *it.URL, got, err)
 			}
@@ -591,7 +571,7 @@ func TestGopherGophernicus(t *testing.T) {
 		t.Errorf("no 'with space.txt' in\n%s", body)
 	}
 	// No Gopher+: attributes fail clearly.
-	if _, _, err := gopherGet(t, c, base+"/0/hello.txt%09%09!"); !errors.Is(err, gopher.ErrNotGopherPlus) {
+	if _, _, err := planAndGet(t, c, base+"/0/hello.txt%09%09!"); !errors.Is(err, gopher.ErrNotGopherPlus) {
 		t.Errorf("attributes from gophernicus: %v", err)
 	}
 }
@@ -618,28 +598,28 @@ func TestGopherPygopherd(t *testing.T) {
 	if err != nil || !bytes.Equal(body, disk) || resp.Size != int64(len(disk)) {
 		t.Errorf("+: %q size %d, %v; want %q", body, resp.Size, err, disk)
 	}
-	_, got, err := gopherGet(t, c, base+"/9/docs/blob.bin%09%09+")
+	_, got, err := planAndGet(t, c, base+"/9/docs/blob.bin%09%09+")
 	if err != nil || got != string(testserver.GopherBlob()) {
 		t.Errorf("binary +: %d bytes, %v", len(got), err)
 	}
-	_, got, err = gopherGet(t, c, base+"/0/hello.txt%09%09+text/plain")
+	_, got, err = planAndGet(t, c, base+"/0/hello.txt%09%09+text/plain")
 	if err != nil || got != string(disk) {
 		t.Errorf("view: %q, %v", got, err)
 	}
-	_, got, err = gopherGet(t, c, base+"/1%09%09+")
+	_, got, err = planAndGet(t, c, base+"/1%09%09+")
 	if err != nil || !strings.Contains(got, "(FILE)+ hello  <URL:"+base+"/0/hello.txt>\n") {
 		t.Errorf("+ menu, %v:\n%s", err, got)
 	}
-	_, got, err = gopherGet(t, c, base+"/0/hello.txt%09%09!")
+	_, got, err = planAndGet(t, c, base+"/0/hello.txt%09%09!")
 	if err != nil || !strings.Contains(got, "  +ABSTRACT:\n    An abstract line.\n") ||
 		!strings.Contains(got, "    text/plain <0k>  <URL:"+base+"/0/hello.txt%09%09+text/plain>\n") {
 		t.Errorf("!, %v:\n%s", err, got)
 	}
-	_, got, err = gopherGet(t, c, base+"/1/%09%09$")
+	_, got, err = planAndGet(t, c, base+"/1/%09%09$")
 	if err != nil || !strings.Contains(got, "(FILE)+ form  <URL:"+base+"/0/form.txt>\n") || !strings.Contains(got, "    Choose: Colour\\tred\\tgreen\n") {
 		t.Errorf("$, %v:\n%s", err, got)
 	}
-	_, _, err = gopherGet(t, c, base+"/0/nothere%09%09+")
+	_, _, err = planAndGet(t, c, base+"/0/nothere%09%09+")
 	var te *textproto.Error
 	if !errors.As(err, &te) || te.Code != 1 {
 		t.Errorf("missing item: %v, want Gopher+ error 1", err)
@@ -647,7 +627,7 @@ func TestGopherPygopherd(t *testing.T) {
 	// pygopherd shows the +ASK block but ignores filled forms: the flow
 	// completes and the item comes back.
 	c.Prompt = (&prompter{answers: []string{"Ann", "2"}}).prompt
-	_, got, err = gopherGet(t, c, base+"/0/form.txt%09%09?")
+	_, got, err = planAndGet(t, c, base+"/0/form.txt%09%09?")
 	if err != nil || got != "form body\n" {
 		t.Errorf("form: %q, %v", got, err)
 	}

@@ -151,26 +151,6 @@ func newsFake(t *testing.T, steps ...newsStep) (*Client, *testserver.NNTPFake) {
 	return c, f
 }
 
-func newsGet(t *testing.T, c *Client, rawURL string) (*Plan, string, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	u := mustParse(t, rawURL)
-	p, err := c.Plan(u)
-	if err != nil {
-		t.Fatalf("Plan(%s): %v", rawURL, err)
-	}
-	resp, err := c.Get(ctx, u)
-	if err != nil {
-		return p, "", err
-	}
-	b, err := io.ReadAll(resp.Body)
-	if cerr := resp.Body.Close(); err == nil {
-		err = cerr
-	}
-	return p, string(b), err
-}
-
 // newsPlanned returns the plan's lines with the run-time range filled in.
 func newsPlanned(p *Plan, rng string) []string {
 	lines := p.Lines()
@@ -310,7 +290,7 @@ func TestNewsModeReaderAndAuth(t *testing.T) {
 		trace = append(trace, string(dir)+" "+line)
 		mu.Unlock()
 	}
-	p, body, err := newsGet(t, c, "news:local.test")
+	p, body, err := planAndGet(t, c, "news:local.test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -510,7 +490,7 @@ func TestNewsINN(t *testing.T) {
 		sent, transcript = nil, nil
 		mu.Unlock()
 		c.Listing = l
-		p, body, err := newsGet(t, c, rawURL)
+		p, body, err := planAndGet(t, c, rawURL)
 		mu.Lock()
 		t.Logf("rfc1738 get -v %s\n%s", rawURL, strings.Join(transcript, "\n"))
 		mu.Unlock()
