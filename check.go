@@ -44,6 +44,11 @@ func schemeWarnings(s string, add func(Diagnostic)) {
 	}
 	name := s[:colon]
 	for i := 0; i < len(name); i++ {
+		if classes[name[i]]&(classScheme|classHialpha) == 0 {
+			return // not a scheme name: nothing to say of it
+		}
+	}
+	for i := 0; i < len(name); i++ {
 		if classes[name[i]]&classHialpha != 0 {
 			add(Diagnostic{Offset: i, Rule: "scheme", Message: "scheme names are lower case; " +
 				strconv.Quote(name) + " is read as " + strconv.Quote(strings.ToLower(name)) + " (§2.1)"})

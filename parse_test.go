@@ -294,7 +294,9 @@ func TestWarnings(t *testing.T) {
 		{"news:a%0Ab@h.org", []string{"escape"}},                  // §6
 		{"mailto:joe", []string{"encoded822addr"}},                // §3.5
 		{"mailto:joe@x.org,ann@y.org", []string{"encoded822addr"}},
-		{"mailto:%22a%20b%22@x.org", nil}, // quoted local part
+		{"mailto:%22a%20b%22@x.org", nil},       // quoted local part
+		{"HTTP://x.org/~a", []string{"scheme"}}, // invalid, but its scheme is still read
+		{"X Y:z", nil},                          // no scheme name, so no scheme warning
 	}
 	for _, tt := range tests {
 		r := Check(tt.in)
