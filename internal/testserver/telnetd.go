@@ -30,8 +30,18 @@ func Telnetd(t testing.TB, script string) *Daemon {
 	if !strings.HasPrefix(script, "#!") {
 		script = "#!/bin/sh\n" + script
 	}
-	path := filepath.Join(t.TempDir(), "session.sh")
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+	dir := t.TempDir()
+	body := filepath.Join(dir, "body.sh")
+	if err := os.WriteFile(body, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// inetutils telnetd hangs up the moment its program exits and can drop
+	// the program's last output (seen under -race: "you said: …" never
+	// arrived). The wrapper lingers after the program so telnetd forwards
+	// everything before the connection closes.
+	wrapper := "#!/bin/sh\n" + body + " \"$@\"\nstatus=$?\nsleep 1\nexit $status\n"
+	path := filepath.Join(dir, "session.sh")
+	if err := os.WriteFile(path, []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return startTelnetd(t, telnetd+" -h -E "+path)
