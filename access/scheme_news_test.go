@@ -492,7 +492,7 @@ func TestNewsINN(t *testing.T) {
 		c.Listing = l
 		p, body, err := planAndGet(t, c, rawURL)
 		mu.Lock()
-		t.Logf("rfc1738 get -v %s\n%s", rawURL, strings.Join(transcript, "\n"))
+		t.Logf("rfc1738 get -v %s\n%s", rawURL, strings.Join(elide(transcript, 12, 4), "\n"))
 		mu.Unlock()
 		return p, body, err
 	}
@@ -539,15 +539,23 @@ func TestNewsINN(t *testing.T) {
 		if numbers[idPlain] == 0 || numbers[idDot] != numbers[idPlain]+1 {
 			t.Fatalf("listing lacks the posted articles: %v", numbers)
 		}
+		// The reply to GROUP is the line after it; an overview line of
+		// article 211 also starts "< 211", so look nowhere else.
 		mu.Lock()
-		for _, l := range transcript {
-			if f := strings.Fields(l); len(f) >= 5 && f[0] == "<" && f[1] == "211" {
-				group.Count, _ = strconv.ParseInt(f[2], 10, 64)
-				group.Low, _ = strconv.ParseInt(f[3], 10, 64)
-				group.High, _ = strconv.ParseInt(f[4], 10, 64)
-			}
+		i := slices.IndexFunc(transcript, func(l string) bool { return strings.HasPrefix(l, "> GROUP ") })
+		if i < 0 || i+1 >= len(transcript) {
+			mu.Unlock()
+			t.Fatalf("no reply to GROUP in the transcript")
 		}
+		reply := transcript[i+1]
 		mu.Unlock()
+		f := strings.Fields(reply)
+		if len(f) != 6 || f[0] != "<" || f[1] != "211" || f[5] != s.Group {
+			t.Fatalf("reply to GROUP: %q", reply)
+		}
+		group.Count, _ = strconv.ParseInt(f[2], 10, 64)
+		group.Low, _ = strconv.ParseInt(f[3], 10, 64)
+		group.High, _ = strconv.ParseInt(f[4], 10, 64)
 		checkSent(t, p, fmt.Sprintf("%d-%d", group.Low, group.High))
 	})
 	if numbers[idDot] == 0 {
@@ -621,4 +629,15 @@ func TestNewsINN(t *testing.T) {
 			t.Errorf("err = %v, want 430", err)
 		}
 	})
+}
+
+// elide keeps the first head and the last tail lines of a transcript and
+// says how many it left out, so a log of a big group's listing stays short.
+func elide(lines []string, head, tail int) []string {
+	if len(lines) <= head+tail+1 {
+		return lines
+	}
+	out := slices.Clip(lines[:head])
+	out = append(out, fmt.Sprintf("  … %d lines …", len(lines)-head-tail))
+	return append(out, lines[len(lines)-tail:]...)
 }
