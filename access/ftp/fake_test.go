@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/textproto"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -310,46 +313,59 @@ func TestDroppedTransfer(t *testing.T) {
 			}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
-				Handle: func(s *testserver.FTPSession, line string) bool {
-					if line != "RETR file" {
-						return false
-					}
-					dc, err := s.AcceptData()
-					if err != nil {
-						s.Reply("425 no data connection")
+		for _, zeroCopy := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/zero-copy=%v", tt.name, zeroCopy), func(t *testing.T) {
+				if zeroCopy {
+					ftp.ZeroCopyFromStart(t, 16)
+				}
+				f := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+					Handle: func(s *testserver.FTPSession, line string) bool {
+						if line != "RETR file" {
+							return false
+						}
+						dc, err := s.AcceptData()
+						if err != nil {
+							s.Reply("425 no data connection")
+							return true
+						}
+						s.Reply("150 Opening BINARY mode data connection for file (1000 bytes).")
+						dc.Write([]byte(partial))
+						dc.Close()
+						tt.after(s)
 						return true
-					}
-					s.Reply("150 Opening BINARY mode data connection for file (1000 bytes).")
-					dc.Write([]byte(partial))
-					dc.Close()
-					tt.after(s)
-					return true
-				},
+					},
+				})
+				c, _ := dialFake(t, f, ftp.Config{})
+				ctx := testCtx(t, 10*time.Second)
+				if _, err := c.Type(ctx, "I"); err != nil {
+					t.Fatal(err)
+				}
+				body, size, err := c.Retr(ctx, "file")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if size != announced {
+					t.Errorf("size %d, want %d", size, announced)
+				}
+				var data []byte
+				var rerr error
+				if zeroCopy {
+					var buf bytes.Buffer // an io.ReaderFrom
+					_, rerr = io.Copy(&buf, body)
+					data = buf.Bytes()
+				} else {
+					data, rerr = io.ReadAll(body)
+				}
+				if string(data) != partial {
+					t.Errorf("got %d bytes, want the %d sent", len(data), len(partial))
+				}
+				cerr := body.Close()
+				tt.check(t, rerr)
+				if cerr == nil || cerr.Error() != rerr.Error() {
+					t.Errorf("Close = %v, want the Read error %v", cerr, rerr)
+				}
 			})
-			c, _ := dialFake(t, f, ftp.Config{})
-			ctx := testCtx(t, 10*time.Second)
-			if _, err := c.Type(ctx, "I"); err != nil {
-				t.Fatal(err)
-			}
-			body, size, err := c.Retr(ctx, "file")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if size != announced {
-				t.Errorf("size %d, want %d", size, announced)
-			}
-			data, rerr := io.ReadAll(body)
-			if string(data) != partial {
-				t.Errorf("got %d bytes, want the %d sent", len(data), len(partial))
-			}
-			cerr := body.Close()
-			tt.check(t, rerr)
-			if cerr == nil || cerr.Error() != rerr.Error() {
-				t.Errorf("Close = %v, want the Read error %v", cerr, rerr)
-			}
-		})
+		}
 	}
 }
 
@@ -358,6 +374,41 @@ func TestDroppedTransfer(t *testing.T) {
 // data.
 func TestStall(t *testing.T) {
 	stall := func(s *testserver.FTPSession) { <-s.Done() }
+	// stallData sends a few bytes and stalls; the body is copied to to.
+	stallData := func(to io.Writer) (testserver.FTPFakeOptions, func(ctx context.Context, addr string) error) {
+		return testserver.FTPFakeOptions{Handle: func(s *testserver.FTPSession, line string) bool {
+				if line == "RETR file" {
+					dc, _ := s.AcceptData()
+					s.Reply("150 Opening BINARY mode data connection for file (1000 bytes).")
+					dc.Write([]byte("some bytes"))
+					stall(s)
+					dc.Close()
+					return true
+				}
+				return false
+			}}, func(ctx context.Context, addr string) error {
+				c, err := ftp.Dial(ctx, addr, ftp.Config{})
+				if err != nil {
+					return nil
+				}
+				defer c.Close()
+				body, _, err := c.Retr(ctx, "file")
+				if err != nil {
+					return nil
+				}
+				_, err = io.Copy(to, body)
+				if cerr := body.Close(); cerr == nil || err == nil {
+					return nil
+				}
+				// Later commands report the broken connection.
+				if _, err := c.Cwd(context.Background(), "x"); err == nil || !errors.Is(err, context.DeadlineExceeded) {
+					return errors.New("Cwd after the failed transfer: " + errString(err))
+				}
+				return err
+			}
+	}
+	dataOpts, dataAction := stallData(io.Discard)
+	zcOpts, zcAction := stallData(new(bytes.Buffer)) // an io.ReaderFrom: the zero-copy path
 	tests := []struct {
 		name   string
 		opts   testserver.FTPFakeOptions
@@ -383,39 +434,14 @@ func TestStall(t *testing.T) {
 			_, err = c.Cwd(ctx, "pub")
 			return err
 		}},
-		{"data", testserver.FTPFakeOptions{Handle: func(s *testserver.FTPSession, line string) bool {
-			if line == "RETR file" {
-				dc, _ := s.AcceptData()
-				s.Reply("150 Opening BINARY mode data connection for file (1000 bytes).")
-				dc.Write([]byte("some bytes"))
-				stall(s)
-				dc.Close()
-				return true
-			}
-			return false
-		}}, func(ctx context.Context, addr string) error {
-			c, err := ftp.Dial(ctx, addr, ftp.Config{})
-			if err != nil {
-				return nil
-			}
-			defer c.Close()
-			body, _, err := c.Retr(ctx, "file")
-			if err != nil {
-				return nil
-			}
-			_, err = io.Copy(io.Discard, body)
-			if cerr := body.Close(); cerr == nil || err == nil {
-				return nil
-			}
-			// Later commands report the broken connection.
-			if _, err := c.Cwd(context.Background(), "x"); err == nil || !errors.Is(err, context.DeadlineExceeded) {
-				return errors.New("Cwd after the failed transfer: " + errString(err))
-			}
-			return err
-		}},
+		{"data", dataOpts, dataAction},
+		{"data zero-copy", zcOpts, zcAction},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if strings.HasSuffix(tt.name, "zero-copy") {
+				ftp.ZeroCopyFromStart(t, 4)
+			}
 			f := testserver.NewFTPFake(t, tt.opts)
 			const limit = 300 * time.Millisecond
 			ctx, cancel := context.WithTimeout(context.Background(), limit)
@@ -834,5 +860,74 @@ func TestClosedConn(t *testing.T) {
 	}
 	if _, err := c.Cwd(context.Background(), "x"); !errors.Is(err, net.ErrClosed) {
 		t.Errorf("Cwd after Quit: %v, want net.ErrClosed", err)
+	}
+}
+
+// failingWriter takes up to n bytes through ReadFrom, then fails as a
+// full disk would.
+type failingWriter struct{ n int64 }
+
+var errDiskFull = errors.New("disk full")
+
+func (w *failingWriter) Write(p []byte) (int, error) { return 0, errDiskFull }
+
+func (w *failingWriter) ReadFrom(r io.Reader) (int64, error) {
+	n, err := io.Copy(io.Discard, io.LimitReader(r, w.n))
+	w.n -= n
+	if err == nil && w.n == 0 {
+		err = errDiskFull
+	}
+	return n, err
+}
+
+// TestZeroCopy checks the body's zero-copy WriteTo: into an *os.File
+// (splice(2) from the data socket) the bytes are those sent and the
+// connection stays usable; a writer's own failure is returned as it is,
+// and the control connection survives it (the server's 426 to the
+// dropped data connection is expected). The faults of the data
+// connection are TestDroppedTransfer's and TestStall's zero-copy cases.
+func TestZeroCopy(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef", 1<<18) // 4 MiB: more than the socket buffers
+	f := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{"/big": big}})
+	ftp.ZeroCopyFromStart(t, 64<<10)
+	c, _ := dialFake(t, f, ftp.Config{})
+	ctx := testCtx(t, 10*time.Second)
+	if _, err := c.Type(ctx, "I"); err != nil {
+		t.Fatal(err)
+	}
+
+	body, _, err := c.Retr(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.Create(filepath.Join(t.TempDir(), "big"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	n, err := io.Copy(out, body)
+	if err != nil || n != int64(len(big)) {
+		t.Fatalf("copy: %d bytes, %v", n, err)
+	}
+	if err := body.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(out.Name()); string(got) != big {
+		t.Fatalf("the file differs from the %d bytes sent (%d bytes)", len(big), len(got))
+	}
+
+	body, _, err = c.Retr(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err = io.Copy(&failingWriter{n: 100 << 10}, body)
+	if !errors.Is(err, errDiskFull) || n != 100<<10 {
+		t.Errorf("copy to a failing writer: %d bytes, %v; want %d, %v", n, err, 100<<10, errDiskFull)
+	}
+	if err := body.Close(); err != nil {
+		t.Errorf("Close after the writer failed: %v", err)
+	}
+	if _, err := c.Cwd(ctx, "/"); err != nil {
+		t.Fatalf("Cwd after the writer failed: %v", err)
 	}
 }
