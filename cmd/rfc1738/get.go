@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -92,12 +93,9 @@ func runGet(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "rfc1738 get: %s: %d bytes is more than --max-size %d\n", resp.URL, resp.Size, limit)
 		return exitNegative
 	}
-	var body io.Reader = &countingReader{r: resp.Body, watch: watch}
-	if limit >= 0 {
-		body = &limitedReader{r: body, left: limit}
-	}
+	body := &meter{r: resp.Body, watch: watch, limited: limit >= 0, left: limit}
 	if !*quiet && !*verbose && isTerminal(e.stderr) {
-		bar := progressbar.NewOptions64(resp.Size,
+		body.bar = progressbar.NewOptions64(resp.Size,
 			progressbar.OptionSetWriter(e.stderr),
 			progressbar.OptionSetDescription(filepath.Base(resp.URL)),
 			progressbar.OptionShowBytes(true),
@@ -107,8 +105,7 @@ func runGet(e *env, args []string) int {
 			progressbar.OptionOnCompletion(func() { fmt.Fprintln(e.stderr) }),
 			progressbar.OptionFullWidth(),
 		)
-		defer bar.Finish()
-		body = io.TeeReader(body, bar)
+		defer body.bar.Finish()
 	}
 
 	if *output == "" {
@@ -185,22 +182,109 @@ func writeAtomic(path string, body io.Reader, closeBody io.Closer) (err error) {
 // errTooLarge is the error of a body longer than --max-size.
 var errTooLarge = errors.New("more data than --max-size allows")
 
-type limitedReader struct {
-	r    io.Reader
-	left int64
+// meter is the body as get copies it: every arrival touches the idle
+// watchdog and moves the progress bar (when there is one), and with
+// limited set, a byte beyond the left allowed is errTooLarge and is never
+// written.
+type meter struct {
+	r       io.Reader
+	watch   *watchdog
+	bar     *progressbar.ProgressBar
+	limited bool
+	left    int64
 }
 
-func (l *limitedReader) Read(p []byte) (int, error) {
-	if l.left < 0 {
-		return 0, errTooLarge
+func (m *meter) count(n int64) {
+	if n <= 0 {
+		return
 	}
-	if int64(len(p)) > l.left+1 {
-		p = p[:l.left+1]
+	m.watch.touch()
+	if m.bar != nil {
+		m.bar.Add64(n)
 	}
-	n, err := l.r.Read(p)
-	l.left -= int64(n)
-	if l.left < 0 {
-		return n + int(l.left), errTooLarge
+	m.left -= n
+}
+
+func (m *meter) Read(p []byte) (int, error) {
+	if m.limited {
+		if m.left < 0 {
+			return 0, errTooLarge
+		}
+		if int64(len(p)) > m.left+1 {
+			p = p[:m.left+1] // one byte more tells an exact fit from too much
+		}
+	}
+	n, err := m.r.Read(p)
+	m.count(int64(n))
+	if m.limited && m.left < 0 {
+		return n + int(m.left), errTooLarge
+	}
+	return n, err
+}
+
+// WriteTo hands the copy to the body's own WriteTo when it has one (the
+// ftp body reads with a large buffer, or splices the data connection
+// into a file: see meterWriter.ReadFrom).
+func (m *meter) WriteTo(w io.Writer) (int64, error) {
+	wt, ok := m.r.(io.WriterTo)
+	if !ok {
+		return io.Copy(w, struct{ io.Reader }{m})
+	}
+	return wt.WriteTo(meterWriter{m: m, w: w})
+}
+
+// meterWriter is the writer a body's WriteTo writes to: it meters what
+// passes to w.
+type meterWriter struct {
+	m *meter
+	w io.Writer
+}
+
+func (mw meterWriter) Write(p []byte) (int, error) {
+	m := mw.m
+	var over bool
+	if m.limited && int64(len(p)) > m.left {
+		p, over = p[:max(m.left, 0)], true
+	}
+	n, err := mw.w.Write(p)
+	m.count(int64(n))
+	if err == nil && over {
+		err = errTooLarge
+	}
+	return n, err
+}
+
+// ReadFrom lets a body hand over its connection (an *io.LimitedReader of
+// it) so that io.Copy reaches w's own ReadFrom: for an *os.File, splice(2)
+// from the socket, with no copy through this process. It keeps the
+// io.ReaderFrom contract, reading r to its end: the limit caps r, and
+// when the cap, not r's end, stopped the copy, one byte more read
+// (never written) tells an exact fit from errTooLarge.
+func (mw meterWriter) ReadFrom(r io.Reader) (int64, error) {
+	m := mw.m
+	if !m.limited {
+		n, err := io.Copy(mw.w, r)
+		m.count(n)
+		return n, err
+	}
+	lr, ok := r.(*io.LimitedReader)
+	if !ok {
+		lr = &io.LimitedReader{R: r, N: math.MaxInt64}
+	}
+	want := lr.N
+	lr.N = min(want, max(m.left, 0))
+	n, err := io.Copy(mw.w, lr)
+	m.count(n)
+	lr.N = want - n
+	if err == nil && m.left <= 0 && lr.N > 0 {
+		var one [1]byte
+		k, rerr := io.ReadFull(lr, one[:])
+		switch {
+		case k > 0:
+			err = errTooLarge
+		case rerr != io.EOF:
+			err = rerr
+		}
 	}
 	return n, err
 }
@@ -250,41 +334,6 @@ func (w *watchdog) stop() {
 		close(w.done)
 	}
 	w.cancel(nil)
-}
-
-type countingReader struct {
-	r     io.Reader
-	watch *watchdog
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	if n > 0 {
-		c.watch.touch()
-	}
-	return n, err
-}
-
-// WriteTo hands the copy to the body's own WriteTo when it has one (the
-// ftp body reads with a large buffer), so a big download takes fewer
-// system calls; every write still counts as progress for the watchdog.
-func (c *countingReader) WriteTo(w io.Writer) (int64, error) {
-	wt, ok := c.r.(io.WriterTo)
-	if !ok {
-		return io.Copy(w, struct{ io.Reader }{c})
-	}
-	return wt.WriteTo(progressWriter{w: w, watch: c.watch})
-}
-
-// progressWriter touches the watchdog on every write.
-type progressWriter struct {
-	w     io.Writer
-	watch *watchdog
-}
-
-func (p progressWriter) Write(b []byte) (int, error) {
-	p.watch.touch()
-	return p.w.Write(b)
 }
 
 // explain adds why the context ended to err, when it did: the idle
