@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,8 @@ var ftpFaultFiles = map[string]string{
 // non-zero status, and neither FILE nor a temporary file in the folder.
 func TestGetFTPFaults(t *testing.T) {
 	big := strings.Repeat("0123456789", 10000)
+	// huge is past the point where the ftp body goes zero-copy (1 MiB).
+	huge := strings.Repeat("0123456789abcdef", 3<<16)
 	closedPort := testserver.FreePort(t)
 	tests := []struct {
 		name  string
@@ -54,6 +57,19 @@ func TestGetFTPFaults(t *testing.T) {
 				return true
 			}},
 			want: "RETR big.bin",
+		},
+		{
+			name: "dropped mid-transfer, zero-copy",
+			path: "/pub/huge.bin",
+			opts: ftpUnsized(huge[:len(huge)-1000], "drop"),
+			want: "RETR huge.bin",
+		},
+		{
+			name:  "more than --max-size, unannounced, zero-copy",
+			path:  "/pub/huge.bin",
+			flags: []string{"--max-size", strconv.Itoa(len(huge) - 1)},
+			opts:  ftpUnsized(huge, "226 Transfer complete."),
+			want:  "--max-size",
 		},
 		{
 			name:  "stall past --idle-timeout",
@@ -173,6 +189,50 @@ func TestGetFTPFaults(t *testing.T) {
 				t.Errorf("took %v", d)
 			}
 		})
+	}
+}
+
+// ftpUnsized is a fake's handler for "RETR huge.bin": a 150 reply with
+// no size, then data, then end ("drop" drops both connections; anything
+// else is the final reply).
+func ftpUnsized(data, end string) testserver.FTPFakeOptions {
+	return testserver.FTPFakeOptions{Handle: func(s *testserver.FTPSession, line string) bool {
+		if line != "RETR huge.bin" {
+			return false
+		}
+		dc, err := s.AcceptData()
+		if err != nil {
+			return false
+		}
+		s.Reply("150 Opening BINARY mode data connection for huge.bin.")
+		dc.Write([]byte(data))
+		dc.Close()
+		if end == "drop" {
+			s.Drop()
+		} else {
+			s.Reply(end)
+		}
+		return true
+	}}
+}
+
+// TestGetFTPZeroCopy: a download long enough for the ftp body to splice
+// its data connection into the file arrives whole, with no --max-size
+// and with one that it fits exactly.
+func TestGetFTPZeroCopy(t *testing.T) {
+	huge := strings.Repeat("0123456789abcdef", 3<<16) + "tail"
+	for _, flags := range [][]string{nil, {"--max-size", strconv.Itoa(len(huge))}} {
+		opts := ftpUnsized(huge, "226 Transfer complete.")
+		opts.Files = ftpFaultFiles
+		fake := testserver.NewFTPFake(t, opts)
+		out := filepath.Join(t.TempDir(), "huge.bin")
+		args := append(append([]string{"get", "-o", out}, flags...), "ftp://"+fake.Addr+"/pub/huge.bin")
+		if _, stderr, status := runCLI(t, "", args...); status != exitOK {
+			t.Fatalf("%q: status %d: %s", flags, status, stderr)
+		}
+		if got, _ := os.ReadFile(out); string(got) != huge {
+			t.Errorf("%q: %d bytes differ from the %d sent", flags, len(got), len(huge))
+		}
 	}
 }
 
