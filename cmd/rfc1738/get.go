@@ -70,7 +70,14 @@ func runGet(e *env, args []string) int {
 		c.Listing = access.ListingRaw
 	}
 	if *verbose {
-		c.Trace = func(dir byte, line string) { fmt.Fprintf(e.stderr, "%c %s\n", dir, line) }
+		// A telnet session puts the terminal in raw mode, where "\n"
+		// alone does not return the cursor: on a terminal, end trace
+		// lines in "\r\n", which a cooked terminal shows the same.
+		eol := "\n"
+		if isTerminal(e.stderr) {
+			eol = "\r\n"
+		}
+		c.Trace = func(dir byte, line string) { fmt.Fprintf(e.stderr, "%c %s%s", dir, line, eol) }
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -70,3 +70,38 @@ echo "hello, $line"
 		t.Errorf("stderr lacks the negotiation: %s", stderr.String())
 	}
 }
+
+// TestGetTelnetTraceOnTerminal: with -v and stderr on the terminal of the
+// session, the negotiation lines end in "\r\n", so that they start at the
+// left margin while the session holds the terminal in raw mode.
+func TestGetTelnetTraceOnTerminal(t *testing.T) {
+	d := testserver.Telnetd(t, `echo "HELLO FROM TELNETD"`)
+	master, slave := testserver.OpenPTY(t, 80, 24)
+	screen := testserver.WatchScreen(master)
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"get", "-v", "telnet://guest@" + d.Addr + "/"},
+			&env{stdin: slave, stdout: slave, stderr: slave, getenv: func(string) string { return "" }})
+	}()
+	select {
+	case status := <-done:
+		if status != 0 {
+			t.Fatalf("status %d; screen %q", status, screen)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("get did not end; screen %q", screen)
+	}
+	screen.WaitFor(t, "HELLO FROM TELNETD\r\n")
+	s := screen.String()
+	t.Logf("screen:\n%s", s)
+	if !strings.Contains(s, "> DO ECHO\r") {
+		t.Errorf("the screen lacks the negotiation: %q", s)
+	}
+	for i := strings.IndexByte(s, '\n'); i >= 0; i = strings.IndexByte(s, '\n') {
+		if i == 0 || s[i-1] != '\r' {
+			t.Errorf("a line ends in a bare \"\\n\": %q", s[max(0, i-40):i+1])
+			break
+		}
+		s = s[i+1:]
+	}
+}
