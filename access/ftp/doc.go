@@ -22,6 +22,13 @@
 // connection's peer, with the port from the reply, and a different address
 // is shown to Config.Trace as a '!' note (as curl does since CVE-2020-8284).
 //
+// Copying a body with io.Copy goes through its WriteTo: a 256 KiB buffer
+// (CopyBufferSize), and, once the first MiB came fast, into a destination
+// that is an io.ReaderFrom, the data connection itself in 64 KiB chunks,
+// so that an *os.File splices the socket into a file or pipe with no copy
+// through user space (splice(2) on Linux). A chunk slower than 250 ms
+// sends the rest back through the buffer.
+//
 // Errors: a server's refusal (4xx/5xx) is a *CommandError, which names the
 // command and unwraps to the *textproto.Error with the code and text
 // (errors.As), as in "ftp: RETR motd: 550 Failed to open file."; a peer
