@@ -7,7 +7,11 @@
 // get") therefore cannot disagree.
 //
 // Handlers are registered per scheme, as net/http's Transport.RegisterProtocol
-// does; the built-in ones are installed by NewClient.
+// does; the built-in ones are installed by NewClient. A handler type is
+// exported when it has settings of its own (Mailto's relay, WAIS's record
+// count and syntax, Telnet's terminal type); the others (ftp, http, file, gopher,
+// news and nntp, prospero) take theirs from the Client, and Client.Handler
+// returns them for a caller that wraps one.
 package access
 
 import (
