@@ -18,6 +18,7 @@ import (
 
 	"github.com/rfc1738/rfc1738/access/ftp"
 	"github.com/rfc1738/rfc1738/internal/testserver"
+	"github.com/rfc1738/rfc1738/internal/zerocopy"
 )
 
 // tracer collects a Trace conversation.
@@ -316,7 +317,7 @@ func TestDroppedTransfer(t *testing.T) {
 		for _, zeroCopy := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/zero-copy=%v", tt.name, zeroCopy), func(t *testing.T) {
 				if zeroCopy {
-					ftp.ZeroCopyFromStart(t, 16)
+					zerocopy.FromStart(t, 16)
 				}
 				f := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
 					Handle: func(s *testserver.FTPSession, line string) bool {
@@ -440,7 +441,7 @@ func TestStall(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if strings.HasSuffix(tt.name, "zero-copy") {
-				ftp.ZeroCopyFromStart(t, 4)
+				zerocopy.FromStart(t, 4)
 			}
 			f := testserver.NewFTPFake(t, tt.opts)
 			const limit = 300 * time.Millisecond
@@ -889,7 +890,7 @@ func (w *failingWriter) ReadFrom(r io.Reader) (int64, error) {
 func TestZeroCopy(t *testing.T) {
 	big := strings.Repeat("0123456789abcdef", 1<<18) // 4 MiB: more than the socket buffers
 	f := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{"/big": big}})
-	ftp.ZeroCopyFromStart(t, 64<<10)
+	zerocopy.FromStart(t, 64<<10)
 	c, _ := dialFake(t, f, ftp.Config{})
 	ctx := testCtx(t, 10*time.Second)
 	if _, err := c.Type(ctx, "I"); err != nil {

@@ -2,16 +2,14 @@ package ftp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
-	"time"
+
+	"github.com/rfc1738/rfc1738/internal/zerocopy"
 )
 
 // CopyBufferSize is the size of the buffer a transfer body's WriteTo
@@ -304,124 +302,56 @@ func (b *body) Read(p []byte) (int, error) {
 		}
 		return n, b.err
 	}
-	// The data connection broke (reset, deadline, cancel): the final
-	// reply may never come, so the control connection is given up too.
-	b.err = wrapIO(b.line, fmt.Errorf("data connection: %w", ctxErr(b.ctx, err)))
-	b.done = true
-	b.w.done()
-	b.c.body = nil
-	b.c.fail(b.err)
+	b.broke(err)
 	return n, b.err
 }
 
-// Zero-copy tuning for WriteTo. A copy into an io.ReaderFrom hands it the
-// data connection itself, spliceChunk bytes at a time: an *os.File then
-// moves the bytes with splice(2), socket to file or pipe, never through
-// user space (about twice the throughput at half the CPU on loopback).
-// Such a copy reports progress only when a chunk is complete, so it waits
-// until spliceAfter bytes have come through the buffer (a slow server
-// never gets there), and a chunk that takes longer than spliceSlow sends
-// the rest of the transfer back through the buffer: a writer that counts
-// arrivals, like an idle watchdog, still sees them at least that often
-// at any rate above spliceChunk/spliceSlow.
-var (
-	spliceChunk int64 = 64 << 10 // a pipe's default capacity
-	spliceAfter int64 = 1 << 20
-	spliceSlow        = 250 * time.Millisecond
-)
-
 // WriteTo copies the data to w: through a CopyBufferSize buffer, and,
 // when w is an io.ReaderFrom and the transfer is fast, from the data
-// connection straight into w.ReadFrom (see spliceChunk). io.Copy uses it.
+// connection straight into w.ReadFrom (see internal/zerocopy). io.Copy
+// uses it.
 func (b *body) WriteTo(w io.Writer) (int64, error) {
-	rf, direct := w.(io.ReaderFrom)
-	var buf []byte
-	var total int64
-	for {
-		if direct && b.n >= spliceAfter && !b.done && !b.closed {
-			start := time.Now()
-			n, eof, err := b.readFrom(rf)
-			total += n
-			if err != nil {
-				return total, err
-			}
-			if eof {
-				return total, nil
-			}
-			direct = time.Since(start) <= spliceSlow
-			continue
-		}
-		if buf == nil {
-			bp := bufPool.Get().(*[]byte)
-			defer bufPool.Put(bp)
-			buf = *bp
-		}
-		n, rerr := b.Read(buf)
-		if n > 0 {
-			m, werr := w.Write(buf[:n])
-			total += int64(m)
-			if werr != nil {
-				return total, werr
-			}
-			if m < n {
-				return total, io.ErrShortWrite
-			}
-		}
-		if rerr == io.EOF {
-			return total, nil
-		}
-		if rerr != nil {
-			return total, rerr
-		}
-	}
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	return zerocopy.WriteTo(b, w, *bp)
 }
 
-// readFrom moves up to spliceChunk bytes of data with rf.ReadFrom, with
-// Read's bookkeeping: at the end of the data it reads the final reply
-// (eof, and err is the transfer's outcome); a broken data connection
-// gives up the control connection too. Any other error is the writer's,
-// returned as it is; the caller's Close then ends the transfer.
-func (b *body) readFrom(rf io.ReaderFrom) (n int64, eof bool, err error) {
-	lr := &io.LimitedReader{R: b.dc, N: spliceChunk}
-	n, err = rf.ReadFrom(lr)
-	b.n += n
-	switch {
-	case err == nil && lr.N > 0:
-		// io.ReaderFrom reads to EOF: the data connection ended.
-		b.finish(false)
-		return n, true, b.err
-	case err == nil:
-		return n, false, nil
-	case !connBroken(b.ctx, err):
-		return n, false, err
+// Received is the count of data bytes so far.
+func (b *body) Received() int64 { return b.n }
+
+// Direct hands rf up to n bytes of the data connection, with Read's
+// bookkeeping: at the end of the data it reads the final reply; a broken
+// data connection gives up the control connection too. Any other error
+// is the writer's, returned as it is; the caller's Close then ends the
+// transfer.
+func (b *body) Direct(rf io.ReaderFrom, n int64) (written int64, eof, ok bool, err error) {
+	if b.done || b.closed {
+		return 0, false, false, nil
 	}
+	written, eof, err = zerocopy.ReadFrom(rf, b.dc, n)
+	b.n += written
+	switch {
+	case eof:
+		b.finish(false)
+		return written, true, true, b.err
+	case err == nil:
+		return written, false, true, nil
+	case !zerocopy.Broken(b.ctx, err):
+		return written, false, true, err
+	}
+	b.broke(err)
+	return written, false, true, b.err
+}
+
+// broke ends the transfer on a broken data connection (reset, deadline,
+// cancel): the final reply may never come, so the control connection is
+// given up too.
+func (b *body) broke(err error) {
 	b.err = wrapIO(b.line, fmt.Errorf("data connection: %w", ctxErr(b.ctx, err)))
 	b.done = true
 	b.w.done()
 	b.c.body = nil
 	b.c.fail(b.err)
-	return n, false, b.err
-}
-
-// connBroken tells whether an error of a ReadFrom from the data connection
-// is the connection's rather than the writer's: the context ended (the
-// watcher closed the connection), a deadline passed, a *net.OpError (a
-// buffered copy's read), or the errno of a broken socket (splice(2)
-// reports both sides' failures as its own).
-func connBroken(ctx context.Context, err error) bool {
-	var oe *net.OpError
-	switch {
-	case ctx.Err() != nil, errors.As(err, &oe),
-		errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, net.ErrClosed):
-		return true
-	}
-	for _, errno := range []syscall.Errno{syscall.ECONNRESET, syscall.ECONNABORTED, syscall.ECONNREFUSED,
-		syscall.ETIMEDOUT, syscall.ENOTCONN, syscall.ENETRESET, syscall.ENETUNREACH, syscall.EHOSTUNREACH} {
-		if errors.Is(err, errno) {
-			return true
-		}
-	}
-	return false
 }
 
 // Close ends the transfer; see Retr.
