@@ -595,6 +595,24 @@ func (b *gopherBody) Read(p []byte) (int, error) {
 	return n, b.err
 }
 
+// WriteTo hands the copy to the gopher body's own WriteTo, which can
+// splice a binary item into a file (internal/zerocopy), when nothing
+// stands between them: no menu rendering and no "+-1" end to check.
+func (b *gopherBody) WriteTo(w io.Writer) (int64, error) {
+	wt, ok := b.r.(io.WriterTo)
+	if !ok || b.needDot || b.r != io.Reader(b.resp.Body) {
+		return io.Copy(w, struct{ io.Reader }{b})
+	}
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := wt.WriteTo(w)
+	if err != nil {
+		b.err = b.run.errorf("%w", err)
+	}
+	return n, b.err
+}
+
 func (b *gopherBody) Close() error { return b.resp.Body.Close() }
 
 // gopherMenuRenderer streams a menu as a listing, item by item: ListingText as

@@ -11,7 +11,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/rfc1738/rfc1738/internal/zerocopy"
 )
 
 // Dialer opens connections; *net.Dialer is one.
@@ -99,9 +102,10 @@ type Response struct {
 	// Reads honour the Fetch context; Close closes the connection.
 	Body io.ReadCloser
 
-	c  *Client
-	dr *dotReader
-	sr *sizedReader
+	c   *Client
+	dr  *dotReader
+	sr  *sizedReader
+	raw *bufio.Reader // the reader of a body that runs to the close: binary, "+-2"
 }
 
 // Terminated reports, after Body has been read to EOF, whether the reply's
@@ -178,7 +182,7 @@ func (c *Client) Fetch(ctx context.Context, addr string, req Request) (*Response
 		conn.Close()
 		return nil, err
 	}
-	resp.Body = &body{r: resp.Body, conn: conn, stop: stop, ctx: ctx, addr: addr, c: c, traceSize: resp.Kind != Menu && !isAttrRequest(req)}
+	resp.Body = &body{r: resp.Body, raw: resp.raw, conn: conn, stop: stop, ctx: ctx, addr: addr, c: c, traceSize: resp.Kind != Menu && !isAttrRequest(req)}
 	return resp, nil
 }
 
@@ -243,6 +247,7 @@ func (c *Client) exchange(ctx context.Context, conn net.Conn, addr string, req R
 				resp.dr = newDotReader(br)
 				resp.Body = io.NopCloser(resp.dr)
 			case -2: // to close
+				resp.raw = br
 				resp.Body = io.NopCloser(br)
 			default:
 				resp.Size = n
@@ -253,6 +258,7 @@ func (c *Client) exchange(ctx context.Context, conn net.Conn, addr string, req R
 		}
 	}
 	if resp.Kind == Binary {
+		resp.raw = br
 		resp.Body = io.NopCloser(br)
 		return resp, nil
 	}
@@ -401,6 +407,7 @@ func netErr(ctx context.Context, op string, err error) error {
 // body is the Response.Body: it owns the connection.
 type body struct {
 	r         io.Reader
+	raw       *bufio.Reader // under r when the body runs to the close
 	conn      net.Conn
 	stop      func() bool
 	ctx       context.Context
@@ -420,10 +427,7 @@ func (b *body) Read(p []byte) (int, error) {
 	b.n += int64(n)
 	switch {
 	case err == io.EOF:
-		if !b.eof && b.traceSize {
-			b.c.trace('<', fmt.Sprintf("[%d bytes]", b.n))
-		}
-		b.eof = true
+		b.end()
 	case err != nil:
 		var pe *ProtocolError
 		if !errors.As(err, &pe) {
@@ -431,6 +435,50 @@ func (b *body) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// end marks the end of the data, which the trace shows with its size.
+func (b *body) end() {
+	if !b.eof && b.traceSize {
+		b.c.trace('<', fmt.Sprintf("[%d bytes]", b.n))
+	}
+	b.eof = true
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+
+// WriteTo copies the body to w: through a buffer, and, for a body that
+// runs to the close (binary items, "+-2") into an io.ReaderFrom once the
+// transfer is fast, the connection itself (see internal/zerocopy).
+func (b *body) WriteTo(w io.Writer) (int64, error) {
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	return zerocopy.WriteTo(b, w, *bp)
+}
+
+// Received is the count of bytes so far.
+func (b *body) Received() int64 { return b.n }
+
+// Direct hands rf up to n bytes of a body that runs to the close: first
+// what the reader has buffered, then the connection itself.
+func (b *body) Direct(rf io.ReaderFrom, n int64) (written int64, eof, ok bool, err error) {
+	if b.raw == nil || b.closed || b.eof {
+		return 0, false, false, nil
+	}
+	if k := b.raw.Buffered(); k > 0 {
+		written, err = rf.ReadFrom(io.LimitReader(b.raw, min(int64(k), n)))
+		b.n += written
+		return written, false, true, err // reading buffered bytes cannot fail: err is rf's
+	}
+	written, eof, err = zerocopy.ReadFrom(rf, b.conn, n)
+	b.n += written
+	switch {
+	case eof:
+		b.end()
+	case err != nil && zerocopy.Broken(b.ctx, err):
+		err = netErr(b.ctx, "read body from "+b.addr, err)
+	}
+	return written, eof, true, err
 }
 
 func (b *body) Close() error {
