@@ -190,6 +190,8 @@ func TestGetGopherFaults(t *testing.T) {
 	}{
 		{"drop mid item", "/9/blob%09%09+", testserver.GopherReply{Reply: []byte("+100\r\nonly some")}, "got 9 of 100 announced bytes"},
 		{"stall", "/9/slow", testserver.GopherReply{Reply: []byte("part"), Hold: true}, "nothing arrived for 300ms (--idle-timeout)"},
+		// Past the first MiB the body is spliced into the file.
+		{"stall, zero-copy", "/9/slow", testserver.GopherReply{Reply: bytes.Repeat([]byte("z"), 2<<20), Hold: true}, "nothing arrived for 300ms (--idle-timeout)"},
 		{"oversized line", "/1/dir", testserver.GopherReply{Reply: []byte("0" + strings.Repeat("x", 70000) + "\t/a\th\t70\r\n.\r\n")}, "line too long"},
 		{"missing terminator", "/0/x%09%09+", testserver.GopherReply{Reply: []byte("+-1\r\nsome text\r\n")}, "closed the connection before it"},
 		{"too few fields", "/1/dir", testserver.GopherReply{Reply: []byte("0A\t/a\th\t70\r\n0Broken\t/b\r\n.\r\n")}, `menu line 2 "0Broken\t/b": 2 fields`},
@@ -208,6 +210,30 @@ func TestGetGopherFaults(t *testing.T) {
 				t.Errorf("a failed get left %v", entries)
 			}
 		})
+	}
+}
+
+// TestGetGopherZeroCopy: a binary item long enough to be spliced into the
+// -o file arrives whole; with a --max-size it exceeds, nothing is left.
+func TestGetGopherZeroCopy(t *testing.T) {
+	blob := bytes.Repeat(testserver.GopherBlob(), 600) // 3 MB
+	f := testserver.NewGopherFake(t, testserver.GopherReply{Reply: blob})
+	url := "gopher://" + f.Addr + "/9/blob"
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	if _, errOut, status := runCLI(t, "", "get", "-o", out, url); status != exitOK {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, blob) {
+		t.Errorf("%d bytes differ from the %d sent", len(got), len(blob))
+	}
+	os.Remove(out)
+	_, errOut, status := runCLI(t, "", "get", "--max-size", strconv.Itoa(len(blob)-1), "-o", out, url)
+	if status != exitNegative || !strings.Contains(errOut, "--max-size") {
+		t.Errorf("status %d, stderr %q; want 1 and --max-size", status, errOut)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a failed get left %v", entries)
 	}
 }
 
