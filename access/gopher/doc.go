@@ -13,7 +13,10 @@
 //     apart;
 //   - menus (type 1, and search results of type 7) are read the same way and
 //     parsed into [Item] values by [NewMenuReader] or [ParseMenu];
-//   - every other type (9, g, I, 5, s, ;, d, …) is read raw to EOF;
+//   - every other type (9, g, I, 5, s, ;, d, …) is read raw to EOF; copied
+//     with io.Copy into an io.ReaderFrom such as an *os.File, such a body
+//     (and a Gopher+ "+-2" one) hands over the connection itself once the
+//     first MiB came fast, so the kernel splices it into the file;
 //   - a type-3 error line in place of an item surfaces as a [*ServerError].
 //
 // With a Gopher+ string the reply starts with a status line ("+N", "+-1",
