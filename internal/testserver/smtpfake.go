@@ -2,6 +2,15 @@ package testserver
 
 import (
 	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/pem"
+	"math/big"
 	"net"
 	"strings"
 	"sync"
@@ -13,24 +22,74 @@ import (
 // command line and the raw bytes of the last DATA (up to and including
 // the "." line, dot-stuffing kept), answers EHLO, MAIL, RCPT, DATA and
 // QUIT with success, and refuses RCPT to any address that starts with
-// "nobody" with "550 5.1.1 no such user".
+// "nobody" with "550 5.1.1 no such user". SMTPFakeConfig adds STARTTLS
+// and AUTH PLAIN.
 type SMTPFake struct {
 	Addr string // host:port to dial
 
-	mu    sync.Mutex
-	cmds  []string
-	data  string
-	conns int
+	// CertPEM is the PEM of the self-signed certificate the fake presents
+	// after STARTTLS (for "localhost" and 127.0.0.1), for the client to
+	// trust; empty without SMTPFakeConfig.STARTTLS.
+	CertPEM []byte
+
+	cfg  SMTPFakeConfig
+	tls  *tls.Config
+	mu   sync.Mutex
+	cmds []string
+	sec  []string // the commands received under TLS
+	data string
+	conn int
 }
 
-// StartSMTPFake starts an SMTPFake on 127.0.0.1; the test's cleanup stops it.
+// SMTPFakeConfig chooses what an SMTPFake offers beyond plain SMTP. The
+// zero value is the plain relay of StartSMTPFake.
+type SMTPFakeConfig struct {
+	// STARTTLS advertises STARTTLS (RFC 3207) and upgrades with a
+	// certificate made at start. After the upgrade the fake forgets the
+	// EHLO (RFC 3207 §4.2): MAIL before a new EHLO is refused with 503.
+	STARTTLS bool
+
+	// Inject, with STARTTLS, is written right after "220" to STARTTLS, in
+	// the same write: plain text a man in the middle would slip in before
+	// the handshake (RFC 3207 §6).
+	Inject string
+
+	// Hijack, with STARTTLS, takes the connection over right after the
+	// TLS handshake, instead of the SMTP conversation: a relay that
+	// misbehaves under TLS (floods, stalls). r holds what was read.
+	Hijack func(c net.Conn, r *bufio.Reader)
+
+	// User and Password, when User is set, advertise AUTH PLAIN (RFC 4954,
+	// RFC 4616), answer 235 to those credentials and 535 to others, and
+	// refuse MAIL with 530 until the client has authenticated.
+	User, Password string
+}
+
+// StartSMTPFake starts a plain SMTPFake on 127.0.0.1; the test's cleanup
+// stops it.
 func StartSMTPFake(t testing.TB) *SMTPFake {
+	t.Helper()
+	return StartSMTPFakeConfig(t, SMTPFakeConfig{})
+}
+
+// StartSMTPFakeConfig starts an SMTPFake with cfg on 127.0.0.1; the
+// test's cleanup stops it.
+func StartSMTPFakeConfig(t testing.TB, cfg SMTPFakeConfig) *SMTPFake {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &SMTPFake{Addr: ln.Addr().String()}
+	f := &SMTPFake{Addr: ln.Addr().String(), cfg: cfg}
+	if cfg.STARTTLS {
+		cert, certPEM, err := selfSigned("localhost", net.IPv4(127, 0, 0, 1))
+		if err != nil {
+			ln.Close()
+			t.Fatal(err)
+		}
+		f.CertPEM = certPEM
+		f.tls = &tls.Config{Certificates: []tls.Certificate{cert}}
+	}
 	t.Cleanup(func() { ln.Close() })
 	go func() {
 		for {
@@ -39,7 +98,7 @@ func StartSMTPFake(t testing.TB) *SMTPFake {
 				return
 			}
 			f.mu.Lock()
-			f.conns++
+			f.conn++
 			f.mu.Unlock()
 			go f.serve(c)
 		}
@@ -47,11 +106,51 @@ func StartSMTPFake(t testing.TB) *SMTPFake {
 	return f
 }
 
+// selfSigned makes an ECDSA P-256 certificate for name and ip, valid for a
+// day, signed by its own key, and returns it with its PEM.
+func selfSigned(name string, ip net.IP) (tls.Certificate, []byte, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 64))
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	now := time.Now()
+	tmpl := &x509.Certificate{
+		SerialNumber:          serial,
+		Subject:               pkix.Name{CommonName: name, Organization: []string{"rfc1738 test relay"}},
+		NotBefore:             now.Add(-time.Hour),
+		NotAfter:              now.Add(24 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		DNSNames:              []string{name},
+		IPAddresses:           []net.IP{ip},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, certPEM, nil
+}
+
 // Commands returns the command lines received so far, without CRLF.
 func (f *SMTPFake) Commands() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.cmds...)
+}
+
+// TLSCommands returns the command lines received under TLS, after
+// STARTTLS, without CRLF; they are in Commands too.
+func (f *SMTPFake) TLSCommands() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.sec...)
 }
 
 // Data returns the raw bytes of the last message received.
@@ -65,14 +164,15 @@ func (f *SMTPFake) Data() string {
 func (f *SMTPFake) Conns() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.conns
+	return f.conn
 }
 
 func (f *SMTPFake) serve(c net.Conn) {
-	defer c.Close()
+	defer func() { c.Close() }()
 	c.SetDeadline(time.Now().Add(10 * time.Second))
 	r := bufio.NewReaderSize(c, 4096)
 	say := func(s string) { c.Write([]byte(s + "\r\n")) }
+	var ehlo, secure, authed bool
 	say("220 fake.example ESMTP")
 	for {
 		line, err := r.ReadString('\n')
@@ -82,13 +182,88 @@ func (f *SMTPFake) serve(c net.Conn) {
 		line = strings.TrimSuffix(line, "\r\n")
 		f.mu.Lock()
 		f.cmds = append(f.cmds, line)
+		if secure {
+			f.sec = append(f.sec, line)
+		}
 		f.mu.Unlock()
-		verb, _, _ := strings.Cut(line, " ")
+		verb, arg, _ := strings.Cut(line, " ")
 		switch strings.ToUpper(verb) {
 		case "EHLO":
-			say("250-fake.example\r\n250 HELP")
+			ehlo = true
+			ext := []string{"fake.example"}
+			if f.cfg.STARTTLS && !secure {
+				ext = append(ext, "STARTTLS")
+			}
+			if f.cfg.User != "" {
+				ext = append(ext, "AUTH LOGIN PLAIN")
+			}
+			ext = append(ext, "HELP")
+			for i, e := range ext {
+				sep := "-"
+				if i == len(ext)-1 {
+					sep = " "
+				}
+				say("250" + sep + e)
+			}
+		case "STARTTLS":
+			if !f.cfg.STARTTLS {
+				say("500 5.5.1 unknown command")
+				continue
+			}
+			if secure {
+				say("503 5.5.1 TLS already active")
+				continue
+			}
+			c.Write([]byte("220 2.0.0 ready to start TLS\r\n" + f.cfg.Inject))
+			// RFC 3207 §4.2: the server discards what it knew, the
+			// EHLO and any authentication, and reads only TLS now.
+			tc := tls.Server(c, f.tls)
+			if err := tc.Handshake(); err != nil {
+				return
+			}
+			c, r = tc, bufio.NewReaderSize(tc, 4096)
+			if f.cfg.Hijack != nil {
+				f.cfg.Hijack(c, r)
+				return
+			}
+			secure, ehlo, authed = true, false, false
+		case "AUTH":
+			if f.cfg.User == "" || authed {
+				say("503 5.5.1 AUTH not available")
+				continue
+			}
+			mech, ir, _ := strings.Cut(arg, " ")
+			if !strings.EqualFold(mech, "PLAIN") {
+				say("504 5.5.4 unrecognized authentication type")
+				continue
+			}
+			if ir == "" { // RFC 4954 §4: no initial response, ask for it
+				say("334 ")
+				l, err := r.ReadString('\n')
+				if err != nil {
+					return
+				}
+				ir = strings.TrimSuffix(l, "\r\n")
+			}
+			// RFC 4616 §2: [authzid] NUL authcid NUL passwd.
+			b, err := base64.StdEncoding.DecodeString(ir)
+			parts := strings.Split(string(b), "\x00")
+			if err != nil || len(parts) != 3 || (parts[0] != "" && parts[0] != parts[1]) ||
+				parts[1] != f.cfg.User || parts[2] != f.cfg.Password {
+				say("535 5.7.8 authentication credentials invalid")
+				continue
+			}
+			authed = true
+			say("235 2.7.0 authentication successful")
 		case "MAIL":
-			say("250 2.1.0 ok")
+			switch {
+			case !ehlo && (secure || f.cfg.STARTTLS):
+				say("503 5.5.1 EHLO first")
+			case f.cfg.User != "" && !authed:
+				say("530 5.7.0 authentication required")
+			default:
+				say("250 2.1.0 ok")
+			}
 		case "RCPT":
 			if strings.HasPrefix(line, "RCPT TO:<nobody") {
 				say("550 5.1.1 no such user")
