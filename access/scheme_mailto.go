@@ -313,7 +313,15 @@ func (h Mailto) Send(ctx context.Context, c *Client, p *Plan, m Message) error {
 				return refuse(step.Line(), err)
 			}
 			if mechs, ok := s.ext["AUTH"]; !ok || !hasWord(mechs, "PLAIN") {
-				return refuse(step.Line(), fmt.Errorf("the relay does not offer AUTH PLAIN (RFC 4954 §3) in its answer to EHLO (AUTH %q): nothing was sent", mechs))
+				offer := "no AUTH"
+				if ok {
+					offer = "AUTH " + mechs + ", not PLAIN"
+				}
+				hint := ""
+				if !s.secure {
+					hint = " (many relays offer AUTH only under TLS)"
+				}
+				return refuse(step.Line(), fmt.Errorf("the relay offers %s in its answer to EHLO (RFC 4954 §3): the credentials were not sent%s", offer, hint))
 			}
 			if err := s.authPlain(d.user, h.Password); err != nil {
 				var te *textproto.Error

@@ -257,6 +257,22 @@ func TestMailtoSTARTTLS(t *testing.T) {
 		}
 	})
 
+	// RFC 5321 §3.2: a relay that refuses EHLO gets HELO and offers no
+	// extension, so no STARTTLS.
+	t.Run("HELO", func(t *testing.T) {
+		f := testserver.StartSMTPFakeConfig(t, testserver.SMTPFakeConfig{NoEHLO: true})
+		if _, err := sendTo(t, ctx, Mailto{Relay: f.Addr}); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Commands(); !sameLines(got, append([]string{"EHLO localhost", "HELO localhost"}, envelope...)...) {
+			t.Errorf("commands %q", got)
+		}
+		_, err := sendTo(t, ctx, Mailto{Relay: f.Addr, TLS: MailtoTLSRequire})
+		if err == nil || !strings.Contains(err.Error(), "does not offer STARTTLS") {
+			t.Errorf("require: %v", err)
+		}
+	})
+
 	t.Run("off", func(t *testing.T) {
 		f, _ := tlsFake(t, testserver.SMTPFakeConfig{})
 		if _, err := sendTo(t, ctx, Mailto{Relay: f.Addr, TLS: MailtoTLSOff}); err != nil {
@@ -425,7 +441,7 @@ func TestMailtoAuth(t *testing.T) {
 	t.Run("not offered", func(t *testing.T) {
 		f := testserver.StartSMTPFake(t)
 		_, err := sendTo(t, ctx, Mailto{Relay: f.Addr, User: user, Password: password})
-		if err == nil || !strings.Contains(err.Error(), "does not offer AUTH PLAIN") {
+		if err == nil || !strings.Contains(err.Error(), "the relay offers no AUTH in its answer to EHLO (RFC 4954 §3)") {
 			t.Errorf("err = %v", err)
 		}
 		if got := f.Commands(); !sameLines(got, "EHLO localhost", "QUIT") {

@@ -59,6 +59,10 @@ type SMTPFakeConfig struct {
 	// misbehaves under TLS (floods, stalls). r holds what was read.
 	Hijack func(c net.Conn, r *bufio.Reader)
 
+	// NoEHLO refuses EHLO with 502, as a relay older than ESMTP would;
+	// HELO is answered 250 (RFC 5321 §3.2).
+	NoEHLO bool
+
 	// User and Password, when User is set, advertise AUTH PLAIN (RFC 4954,
 	// RFC 4616), answer 235 to those credentials and 535 to others, and
 	// refuse MAIL with 530 until the client has authenticated.
@@ -188,7 +192,14 @@ func (f *SMTPFake) serve(c net.Conn) {
 		f.mu.Unlock()
 		verb, arg, _ := strings.Cut(line, " ")
 		switch strings.ToUpper(verb) {
+		case "HELO":
+			ehlo = true
+			say("250 fake.example")
 		case "EHLO":
+			if f.cfg.NoEHLO {
+				say("502 5.5.1 EHLO not implemented")
+				continue
+			}
 			ehlo = true
 			ext := []string{"fake.example"}
 			if f.cfg.STARTTLS && !secure {
