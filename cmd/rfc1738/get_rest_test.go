@@ -175,7 +175,7 @@ func TestGetMailto(t *testing.T) {
 		t.Errorf("get mailto: %d %s", status, errs)
 	}
 	out, errs, status := runCLI(t, "", "plan", "--email", "me@here.example", "--smtp", "relay.example", "mailto:info@xyz.com")
-	if status != 0 || out != "MAIL FROM:<me@here.example>\nRCPT TO:<info@xyz.com>\nDATA\n" || !strings.Contains(errs, "# connect relay.example:25\n") {
+	if status != 0 || out != "STARTTLS <if offered>\nMAIL FROM:<me@here.example>\nRCPT TO:<info@xyz.com>\nDATA\n" || !strings.Contains(errs, "# connect relay.example:25\n") {
 		t.Errorf("plan mailto: %d\n%s%s", status, out, errs)
 	}
 }
