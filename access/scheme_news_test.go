@@ -492,7 +492,7 @@ func TestNewsINN(t *testing.T) {
 		c.Listing = l
 		p, body, err := planAndGet(t, c, rawURL)
 		mu.Lock()
-		t.Logf("rfc1738 get -v %s\n%s", rawURL, strings.Join(elide(transcript, 12, 4), "\n"))
+		t.Logf("rfc1738 get -v %s\n%s", rawURL, strings.Join(testserver.Elide(transcript, 12, 4), "\n"))
 		mu.Unlock()
 		return p, body, err
 	}
@@ -629,15 +629,4 @@ func TestNewsINN(t *testing.T) {
 			t.Errorf("err = %v, want 430", err)
 		}
 	})
-}
-
-// elide keeps the first head and the last tail lines of a transcript and
-// says how many it left out, so a log of a big group's listing stays short.
-func elide(lines []string, head, tail int) []string {
-	if len(lines) <= head+tail+1 {
-		return lines
-	}
-	out := slices.Clip(lines[:head])
-	out = append(out, fmt.Sprintf("  … %d lines …", len(lines)-head-tail))
-	return append(out, lines[len(lines)-tail:]...)
 }

@@ -182,7 +182,7 @@ func TestGetNewsINN(t *testing.T) {
 		t.Helper()
 		args = append([]string{"get", "-v", "--nntp-server", s.Addr}, args...)
 		out, errs, status := runCLI(t, "", args...)
-		t.Logf("$ rfc1738 %s\n%s", strings.Join(args, " "), errs)
+		t.Logf("$ rfc1738 %s\n%s", strings.Join(args, " "), strings.Join(testserver.Elide(strings.Split(errs, "\n"), 12, 4), "\n"))
 		return out, errs, status
 	}
 

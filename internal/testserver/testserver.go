@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -187,4 +188,16 @@ func tail(path string) string {
 		return "(no output)"
 	}
 	return s
+}
+
+// Elide keeps the first head and the last tail of lines and says how many
+// it left out, so that a test's log of a long exchange (a big group's
+// listing, say) stays readable.
+func Elide(lines []string, head, tail int) []string {
+	if len(lines) <= head+tail+1 {
+		return lines
+	}
+	out := slices.Clip(lines[:head])
+	out = append(out, fmt.Sprintf("  … %d lines …", len(lines)-head-tail))
+	return append(out, lines[len(lines)-tail:]...)
 }
