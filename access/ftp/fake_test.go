@@ -864,23 +864,6 @@ func TestClosedConn(t *testing.T) {
 	}
 }
 
-// failingWriter takes up to n bytes through ReadFrom, then fails as a
-// full disk would.
-type failingWriter struct{ n int64 }
-
-var errDiskFull = errors.New("disk full")
-
-func (w *failingWriter) Write(p []byte) (int, error) { return 0, errDiskFull }
-
-func (w *failingWriter) ReadFrom(r io.Reader) (int64, error) {
-	n, err := io.Copy(io.Discard, io.LimitReader(r, w.n))
-	w.n -= n
-	if err == nil && w.n == 0 {
-		err = errDiskFull
-	}
-	return n, err
-}
-
 // TestZeroCopy checks the body's zero-copy WriteTo: into an *os.File
 // (splice(2) from the data socket) the bytes are those sent and the
 // connection stays usable; a writer's own failure is returned as it is,
@@ -921,9 +904,9 @@ func TestZeroCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err = io.Copy(&failingWriter{n: 100 << 10}, body)
-	if !errors.Is(err, errDiskFull) || n != 100<<10 {
-		t.Errorf("copy to a failing writer: %d bytes, %v; want %d, %v", n, err, 100<<10, errDiskFull)
+	n, err = io.Copy(&testserver.FailAfter{N: 100 << 10}, body)
+	if !errors.Is(err, testserver.ErrDiskFull) || n != 100<<10 {
+		t.Errorf("copy to a failing writer: %d bytes, %v; want %d, %v", n, err, 100<<10, testserver.ErrDiskFull)
 	}
 	if err := body.Close(); err != nil {
 		t.Errorf("Close after the writer failed: %v", err)

@@ -7,7 +7,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/rfc1738/rfc1738/internal/zerocopy"
 )
@@ -15,7 +14,7 @@ import (
 // CopyBufferSize is the size of the buffer a transfer body's WriteTo
 // reads the data connection with, so that io.Copy moves large files in
 // few system calls.
-const CopyBufferSize = 256 << 10
+const CopyBufferSize = zerocopy.BufferSize
 
 // Retr retrieves a file (RFC 959 §4.1.3 RETR; RFC 1738 §3.2.2 "access
 // the file whose name is <name>"). It opens a passive data connection
@@ -261,8 +260,6 @@ func parseSize(msg string) int64 {
 	return n
 }
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, CopyBufferSize); return &b }}
-
 // body is the data of one transfer; see Retr for its contract.
 type body struct {
 	c      *Conn
@@ -310,11 +307,7 @@ func (b *body) Read(p []byte) (int, error) {
 // when w is an io.ReaderFrom and the transfer is fast, from the data
 // connection straight into w.ReadFrom (see internal/zerocopy). io.Copy
 // uses it.
-func (b *body) WriteTo(w io.Writer) (int64, error) {
-	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
-	return zerocopy.WriteTo(b, w, *bp)
-}
+func (b *body) WriteTo(w io.Writer) (int64, error) { return zerocopy.WriteTo(b, w) }
 
 // Received is the count of data bytes so far.
 func (b *body) Received() int64 { return b.n }

@@ -11,7 +11,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rfc1738/rfc1738/internal/zerocopy"
@@ -445,16 +444,10 @@ func (b *body) end() {
 	b.eof = true
 }
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
-
 // WriteTo copies the body to w: through a buffer, and, for a body that
 // runs to the close (binary items, "+-2") into an io.ReaderFrom once the
 // transfer is fast, the connection itself (see internal/zerocopy).
-func (b *body) WriteTo(w io.Writer) (int64, error) {
-	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
-	return zerocopy.WriteTo(b, w, *bp)
-}
+func (b *body) WriteTo(w io.Writer) (int64, error) { return zerocopy.WriteTo(b, w) }
 
 // Received is the count of bytes so far.
 func (b *body) Received() int64 { return b.n }

@@ -15,23 +15,6 @@ import (
 	"github.com/rfc1738/rfc1738/internal/zerocopy"
 )
 
-// failAfter takes n bytes through ReadFrom, then fails as a full disk
-// would.
-type failAfter struct{ n int64 }
-
-var errFull = errors.New("disk full")
-
-func (w *failAfter) Write(p []byte) (int, error) { return 0, errFull }
-
-func (w *failAfter) ReadFrom(r io.Reader) (int64, error) {
-	n, err := io.Copy(io.Discard, io.LimitReader(r, w.n))
-	w.n -= n
-	if err == nil && w.n == 0 {
-		err = errFull
-	}
-	return n, err
-}
-
 // TestZeroCopy copies bodies that run to the close (a binary item, and a
 // Gopher+ "+-2" reply whose first bytes sit in the status reader's
 // buffer) into an *os.File from the first byte on, so the connection is
@@ -106,9 +89,9 @@ func TestZeroCopy(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
-		n, err := io.Copy(&failAfter{n: 5000}, resp.Body)
-		if n != 5000 || err != errFull {
-			t.Errorf("copy: %d bytes, %v; want 5000, %v itself", n, err, errFull)
+		n, err := io.Copy(&testserver.FailAfter{N: 5000}, resp.Body)
+		if n != 5000 || err != testserver.ErrDiskFull {
+			t.Errorf("copy: %d bytes, %v; want 5000, %v itself", n, err, testserver.ErrDiskFull)
 		}
 	})
 }

@@ -9,7 +9,9 @@ package testserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -200,4 +202,24 @@ func Elide(lines []string, head, tail int) []string {
 	out := slices.Clip(lines[:head])
 	out = append(out, fmt.Sprintf("  … %d lines …", len(lines)-head-tail))
 	return append(out, lines[len(lines)-tail:]...)
+}
+
+// ErrDiskFull is the error of a FailAfter writer.
+var ErrDiskFull = errors.New("disk full")
+
+// FailAfter is a writer that fails as a full disk would: it takes N bytes
+// through ReadFrom (an io.ReaderFrom, so a body can hand it its
+// connection) and then returns ErrDiskFull; Write always fails.
+type FailAfter struct{ N int64 }
+
+func (w *FailAfter) Write(p []byte) (int, error) { return 0, ErrDiskFull }
+
+// ReadFrom takes what is left of N from r, then fails.
+func (w *FailAfter) ReadFrom(r io.Reader) (int64, error) {
+	n, err := io.Copy(io.Discard, io.LimitReader(r, w.N))
+	w.N -= n
+	if err == nil && w.N == 0 {
+		err = ErrDiskFull
+	}
+	return n, err
 }

@@ -17,6 +17,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -34,6 +35,13 @@ var (
 	Slow        = 250 * time.Millisecond
 )
 
+// BufferSize is the size of the buffer WriteTo reads a body with, so that
+// even a copy that does not go direct moves large files in few system
+// calls.
+const BufferSize = 256 << 10
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, BufferSize); return &b }}
+
 // A Body is a transfer body as WriteTo drives it.
 type Body interface {
 	// Read reads through the body's buffer, with its bookkeeping.
@@ -48,9 +56,14 @@ type Body interface {
 	Received() int64
 }
 
-// WriteTo copies b to w with the contract of io.WriterTo, reading into
-// buf on the buffered path.
-func WriteTo(b Body, w io.Writer, buf []byte) (int64, error) {
+// WriteTo copies b to w with the contract of io.WriterTo.
+func WriteTo(b Body, w io.Writer) (int64, error) {
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	return writeTo(b, w, *bp)
+}
+
+func writeTo(b Body, w io.Writer, buf []byte) (int64, error) {
 	rf, direct := w.(io.ReaderFrom)
 	var total int64
 	for {

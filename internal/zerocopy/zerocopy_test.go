@@ -48,7 +48,7 @@ func TestWriteToPolicy(t *testing.T) {
 
 	b := &fakeBody{r: strings.NewReader(data)}
 	var out bytes.Buffer // an io.ReaderFrom
-	if n, err := WriteTo(b, &out, buf); err != nil || n != 500 || out.String() != data {
+	if n, err := writeTo(b, &out, buf); err != nil || n != 500 || out.String() != data {
 		t.Fatalf("copied %d, %v", n, err)
 	}
 	// 40+40+40 = 120 through the buffer, then 50-byte chunks; the chunk
@@ -59,7 +59,7 @@ func TestWriteToPolicy(t *testing.T) {
 
 	b = &fakeBody{r: strings.NewReader(data), slow: map[int]bool{1: true}}
 	out.Reset()
-	if n, err := WriteTo(b, &out, buf); err != nil || n != 500 || out.String() != data {
+	if n, err := writeTo(b, &out, buf); err != nil || n != 500 || out.String() != data {
 		t.Fatalf("copied %d, %v", n, err)
 	}
 	if want := []int64{120, 170}; !slices.Equal(b.directs, want) {
@@ -68,7 +68,7 @@ func TestWriteToPolicy(t *testing.T) {
 
 	b = &fakeBody{r: strings.NewReader(data)}
 	var sb strings.Builder // not an io.ReaderFrom
-	if n, err := WriteTo(b, &sb, buf); err != nil || n != 500 || sb.String() != data || len(b.directs) != 0 {
+	if n, err := writeTo(b, &sb, buf); err != nil || n != 500 || sb.String() != data || len(b.directs) != 0 {
 		t.Errorf("into a plain Writer: %d, %v, Direct at %v", n, err, b.directs)
 	}
 }
