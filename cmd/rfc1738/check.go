@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -45,10 +43,8 @@ func runCheck(e *env, args []string) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	out := bufio.NewWriterSize(e.stdout, 64*1024)
+	out, enc := jsonLines(e.stdout)
 	defer out.Flush()
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
 	var urls, nerr, nwarn int
 	status = exitOK
 	for _, name := range files {

@@ -18,6 +18,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -225,4 +226,14 @@ func isTerminal(w any) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// jsonLines returns w buffered and a JSON Lines encoder on the buffer,
+// which leaves <, > and & as they are (URLs are full of &). The caller
+// flushes.
+func jsonLines(w io.Writer) (*bufio.Writer, *json.Encoder) {
+	out := bufio.NewWriterSize(w, 64*1024)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	return out, enc
 }

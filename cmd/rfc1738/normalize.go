@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -42,10 +40,8 @@ func runNormalize(e *env, args []string) int {
 	if !ok {
 		return status
 	}
-	out := bufio.NewWriterSize(e.stdout, 64*1024)
+	out, enc := jsonLines(e.stdout)
 	defer out.Flush()
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
 	status = exitOK
 	one := func(in string) {
 		j := jsonNormalized{Input: in, Deviations: []jsonDiag{}}
