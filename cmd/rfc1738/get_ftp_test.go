@@ -336,26 +336,21 @@ func TestGetFTPVsftpd(t *testing.T) {
 
 	// The three examples of §3.2.2, anonymous (the anonymous root holds
 	// etc/motd; vsftpd chroots, so CWD /etc stays inside it).
-	t.Run("%2Fetc/motd", func(t *testing.T) {
-		stdout, trace, status := vsftpdTranscript(t, base+"/%2Fetc/motd")
-		if status != 0 || stdout != "fake motd inside anon root\n" {
-			t.Fatalf("status %d, %q", status, stdout)
-		}
-		want := []string{"USER anonymous", "PASS ****", "CWD /etc", "TYPE I", "EPSV", "RETR motd", "QUIT"}
-		if got := conversation(trace); !reflect.DeepEqual(got, want) {
-			t.Errorf("sent %q, want %q", got, want)
-		}
-	})
-	t.Run("etc/motd", func(t *testing.T) {
-		stdout, trace, status := vsftpdTranscript(t, base+"/etc/motd")
-		if status != 0 || stdout != "fake motd inside anon root\n" {
-			t.Fatalf("status %d, %q", status, stdout)
-		}
-		want := []string{"USER anonymous", "PASS ****", "CWD etc", "TYPE I", "EPSV", "RETR motd", "QUIT"}
-		if got := conversation(trace); !reflect.DeepEqual(got, want) {
-			t.Errorf("sent %q, want %q", got, want)
-		}
-	})
+	for _, tt := range []struct{ path, cwd string }{
+		{"%2Fetc/motd", "CWD /etc"},
+		{"etc/motd", "CWD etc"},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			stdout, trace, status := vsftpdTranscript(t, base+"/"+tt.path)
+			if status != 0 || stdout != "fake motd inside anon root\n" {
+				t.Fatalf("status %d, %q", status, stdout)
+			}
+			want := []string{"USER anonymous", "PASS ****", tt.cwd, "TYPE I", "EPSV", "RETR motd", "QUIT"}
+			if got := conversation(trace); !reflect.DeepEqual(got, want) {
+				t.Errorf("sent %q, want %q", got, want)
+			}
+		})
+	}
 	t.Run("//etc/motd", func(t *testing.T) {
 		// vsftpd refuses the null CWD with 550 (loopback-servers.md §1).
 		stdout, trace, status := vsftpdTranscript(t, base+"//etc/motd")
