@@ -83,7 +83,9 @@ func ftpProbe(ctx context.Context, pc *ftp.PooledConn, f rfc1738.FTP) probe {
 		}
 		return probe{what: "file"}
 	}
-	if !refused(err) {
+	if !refused(err) || ftpCode(err)/100 == 4 {
+		// Not a refusal, or a transient one (RFC 959 §4.2: 4yz): the
+		// fallbacks would not learn more.
 		return probe{err: err}
 	}
 	if notImplemented(err) {
