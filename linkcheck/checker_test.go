@@ -89,8 +89,8 @@ func TestFTPSequence(t *testing.T) {
 		{base + "/pub/hello.txt", linkcheck.OK, "file, 7 bytes"},
 		{base + "/pub/missing.txt", linkcheck.Broken, "SIZE missing.txt: 550"},
 		{base + "/nowhere/hello.txt", linkcheck.Broken, "CWD nowhere: 550"},
-		{base + "/pub/nested", linkcheck.OK, "directory"},      // no typecode: SIZE refuses, CWD accepts
-		{base + "/pub/nested/", linkcheck.OK, "directory"},     // §3.2.2: an empty name
+		{base + "/pub/nested", linkcheck.OK, "directory"},        // no typecode: SIZE refuses, CWD accepts
+		{base + "/pub/nested/", linkcheck.OK, "directory"},       // §3.2.2: an empty name
 		{base + "/pub/nested;type=d", linkcheck.OK, "directory"}, // §3.2.2: ;type=d
 		{base + "/top.txt", linkcheck.OK, "file, 4 bytes"},
 	})
