@@ -85,6 +85,7 @@ type outcome struct {
 	status    Status
 	detail    string
 	transient bool // worth another attempt
+	timeout   bool // the attempt ran out of time
 }
 
 func okay(format string, args ...any) outcome {
@@ -98,7 +99,7 @@ func skipped(format string, args ...any) outcome {
 // broken makes the outcome of an error; transient says whether another
 // attempt may succeed.
 func broken(err error) outcome {
-	return outcome{status: Broken, detail: err.Error(), transient: transient(err)}
+	return outcome{status: Broken, detail: err.Error(), transient: transient(err), timeout: isTimeout(err)}
 }
 
 // Check checks s: parsed (an invalid URL is Invalid with the error's
@@ -126,11 +127,13 @@ func (k *Checker) CheckURL(ctx context.Context, u rfc1738.URL) (Status, string) 
 	for attempt := 0; ; attempt++ {
 		actx, cancel := context.WithTimeout(ctx, timeout)
 		o := k.check(actx, u)
-		timedOut := actx.Err() != nil && ctx.Err() == nil
+		// The connection's deadline (the attempt's) may fire before the
+		// context notices.
+		timedOut := (actx.Err() != nil || o.timeout) && ctx.Err() == nil
 		cancel()
 		if timedOut && o.status == Broken {
 			o.transient = true
-			if !strings.Contains(o.detail, "timeout") && !strings.Contains(o.detail, "deadline") {
+			if !strings.HasPrefix(o.detail, "timeout") {
 				o.detail = fmt.Sprintf("timeout after %v: %s", timeout, o.detail)
 			}
 		}
@@ -161,6 +164,9 @@ func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
 			// RFC 1436: a telnet session; §3.8 checks it by its TCP accept.
 			return k.checkTelnet(ctx, u)
 		}
+	}
+	if u.Kind() == rfc1738.KindNews && k.Client.NNTPServer == "" {
+		return skipped("no news server configured (§3.6: news URLs are resolved by the reader's own server; set --nntp-server or $NNTPSERVER)")
 	}
 	native := false
 	switch u.Kind() {
@@ -260,12 +266,14 @@ func transient(err error) bool {
 	if errors.As(err, &te) {
 		return te.Code == 400 || (te.Code >= 420 && te.Code < 460 && isFTPError(err))
 	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return true
-	}
-	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) ||
+	return isTimeout(err) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}
+
+// isTimeout reports a deadline that ran out.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
 }
 
 func isFTPError(err error) bool {

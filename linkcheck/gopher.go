@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access/gopher"
@@ -33,12 +34,32 @@ func (k *Checker) checkGopher(ctx context.Context, u rfc1738.URL) outcome {
 	}
 	defer resp.Body.Close()
 	var buf [gopherPeek]byte
-	n, err := io.ReadFull(resp.Body, buf[:])
-	if err != nil && err != io.EOF && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return broken(err)
+	n := 0
+	for n == 0 {
+		m, err := resp.Body.Read(buf[:])
+		n += m
+		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			break
+		}
+		if err != nil {
+			return broken(err)
+		}
 	}
 	if n == 0 {
 		return outcome{status: Broken, detail: "empty reply"}
+	}
+	first, _, _ := strings.Cut(string(buf[:n]), "\n")
+	first = strings.TrimSuffix(first, "\r")
+	if resp.Kind == gopher.Menu {
+		// RFC 1436: a menu is item lines; one that is not (a server's
+		// plain "Error: …" text) says the selector named nothing.
+		if _, err := gopher.ParseItem(first); err != nil && !strings.Contains(first, "\t") {
+			return outcome{status: Broken, detail: "not a menu: " + first}
+		}
+	} else if n < gopherPeek && strings.HasPrefix(first, "Error: ") && len(first)+2 >= n {
+		// The one-line error text some servers (gophernicus) send for a
+		// missing selector of any type, instead of a type-3 item.
+		return outcome{status: Broken, detail: "error reply: " + first}
 	}
 	what := "item"
 	switch resp.Kind {

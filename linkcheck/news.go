@@ -12,13 +12,11 @@ func (k *Checker) nntpConfig() nntp.Config {
 	return nntp.Config{Username: k.Client.NNTPUser, Password: k.Client.NNTPPassword, Trace: k.Client.Trace}
 }
 
-// checkNews checks a news URL (§3.6) on the configured server: STAT
+// checkNews checks a news URL (§3.6) on the configured server (check
+// skips it when there is none): STAT
 // <message-id> for an article, GROUP for a group; news:* only needs the
 // server to answer.
 func (k *Checker) checkNews(ctx context.Context, u rfc1738.URL) outcome {
-	if k.Client.NNTPServer == "" {
-		return skipped("no news server configured (§3.6: news URLs are resolved by the reader's own server; set --nntp-server or $NNTPSERVER)")
-	}
 	n, _ := u.News()
 	c, err := nntp.Dial(ctx, k.Client.NNTPServer, k.nntpConfig())
 	if err != nil {
