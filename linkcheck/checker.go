@@ -108,9 +108,19 @@ func broken(err error) outcome {
 func (k *Checker) Check(ctx context.Context, s string) (Status, string) {
 	u, err := rfc1738.Parse(s)
 	if err != nil {
-		return Invalid, oneLine(err.Error())
+		return Invalid, invalidDetail(err)
 	}
 	return k.CheckURL(ctx, u)
+}
+
+// invalidDetail says where and why a URL is invalid, without repeating
+// the URL (which may hold a password).
+func invalidDetail(err error) string {
+	var pe *rfc1738.Error
+	if errors.As(err, &pe) {
+		return oneLine(fmt.Sprintf("offset %d: %s: %s", pe.Offset, pe.Rule, pe.Message))
+	}
+	return oneLine(err.Error())
 }
 
 // CheckURL checks a parsed URL.

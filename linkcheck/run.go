@@ -73,7 +73,7 @@ func (r *Run) add(s string, p Place, depth int) {
 			i = len(r.entries)
 			r.invalid[s] = i
 			r.entries = append(r.entries, &entry{done: true, res: Result{URL: access.Redact(s), Status: Invalid,
-				Detail: oneLine(err.Error()), Scheme: schemeOf(s)}})
+				Detail: invalidDetail(err), Scheme: schemeOf(s)}})
 		}
 		r.entries[i].res.Places = append(r.entries[i].res.Places, p)
 		return
