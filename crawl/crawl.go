@@ -66,17 +66,55 @@ type Frontier struct {
 	closed  bool
 }
 
-// hostQueue is the work of one host.
+// hostQueue is the work of one host: queued tasks in chunks, so that
+// memory is given back as the queue drains.
 type hostQueue struct {
 	host    string
-	tasks   []Task
-	head    int
+	chunks  [][]queued
+	head    int // next in chunks[0]
+	n       int // queued tasks
 	active  int
 	inReady bool
 	next    time.Time // earliest start of the next visit (Delay)
 }
 
-func (h *hostQueue) queued() int { return len(h.tasks) - h.head }
+// queued is a task waiting in a hostQueue, smaller than a Task: its key
+// and host are known again when it is taken.
+type queued struct {
+	u     rfc1738.URL
+	id    int32
+	depth int32
+}
+
+// queueChunk is the number of tasks per chunk of a hostQueue.
+const queueChunk = 512
+
+func (h *hostQueue) queued() int { return h.n }
+
+func (h *hostQueue) push(q queued) {
+	last := len(h.chunks) - 1
+	if last < 0 || len(h.chunks[last]) >= queueChunk {
+		// A chunk grows by append, so a host with one URL costs one.
+		h.chunks = append(h.chunks, nil)
+		last++
+	}
+	h.chunks[last] = append(h.chunks[last], q)
+	h.n++
+}
+
+func (h *hostQueue) pop() queued {
+	c := h.chunks[0]
+	q := c[h.head]
+	c[h.head] = queued{}
+	h.head++
+	h.n--
+	if h.head == len(c) {
+		h.chunks[0] = nil
+		h.chunks = h.chunks[1:]
+		h.head = 0
+	}
+	return q
+}
 
 func (f *Frontier) init() {
 	if f.seen == nil {
@@ -97,17 +135,16 @@ func (f *Frontier) Add(u rfc1738.URL, depth int) (id int, added bool) {
 		return id, false
 	}
 	id = len(f.seen)
-	// The key shares the input's memory when the URL was normal already;
-	// clone it so the map does not pin a whole input buffer.
-	key = strings.Clone(key)
+	// The key shares the URL's memory when the URL was normal already
+	// (Normalize returns its input then): one string for both.
 	f.seen[key] = id
-	t := Task{URL: u, Key: key, Host: HostKey(u), ID: id, Depth: depth}
-	h := f.hosts[t.Host]
+	host := HostKey(u)
+	h := f.hosts[host]
 	if h == nil {
-		h = &hostQueue{host: t.Host}
-		f.hosts[t.Host] = h
+		h = &hostQueue{host: host}
+		f.hosts[host] = h
 	}
-	h.tasks = append(h.tasks, t)
+	h.push(queued{u: u, id: int32(id), depth: int32(depth)})
 	f.pending++
 	f.makeReady(h)
 	return id, true
@@ -193,12 +230,9 @@ func (f *Frontier) work(ctx context.Context) {
 		f.ready[0] = nil
 		f.ready = f.ready[1:]
 		h.inReady = false
-		t := h.tasks[h.head]
-		h.tasks[h.head] = Task{}
-		h.head++
-		if h.head == len(h.tasks) {
-			h.tasks, h.head = h.tasks[:0], 0
-		}
+		q := h.pop()
+		// Every task of a host shares the queue's copy of its name.
+		t := Task{URL: q.u, Key: rfc1738.Normalize(q.u), Host: h.host, ID: int(q.id), Depth: int(q.depth)}
 		h.active++
 		wait := time.Duration(0)
 		if f.Delay > 0 && h.host != "" {

@@ -54,11 +54,11 @@ type Result struct {
 	// URL is the URL as it first appears in the input (the whitespace of
 	// a wrapper removed), any password redacted.
 	URL     string
-	Status  Status
 	Detail  string // one line, safe to print
 	Scheme  string
 	Places  []Place
 	Elapsed time.Duration
+	Status  Status
 	// Cached reports a verdict taken from the cache, not checked now.
 	Cached bool
 }

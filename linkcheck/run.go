@@ -40,18 +40,13 @@ type Run struct {
 
 	mu       sync.Mutex
 	frontier crawl.Frontier
-	entries  []*entry // by order of first appearance
-	byTask   []int32  // frontier task ID → entry index
+	results  []Result // by order of first appearance
+	done     []bool   // results[i] has its verdict
+	byTask   []int32  // frontier task ID → results index
 	invalid  map[string]int
 	hosts    map[string]bool // hosts of the input (recursion stays there)
-	done     int
+	ndone    int
 	broken   int
-}
-
-// entry is what a Run keeps per distinct URL.
-type entry struct {
-	res  Result
-	done bool
 }
 
 // Add records one occurrence of s at p: a URL seen before (or an
@@ -70,12 +65,13 @@ func (r *Run) add(s string, p Place, depth int) {
 		}
 		i, ok := r.invalid[s]
 		if !ok {
-			i = len(r.entries)
+			i = len(r.results)
 			r.invalid[s] = i
-			r.entries = append(r.entries, &entry{done: true, res: Result{URL: access.Redact(s), Status: Invalid,
-				Detail: invalidDetail(err), Scheme: schemeOf(s)}})
+			r.results = append(r.results, Result{URL: access.Redact(s), Status: Invalid,
+				Detail: invalidDetail(err), Scheme: schemeOf(s)})
+			r.done = append(r.done, true)
 		}
-		r.entries[i].res.Places = append(r.entries[i].res.Places, p)
+		r.results[i].Places = append(r.results[i].Places, p)
 		return
 	}
 	if depth == 0 {
@@ -87,11 +83,12 @@ func (r *Run) add(s string, p Place, depth int) {
 	r.frontier.Jobs, r.frontier.PerHost, r.frontier.Delay = r.Jobs, r.PerHost, r.Delay
 	id, added := r.frontier.Add(u, depth)
 	if added {
-		r.byTask = append(r.byTask, int32(len(r.entries)))
-		r.entries = append(r.entries, &entry{res: Result{URL: access.Redact(s), Scheme: u.Scheme()}})
+		r.byTask = append(r.byTask, int32(len(r.results)))
+		r.results = append(r.results, Result{URL: access.Redact(s), Scheme: u.Scheme()})
+		r.done = append(r.done, false)
 	}
-	e := r.entries[r.byTask[id]]
-	e.res.Places = append(e.res.Places, p)
+	i := r.byTask[id]
+	r.results[i].Places = append(r.results[i].Places, p)
 }
 
 // schemeOf returns the scheme of an invalid URL, lower case, or "".
@@ -142,15 +139,16 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 		}
 	}
 	r.mu.Lock()
-	e := r.entries[r.byTask[t.ID]]
-	e.res.Status, e.res.Detail, e.res.Cached = status, detail, cached
-	e.res.Elapsed = time.Since(start)
-	e.done = true
-	r.done++
+	i := r.byTask[t.ID]
+	e := &r.results[i]
+	e.Status, e.Detail, e.Cached = status, detail, cached
+	e.Elapsed = time.Since(start)
+	r.done[i] = true
+	r.ndone++
 	if status == Broken || status == Invalid {
 		r.broken++
 	}
-	done, total, nbroken := r.done+len(r.invalid), len(r.entries), r.broken+len(r.invalid)
+	done, total, nbroken := r.ndone+len(r.invalid), len(r.results), r.broken+len(r.invalid)
 	r.mu.Unlock()
 	if r.Progress != nil {
 		r.Progress(done, total, nbroken)
@@ -191,14 +189,19 @@ func (r *Run) follow(ctx context.Context, t crawl.Task) {
 }
 
 // Results returns the verdicts so far, in order of first appearance;
-// URLs not yet checked (an interrupted run) are left out.
+// URLs not yet checked (an interrupted run) are left out. Once every URL
+// is checked it is the run's own slice, not a copy: call it after Check
+// returns, and do not change it.
 func (r *Run) Results() []Result {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make([]Result, 0, len(r.entries))
-	for _, e := range r.entries {
-		if e.done {
-			out = append(out, e.res)
+	if r.ndone+len(r.invalid) == len(r.results) {
+		return r.results
+	}
+	out := make([]Result, 0, len(r.results))
+	for i, res := range r.results {
+		if r.done[i] {
+			out = append(out, res)
 		}
 	}
 	return out
@@ -208,5 +211,5 @@ func (r *Run) Results() []Result {
 func (r *Run) Total() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.entries)
+	return len(r.results)
 }
