@@ -298,3 +298,49 @@ func TestRefused(t *testing.T) {
 		t.Errorf("refused connections were retried (%v)", d)
 	}
 }
+
+// --recursive: the links of a retrieved HTML page are checked, on the
+// same host unless SpanHosts, to the depth asked.
+func TestRecursive(t *testing.T) {
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<html><a href="` + srv.URL + `/a">a</a> <a href="` + srv.URL + `/b">b</a>
+<a href="http://elsewhere.invalid/">x</a></html>`))
+		case "/a":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<a href="` + srv.URL + `/deeper">d</a>`))
+		case "/deeper":
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	for _, tt := range []struct {
+		depth int
+		want  []string
+	}{
+		{0, []string{"/"}},
+		{1, []string{"/", "/a", "/b"}},
+		{2, []string{"/", "/a", "/b", "/deeper"}},
+	} {
+		k := newChecker(t)
+		run := &linkcheck.Run{Checker: k, Depth: tt.depth}
+		run.Add(srv.URL+"/", linkcheck.Place{})
+		if err := run.Check(testCtx(t)); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range run.Results() {
+			got = append(got, strings.TrimPrefix(r.URL, srv.URL))
+			if r.URL == srv.URL+"/b" && (r.Status != linkcheck.Broken || r.Places[0].File != srv.URL+"/" || r.Places[0].Line != 1) {
+				t.Errorf("%s: %s at %v", r.URL, r.Status, r.Places)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("depth %d checked %q, want %q", tt.depth, got, tt.want)
+		}
+	}
+}
