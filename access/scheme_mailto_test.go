@@ -477,31 +477,3 @@ func TestMailtoAuth(t *testing.T) {
 		}
 	})
 }
-
-// TestPlainAuthAllowed: the credentials of AUTH PLAIN go under TLS, or
-// to a loopback relay, and nowhere else (RFC 4616 §6).
-func TestPlainAuthAllowed(t *testing.T) {
-	tests := []struct {
-		addr   net.Addr
-		secure bool
-		ok     bool
-	}{
-		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 25}, false, true},
-		{&net.TCPAddr{IP: net.IPv4(127, 1, 2, 3), Port: 25}, false, true},
-		{&net.TCPAddr{IP: net.IPv6loopback, Port: 25}, false, true},
-		{&net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 587}, false, false}, // RFC 5737 TEST-NET-1
-		{&net.TCPAddr{IP: net.ParseIP("2001:db8::1"), Port: 587}, false, false},
-		{&net.TCPAddr{IP: net.ParseIP("::ffff:192.0.2.1"), Port: 587}, false, false},
-		{&net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 587}, true, true},
-		{&net.UnixAddr{Name: "/run/smtp", Net: "unix"}, false, false},
-	}
-	for _, tt := range tests {
-		err := plainAuthAllowed(tt.addr, tt.secure)
-		if (err == nil) != tt.ok {
-			t.Errorf("%v secure=%v: %v, want ok=%v", tt.addr, tt.secure, err, tt.ok)
-		}
-		if err != nil && !strings.Contains(err.Error(), "plain text") {
-			t.Errorf("%v: %v", tt.addr, err)
-		}
-	}
-}
