@@ -185,7 +185,7 @@ type HeaderField struct {
 type Message struct {
 	Subject string
 	Header  []HeaderField // more fields, in order, after From, To, Subject and Date
-	Body    io.Reader     // at most MaxMailBody bytes; lines end in LF or CRLF
+	Body    io.Reader     // at most MaxMailBody bytes, no NUL; lines end in CRLF, LF or CR, all sent as CRLF
 	Date    time.Time     // the Date field; zero means now
 }
 
@@ -196,7 +196,9 @@ type RelayError = smtp.ProtocolError
 // Send sends m along p, the plan of a mailto URL, through the relay of p
 // (its Connect): EHLO, then exactly the plan's steps — STARTTLS (RFC 3207)
 // and a second EHLO, AUTH PLAIN (RFC 4954), MAIL FROM, RCPT TO, DATA —,
-// the message dot-stuffed (RFC 5321 §4.5.2), and QUIT. The message has
+// the message dot-stuffed (RFC 5321 §4.5.2) with every line end as CRLF
+// (§2.3.8; a message with NUL is refused before anything is dialled), and
+// QUIT. The message has
 // the header fields From (the envelope sender), To, Subject, Date and
 // m.Header; a field name must be printable ASCII without ":", and no
 // value may hold CR, LF or NUL (§6). A relay's refusal is a
@@ -212,6 +214,9 @@ func (h Mailto) Send(ctx context.Context, c *Client, p *Plan, m Message) error {
 		return fmt.Errorf("%s: no SMTP relay is configured (--smtp, $RFC1738_SMTP or $SMTP_RELAY)", p.URL)
 	}
 	msg, err := composeMessage(d, m)
+	if err == nil {
+		err = smtp.CheckMessage(msg)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.URL, err)
 	}

@@ -477,3 +477,33 @@ func TestMailtoAuth(t *testing.T) {
 		}
 	})
 }
+
+// TestMailtoSendSmuggling: a body's lone CR or LF reaches the relay as
+// CRLF, so "\r.\r\n" cannot end the data early (RFC 5321 §2.3.8, SMTP
+// smuggling), and a body with NUL is refused before anything is dialled.
+func TestMailtoSendSmuggling(t *testing.T) {
+	f := testserver.StartSMTPFake(t)
+	c := NewClient()
+	c.Email = "me@here.example"
+	h := Mailto{Relay: f.Addr}
+	p, err := h.Plan(c, mustParse(t, "mailto:you@there.example"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testCtx(t, 10*time.Second)
+	date := time.Date(1994, 12, 20, 10, 0, 0, 0, time.UTC)
+	body := "hi\r.\r\nMAIL FROM:<evil@x.example>\rRCPT TO:<victim@y.example>\n"
+	if err := h.Send(ctx, c, p, Message{Body: strings.NewReader(body), Date: date}); err != nil {
+		t.Fatal(err)
+	}
+	want := "From: me@here.example\r\nTo: you@there.example\r\nDate: Tue, 20 Dec 1994 10:00:00 +0000\r\n\r\n" +
+		"hi\r\n..\r\nMAIL FROM:<evil@x.example>\r\nRCPT TO:<victim@y.example>\r\n.\r\n"
+	if got := f.Data(); got != want {
+		t.Errorf("DATA\n%q\nwant\n%q", got, want)
+	}
+	before := f.Conns()
+	err = h.Send(ctx, c, p, Message{Body: strings.NewReader("a\x00b\n"), Date: date})
+	if err == nil || !strings.Contains(err.Error(), "NUL") || f.Conns() != before {
+		t.Errorf("NUL: %v, %d connections", err, f.Conns()-before)
+	}
+}

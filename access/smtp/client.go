@@ -198,16 +198,19 @@ func (c *Client) AuthPlain(user, password string) error {
 }
 
 // Data sends the message after the relay's 354 to DATA (RFC 5321
-// §4.1.1.4): its lines dot-stuffed (§4.5.2), then ".", and reads the 250
-// that takes it. msg is the whole message, header fields and body; it is
-// not traced, only its size.
+// §4.1.1.4): its lines dot-stuffed (§4.5.2) and each ending in CRLF, a
+// lone CR or LF made CRLF (§2.3.8), then ".", and reads the 250 that
+// takes it. msg is the whole message, header fields and body; it is not
+// traced, only its size. A message with NUL is a *MessageError before
+// any of it is written (see CheckMessage); the session cannot go on
+// then, and the caller closes it without ".", so the relay takes
+// nothing (§4.1.1.4).
 func (c *Client) Data(msg []byte) error {
-	c.tc.setQuiet(true)
-	w := c.tp.DotWriter()
-	_, err := w.Write(msg)
-	if err == nil {
-		err = w.Close()
+	if err := CheckMessage(msg); err != nil {
+		return err
 	}
+	c.tc.setQuiet(true)
+	err := writeData(c.tp.W, msg)
 	c.tc.setQuiet(false)
 	if err != nil {
 		return err
