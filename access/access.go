@@ -7,11 +7,17 @@
 // get") therefore cannot disagree.
 //
 // Handlers are registered per scheme, as net/http's Transport.RegisterProtocol
-// does; the built-in ones are installed by NewClient. A handler type is
-// exported when it has settings of its own (Mailto's relay, WAIS's record
-// count and syntax, Telnet's terminal type); the others (ftp, http, file, gopher,
-// news and nntp, prospero) take theirs from the Client, and Client.Handler
-// returns them for a caller that wraps one.
+// does; the built-in ones are installed by NewClient, and a scheme without
+// a handler but with a gateway locator in Client.Gateways (§4) resolves to
+// the gateway handler. The plan keeps the handler that made it, and that
+// handler executes it: URL → Plan → handler → protocol client → output.
+// A handler type is exported when it has settings of its own (Mailto's
+// relay, WAIS's record count and syntax, Telnet's terminal type); the
+// others (ftp, http, file, gopher, news and nntp, prospero) take theirs
+// from the Client, and Client.Handler returns them for a caller that wraps
+// one. Each protocol's client, errors and rendering live in its own
+// package (access/ftp, gopher, nntp, smtp, telnet, wais); a handler is the
+// glue between the URL, its plan and that client.
 package access
 
 import (
