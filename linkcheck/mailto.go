@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"net/smtp"
 	"net/textproto"
 	"strings"
-	"time"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access/smtp"
 )
 
 // checkMailto checks a mailto URL (§3.5). A mailbox is not a data object:
@@ -32,24 +30,8 @@ func (k *Checker) checkMailto(ctx context.Context, u rfc1738.URL) outcome {
 
 // smtpVerify asks the relay whether it accepts mail for addr: EHLO, MAIL
 // FROM, RCPT TO, then RSET and QUIT (RFC 5321 §4.1.1); no message is sent.
+// Every line goes through access/smtp, which refuses CR and LF in them.
 func (k *Checker) smtpVerify(ctx context.Context, addr string) outcome {
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, "tcp", k.SMTPRelay)
-	if err != nil {
-		return broken(err)
-	}
-	defer nc.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		nc.SetDeadline(dl)
-	}
-	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
-	host, _, _ := net.SplitHostPort(k.SMTPRelay)
-	c, err := smtp.NewClient(nc, host)
-	if err != nil {
-		return broken(fmt.Errorf("smtp %s: %w", k.SMTPRelay, err))
-	}
-	defer c.Close()
 	from := k.SMTPFrom
 	if from == "" {
 		from = k.Client.Email
@@ -57,13 +39,22 @@ func (k *Checker) smtpVerify(ctx context.Context, addr string) outcome {
 	if strings.ContainsAny(from, "\r\n\x00") {
 		return outcome{status: Invalid, detail: "the MAIL FROM address holds CR, LF or NUL (§6)"}
 	}
-	if err := c.Mail(from); err != nil {
+	c, err := smtp.Dial(ctx, k.SMTPRelay, k.Client.Trace)
+	if err != nil {
+		return broken(fmt.Errorf("smtp %s: %w", k.SMTPRelay, err))
+	}
+	defer c.Close()
+	if err := c.Hello(); err != nil {
+		return smtpBroken("EHLO", err)
+	}
+	if err := c.Cmd(250, "MAIL FROM:<"+from+">"); err != nil {
 		return smtpBroken("MAIL FROM", err)
 	}
-	if err := c.Rcpt(addr); err != nil {
+	// RFC 5321 §4.1.1.3: 250, or 251 "user not local; will forward".
+	if err := c.Cmd(25, "RCPT TO:<"+addr+">"); err != nil {
 		return smtpBroken("RCPT TO", err)
 	}
-	c.Reset()
+	c.Cmd(250, "RSET")
 	c.Quit()
 	return okay("the relay %s accepts RCPT TO:<%s> (no DATA sent)", k.SMTPRelay, addr)
 }
