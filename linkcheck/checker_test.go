@@ -344,3 +344,26 @@ func TestRecursive(t *testing.T) {
 		}
 	}
 }
+
+// Interrupted, a run returns at once with the verdicts it has.
+func TestInterrupted(t *testing.T) {
+	stall := testserver.NewGopherFake(t, testserver.GopherReply{Hold: true})
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer srv.Close()
+	run := &linkcheck.Run{Checker: newChecker(t)}
+	run.Add(srv.URL+"/", linkcheck.Place{})
+	run.Add("gopher://"+stall.Addr+"/0/slow", linkcheck.Place{})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	start := time.Now()
+	if err := run.Check(ctx); err != context.Canceled {
+		t.Errorf("Check = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Check returned after %v", d)
+	}
+	rs := run.Results()
+	if len(rs) != 1 || rs[0].Status != linkcheck.OK || run.Total() != 2 {
+		t.Errorf("results %+v of %d, want the http one", rs, run.Total())
+	}
+}
