@@ -45,7 +45,7 @@ while [ $i -lt $half ]; do
 done
 chmod -R a+rX "$root"
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 pasv=$((20000 + (port % 100) * 100))
 cat >"$work/vsftpd.conf" <<CONF
 listen=YES
@@ -72,7 +72,7 @@ mkdir -p /var/run/vsftpd/empty
 /usr/sbin/vsftpd "$work/vsftpd.conf" &
 pid=$!
 for _ in 1 2 3 4 5 6 7 8 9 10; do
-	python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),1)" 2>/dev/null && break
+	/usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),1)" 2>/dev/null && break
 	sleep 0.2
 done
 
@@ -93,7 +93,7 @@ chmod 644 "$urls"
 bin=$work/rfc1738
 (cd "$here" && go build -o "$bin" ./cmd/rfc1738)
 
-now() { python3 -c 'import time; print(time.monotonic())'; }
+now() { date +%s.%N; }
 
 echo "$N ftp URLs ($half present, $half missing) on vsftpd 127.0.0.1:$port"
 
@@ -105,7 +105,7 @@ t1=$(now)
 linkchecker --stdin --no-status --no-robots --check-extern -o csv <"$urls" >"$work/theirs.csv" 2>"$work/theirs.err" || true
 t2=$(now)
 
-python3 - "$work/ours.jsonl" "$work/theirs.csv" "$t0" "$t1" "$t2" "$N" <<'PY'
+/usr/bin/python3 - "$work/ours.jsonl" "$work/theirs.csv" "$t0" "$t1" "$t2" "$N" <<'PY'
 import csv, json, sys
 ours_f, theirs_f, t0, t1, t2, n = sys.argv[1:]
 t0, t1, t2 = float(t0), float(t1), float(t2)
