@@ -165,8 +165,18 @@ type listEntry struct {
 	NewsURL  string `json:"news_url"`
 }
 
-// renderListing reads a listing the access layer wrote as JSON Lines.
+// renderListing reads a listing the access layer wrote as JSON Lines,
+// and numbers its entries; an error keeps the entries before it.
 func renderListing(p *Page, u rfc1738.URL, r io.Reader) error {
+	err := readListing(p, u, r)
+	numberListing(p)
+	if len(p.Lines) == 0 && err == nil {
+		p.add("(empty)", nil)
+	}
+	return err
+}
+
+func readListing(p *Page, u rfc1738.URL, r io.Reader) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxJSONLine)
 	scheme := u.Scheme()
@@ -195,10 +205,22 @@ func renderListing(p *Page, u rfc1738.URL, r io.Reader) error {
 		}
 		return err
 	}
-	if len(p.Lines) == 0 {
-		p.add("(empty)", nil)
-	}
 	return nil
+}
+
+// numberListing writes each entry's link number before it, in a column,
+// so number keys can follow it.
+func numberListing(p *Page) {
+	w := len(strconv.Itoa(len(p.Links)))
+	blank := strings.Repeat(" ", w+1)
+	for i := range p.Lines {
+		l := &p.Lines[i]
+		if l.Link < 0 {
+			l.Text = blank + l.Text
+			continue
+		}
+		l.Text = fmt.Sprintf("%*d %s", w, l.Link+1, l.Text)
+	}
 }
 
 // addGopherItem adds a menu line: the type's label (RFC 1436 item types,

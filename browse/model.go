@@ -672,7 +672,7 @@ func humanBytes(n int64) string {
 
 // view is the number of page lines on the screen: all but the title,
 // status and message lines.
-func (m *Model) view() int { return max(m.height-3, 1) }
+func (m *Model) view() int { return max(m.height-2-max(len(m.msgLines()), 1), 1) }
 
 // relayout wraps the page to the width, keeping the selection in view.
 func (m *Model) relayout() {

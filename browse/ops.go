@@ -146,8 +146,35 @@ func (m *Model) fetchPage(o *operation, u rfc1738.URL) (*Page, error) {
 	}
 	resp, err := c.Get(o.ctx, u)
 	if err != nil {
-		return nil, explain(o.ctx, err)
+		// An NLST names folders and files alike: a name that RETR cannot
+		// fetch may be a folder, listed when asked as one (§3.2.2: a
+		// path ending in "/" is a directory listing).
+		d, ok := ftpFolder(u)
+		if !ok || o.ctx.Err() != nil {
+			return nil, explain(o.ctx, err)
+		}
+		resp, derr := c.Get(o.ctx, d)
+		if derr != nil {
+			return nil, explain(o.ctx, err)
+		}
+		u = d
+		return m.readPage(o, u, resp)
 	}
+	return m.readPage(o, u, resp)
+}
+
+// ftpFolder returns u as a folder (a "/" added), when u is an ftp URL
+// of a name without a typecode.
+func ftpFolder(u rfc1738.URL) (rfc1738.URL, bool) {
+	f, ok := u.FTP()
+	if !ok || f.Name == "" || f.Type != 0 {
+		return u, false
+	}
+	d, err := rfc1738.Parse(u.String() + "/")
+	return d, err == nil
+}
+
+func (m *Model) readPage(o *operation, u rfc1738.URL, resp *access.Response) (*Page, error) {
 	p, rerr := render(u, resp)
 	cerr := resp.Body.Close()
 	if rerr == nil && cerr != nil {

@@ -181,10 +181,14 @@ func (m *Model) bottomLine() string {
 	switch {
 	case m.mode != inputNone:
 		return ansi.Truncate(m.input.View(), w, "")
-	case m.msg != "" && m.msgErr:
-		return m.st.err.Render(ansi.Truncate(m.msg, w, "…"))
 	case m.msg != "":
-		return ansi.Truncate(m.msg, w, "…")
+		lines := m.msgLines()
+		if m.msgErr {
+			for i, l := range lines {
+				lines[i] = m.st.err.Render(l)
+			}
+		}
+		return strings.Join(lines, "\n")
 	case m.progress != "":
 		return ansi.Truncate(m.progress, w, "…")
 	}
@@ -192,6 +196,23 @@ func (m *Model) bottomLine() string {
 		return ""
 	}
 	return ansi.Truncate(m.help.ShortHelpView(m.keys.ShortHelp()), w, "…")
+}
+
+// maxMsgLines is how many screen lines a message may take.
+const maxMsgLines = 3
+
+// msgLines returns the message wrapped to the width, at most
+// maxMsgLines lines.
+func (m *Model) msgLines() []string {
+	if m.msg == "" || m.mode != inputNone {
+		return nil
+	}
+	lines := strings.Split(ansi.Wrap(m.msg, m.width, " "), "\n")
+	if len(lines) > maxMsgLines {
+		lines = lines[:maxMsgLines]
+		lines[maxMsgLines-1] = ansi.Truncate(lines[maxMsgLines-1]+" …", m.width, "…")
+	}
+	return lines
 }
 
 // pad fills s with spaces to the width w, or cuts it.
