@@ -44,6 +44,7 @@ func render(u rfc1738.URL, resp *access.Response) (*Page, error) {
 	br := bufio.NewReaderSize(resp.Body, 4096)
 	head, _ := br.Peek(sniffLength)
 	if mt == "text/html" || (mt == "" && looksHTML(head)) {
+		p.Document = true
 		return p, renderHTML(p, br, resp.URL)
 	}
 	if !isText(mt, head) {
@@ -59,6 +60,7 @@ func render(u rfc1738.URL, resp *access.Response) (*Page, error) {
 		p.add(fmt.Sprintf("This item is %s (%s): press d to save it.", kind, size), nil)
 		return p, nil
 	}
+	p.Document = true
 	return p, renderText(p, br)
 }
 

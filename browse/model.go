@@ -525,7 +525,7 @@ func (m *Model) info() tea.Cmd {
 // saveSelected saves the selected link, or the page when none is.
 func (m *Model) saveSelected() tea.Cmd {
 	target := m.cur.page.URL
-	if l, ok := m.selected(); ok {
+	if l, ok := m.selected(); ok && !m.cur.page.Document {
 		target = l.URL
 	}
 	if target == "" {
@@ -790,6 +790,9 @@ func (m *Model) find(s string, next bool) {
 	start := m.cur.top
 	if l, ok := m.selected(); ok {
 		start = m.firstDisp(l.Line)
+	}
+	if m.foundAt >= 0 {
+		start = m.foundAt
 	}
 	if next {
 		start++

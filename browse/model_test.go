@@ -192,18 +192,27 @@ func newHole(t *testing.T, pages map[string]string) *hole {
 			go func() {
 				defer c.Close()
 				c.SetDeadline(time.Now().Add(10 * time.Second))
-				line, err := bufio.NewReader(c).ReadString('\n')
+				br := bufio.NewReader(c)
+				line, err := br.ReadString('\n')
 				if err != nil {
 					return
 				}
 				line = strings.TrimRight(line, "\r\n")
+				if strings.HasSuffix(line, "\t1") { // §3.4.9: a data block follows
+					for {
+						l, err := br.ReadString('\n')
+						if err != nil || l == ".\r\n" {
+							break
+						}
+					}
+				}
 				h.mu.Lock()
 				h.reqs = append(h.reqs, line)
 				h.mu.Unlock()
-				sel, _, _ := strings.Cut(line, "\t")
-				reply, ok := pages[sel]
+				reply, ok := pages[line]
 				if !ok {
-					reply, ok = pages[line]
+					sel, _, _ := strings.Cut(line, "\t")
+					reply, ok = pages[sel]
 				}
 				switch {
 				case reply == "HOLD":
@@ -254,6 +263,9 @@ var testHole = map[string]string{
 	"/docs/blob.bin":   "\x00\x01binary\xff",
 	"/slow":            "HOLD",
 	"/search\tneedle":  menu("0Found it\t/hello.txt\tHOST\tPORT"),
+	"/form\t\t!": "+-2\r\n+INFO: 1Form\t/form\tHOST\tPORT\t?\r\n+ASK:\r\n" +
+		" Ask: Your name\tnobody\r\n AskP: Password\r\n",
+	"/form\t+\t1": "+-1\r\n0Thanks\t/hello.txt\tHOST\tPORT\r\n.\r\n",
 }
 
 func TestMenuGolden(t *testing.T) {
@@ -303,5 +315,224 @@ func TestFTPListingGolden(t *testing.T) {
 	}
 	if !strings.Contains(d.screen(), "x.tar") {
 		t.Errorf("the folder's listing lacks x.tar:\n%s", d.screen())
+	}
+}
+
+// TestSearchPrompt: a type-7 item asks for its search in the screen
+// (§3.4.2) and sends it.
+func TestSearchPrompt(t *testing.T) {
+	h := newHole(t, testHole)
+	d := newDriver(t, "gopher://"+h.addr+"/", Options{})
+	d.idle()
+	d.keys("3", "enter")
+	d.until("the search question", func(m *Model) bool { return m.mode == inputPrompt })
+	if !strings.Contains(d.screen(), "Search gopher://"+h.addr+"/7/search") {
+		t.Fatalf("the question is not on the screen:\n%s", d.screen())
+	}
+	d.keys("needle", "enter")
+	d.idle()
+	if !strings.Contains(d.screen(), "Found it") {
+		t.Fatalf("no search results:\n%s (%s)", d.screen(), d.m.msg)
+	}
+	if reqs := h.requests(); reqs[len(reqs)-1] != "/search\tneedle" {
+		t.Errorf("requests %q, want the search last", reqs)
+	}
+}
+
+// TestFormPrompt: a Gopher+ item with a form (§3.4.5) asks its questions
+// in the screen, the password without echo, and sends the form (§3.4.9).
+func TestFormPrompt(t *testing.T) {
+	h := newHole(t, testHole)
+	d := newDriver(t, "gopher://"+h.addr+"/", Options{})
+	d.idle()
+	d.keys("6", "enter")
+	d.until("the first question", func(m *Model) bool { return m.mode == inputPrompt })
+	if !strings.Contains(d.screen(), "Your name [nobody]") {
+		t.Fatalf("screen:\n%s", d.screen())
+	}
+	d.keys("Ann", "enter")
+	d.until("the password question", func(m *Model) bool { return m.mode == inputPrompt && m.prompt != nil && m.prompt.secret })
+	d.keys("s3cret")
+	if strings.Contains(d.screen(), "s3cret") {
+		t.Fatalf("the password is echoed:\n%s", d.screen())
+	}
+	d.keys("enter")
+	d.idle()
+	if !strings.Contains(d.screen(), "Thanks") {
+		t.Fatalf("no reply to the form:\n%s (%s)", d.screen(), d.m.msg)
+	}
+}
+
+// TestCancel: Esc gives up on a server that never answers; the page
+// stays, and Esc on a question cancels the fetch.
+func TestCancel(t *testing.T) {
+	h := newHole(t, testHole)
+	d := newDriver(t, "gopher://"+h.addr+"/1/docs", Options{})
+	d.idle()
+	d.keys("2", "enter")
+	d.until("the slow load", func(m *Model) bool { return m.loading != nil })
+	if !strings.Contains(d.screen(), "loading") {
+		t.Errorf("no loading line:\n%s", d.screen())
+	}
+	d.keys("esc")
+	if d.m.loading != nil || !strings.Contains(d.m.msg, "cancelled") || !strings.Contains(d.screen(), "Read me") {
+		t.Fatalf("after Esc: loading %v, message %q\n%s", d.m.loading, d.m.msg, d.screen())
+	}
+
+	d.keys("g", "gopher://"+h.addr+"/7/search", "enter")
+	d.until("the search question", func(m *Model) bool { return m.mode == inputPrompt })
+	d.keys("esc")
+	d.idle()
+	if !d.m.msgErr || !strings.Contains(d.m.msg, "cancelled") {
+		t.Errorf("message %q after Esc on the question", d.m.msg)
+	}
+}
+
+// TestTimeout: a fetch gives up after Options.Timeout.
+func TestTimeout(t *testing.T) {
+	h := newHole(t, testHole)
+	d := newDriver(t, "gopher://"+h.addr+"/0/slow", Options{Timeout: 200 * time.Millisecond})
+	d.idle()
+	if !d.m.msgErr || !strings.Contains(d.m.msg, "gave up after 200ms") {
+		t.Errorf("message %q, want the timeout", d.m.msg)
+	}
+}
+
+// TestNavigate: follow, back, forward, find and find next, numbered
+// links in a document, u.
+func TestNavigate(t *testing.T) {
+	h := newHole(t, testHole)
+	root := "gopher://" + h.addr + "/"
+	d := newDriver(t, root, Options{})
+	d.idle()
+	d.keys("down", "enter") // Hello
+	d.idle()
+	if got := d.m.cur.page.URL; got != root+"0/hello.txt" {
+		t.Fatalf("page %q", got)
+	}
+	// The document's URL is a link, numbered.
+	if !strings.Contains(d.screen(), "for more. [1]") {
+		t.Fatalf("the document's URL is not numbered:\n%s", d.screen())
+	}
+	d.keys("u")
+	if d.m.msg != "URL: "+root+"1/docs" {
+		t.Errorf("u shows %q", d.m.msg)
+	}
+	d.keys("1", "enter")
+	d.idle()
+	d.keys("enter") // Read me
+	d.idle()
+	d.keys("/", "NEEDLE", "enter")
+	if d.m.foundAt != 1 {
+		t.Errorf("find: line %d, want 1\n%s", d.m.foundAt, d.screen())
+	}
+	d.keys("n")
+	if d.m.foundAt != 1 || !strings.Contains(d.m.msg, "from the top") {
+		t.Errorf("find next: line %d, message %q", d.m.foundAt, d.m.msg)
+	}
+	d.keys("left", "left")
+	if got := d.m.cur.page.URL; got != root+"0/hello.txt" {
+		t.Fatalf("back twice: page %q", got)
+	}
+	d.keys("f")
+	if got := d.m.cur.page.URL; got != root+"1/docs" {
+		t.Fatalf("forward: page %q", got)
+	}
+	d.keys("left", "left", "left")
+	if got := d.m.cur.page.URL; got != root || d.m.cur.sel != 1 {
+		t.Fatalf("back to the menu: page %q, link %d (want the Hello link kept)", got, d.m.cur.sel)
+	}
+	d.keys("9", "enter")
+	if !d.m.msgErr || !strings.Contains(d.m.msg, "no link #9") {
+		t.Errorf("message %q", d.m.msg)
+	}
+}
+
+// TestDownload: d saves with the atomic write; a binary item is saved
+// when followed; a name taken is not replaced.
+func TestDownload(t *testing.T) {
+	h := newHole(t, testHole)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("mine"), 0o644)
+	d := newDriver(t, "gopher://"+h.addr+"/", Options{DownloadDir: dir})
+	d.idle()
+	d.keys("2", "enter")
+	d.idle()
+	d.keys("d")
+	d.until("the download", func(m *Model) bool { return m.saving == nil })
+	if b, _ := os.ReadFile(filepath.Join(dir, "hello.txt.1")); string(b) != "Hello from the hole.\r\nSee gopher://"+h.addr+"/1/docs for more.\r\n" {
+		t.Errorf("saved %q (message %q)", b, d.m.msg)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "hello.txt")); string(b) != "mine" {
+		t.Errorf("the file in the way was replaced: %q", b)
+	}
+	d.keys("g", "gopher://"+h.addr+"/1/docs", "enter")
+	d.idle()
+	d.keys("3", "enter") // the binary item
+	d.until("the download", func(m *Model) bool { return m.saving == nil })
+	if b, _ := os.ReadFile(filepath.Join(dir, "blob.bin")); string(b) != "\x00\x01binary\xff" {
+		t.Errorf("blob.bin = %q (message %q)", b, d.m.msg)
+	}
+	// A transfer cut short leaves nothing behind.
+	d.keys("up", "d")
+	d.until("the download to start", func(m *Model) bool { return m.saving != nil })
+	d.keys("esc")
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".part") || e.Name() == "slow" {
+			t.Errorf("a cancelled download left %s", e.Name())
+		}
+	}
+}
+
+// TestBookmarks: a adds the page, B lists the bookmarks as links, H the
+// history; both are files in the config folder.
+func TestBookmarks(t *testing.T) {
+	h := newHole(t, testHole)
+	cfg := t.TempDir()
+	root := "gopher://" + h.addr + "/"
+	d := newDriver(t, root, Options{ConfigDir: cfg})
+	d.idle()
+	d.keys("a")
+	if !strings.Contains(d.m.msg, "bookmark added") {
+		t.Fatalf("message %q", d.m.msg)
+	}
+	d.keys("enter")
+	d.idle()
+	d.keys("B")
+	if !strings.Contains(d.screen(), root) || d.m.cur.page.Title != "Bookmarks" {
+		t.Fatalf("bookmarks:\n%s", d.screen())
+	}
+	d.keys("enter")
+	d.idle()
+	if d.m.cur.page.URL != root {
+		t.Errorf("following the bookmark opened %q", d.m.cur.page.URL)
+	}
+	b, _ := os.ReadFile(filepath.Join(cfg, bookmarksFile))
+	if string(b) != root+"\t\n" {
+		t.Errorf("bookmarks file %q", b)
+	}
+	d.keys("H")
+	if got := len(d.m.cur.page.Links); got != 3 || d.m.cur.page.Links[1].URL != root+"1/docs" {
+		t.Errorf("history has %d links: %+v", got, d.m.cur.page.Links)
+	}
+}
+
+// TestResize: the page rewraps to any size and the selection stays on
+// the screen.
+func TestResize(t *testing.T) {
+	h := newHole(t, testHole)
+	d := newDriver(t, "gopher://"+h.addr+"/", Options{})
+	d.idle()
+	d.keys("end")
+	for _, size := range [][2]int{{20, 5}, {200, 60}, {1, 1}, {33, 7}} {
+		d.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		s := d.screen()
+		if n := strings.Count(s, "\n") + 1; n != d.m.height {
+			t.Errorf("%dx%d: %d lines drawn, want %d", size[0], size[1], n, d.m.height)
+		}
+		if !strings.Contains(s, "›") {
+			t.Errorf("%dx%d: the selection is off the screen:\n%s", size[0], size[1], s)
+		}
 	}
 }

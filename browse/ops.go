@@ -28,8 +28,9 @@ type operation struct {
 	id     int
 	url    string
 	events chan tea.Msg
-	ctx    context.Context
-	cancel context.CancelFunc
+	ctx     context.Context
+	cancel  context.CancelFunc
+	timeout time.Duration // 0: none
 }
 
 // eventBuffer leaves room for the final message whatever progress did.
@@ -38,9 +39,10 @@ const eventBuffer = 4
 func newOperation(parent context.Context, id int, url string, timeout time.Duration) *operation {
 	ctx, cancel := context.WithCancel(parent)
 	if timeout > 0 {
-		ctx, cancel = context.WithTimeoutCause(parent, timeout, fmt.Errorf("gave up after %v", timeout))
+		cancel() // the one below replaces it
+		ctx, cancel = context.WithTimeout(parent, timeout)
 	}
-	return &operation{id: id, url: url, events: make(chan tea.Msg, eventBuffer), ctx: ctx, cancel: cancel}
+	return &operation{id: id, url: url, timeout: timeout, events: make(chan tea.Msg, eventBuffer), ctx: ctx, cancel: cancel}
 }
 
 // wait is the command that delivers the operation's next event.
@@ -151,11 +153,11 @@ func (m *Model) fetchPage(o *operation, u rfc1738.URL) (*Page, error) {
 		// path ending in "/" is a directory listing).
 		d, ok := ftpFolder(u)
 		if !ok || o.ctx.Err() != nil {
-			return nil, explain(o.ctx, err)
+			return nil, o.explain(err)
 		}
 		resp, derr := c.Get(o.ctx, d)
 		if derr != nil {
-			return nil, explain(o.ctx, err)
+			return nil, o.explain(err)
 		}
 		u = d
 		return m.readPage(o, u, resp)
@@ -181,7 +183,7 @@ func (m *Model) readPage(o *operation, u rfc1738.URL, resp *access.Response) (*P
 		rerr = cerr
 	}
 	if rerr != nil {
-		rerr = explain(o.ctx, rerr)
+		rerr = o.explain(rerr)
 		if p == nil || len(p.Lines) == 0 {
 			return nil, rerr
 		}
@@ -191,12 +193,14 @@ func (m *Model) readPage(o *operation, u rfc1738.URL, resp *access.Response) (*P
 }
 
 // explain names the cancel or the timeout when they ended an operation.
-func explain(ctx context.Context, err error) error {
-	if cause := context.Cause(ctx); cause != nil && !errors.Is(err, cause) {
-		if errors.Is(cause, context.Canceled) {
-			return fmt.Errorf("cancelled: %w", err)
-		}
-		return fmt.Errorf("%v: %w", cause, err)
+// A connection's deadline (set from the context's) may fire just before
+// the context's own timer: a deadline error is the timeout either way.
+func (o *operation) explain(err error) error {
+	switch {
+	case o.timeout > 0 && (errors.Is(err, context.DeadlineExceeded) || errors.Is(o.ctx.Err(), context.DeadlineExceeded)):
+		return fmt.Errorf("gave up after %v: %w", o.timeout, err)
+	case errors.Is(o.ctx.Err(), context.Canceled):
+		return fmt.Errorf("cancelled: %w", err)
 	}
 	return err
 }
@@ -254,7 +258,7 @@ func (m *Model) save(o *operation, u rfc1738.URL) (string, int64, error) {
 	}
 	resp, err := c.Get(o.ctx, u)
 	if err != nil {
-		return "", 0, explain(o.ctx, err)
+		return "", 0, o.explain(err)
 	}
 	defer resp.Body.Close()
 	dir := m.opts.DownloadDir
@@ -270,7 +274,7 @@ func (m *Model) save(o *operation, u rfc1738.URL) (string, int64, error) {
 		o.progress(progressMsg{op: o.id, name: name, n: n, size: resp.Size})
 	}}
 	if err := atomicfile.Write(path, cnt, resp.Body); err != nil {
-		return "", cnt.n.Load(), explain(o.ctx, err)
+		return "", cnt.n.Load(), o.explain(err)
 	}
 	return path, cnt.n.Load(), nil
 }

@@ -22,6 +22,9 @@ type Page struct {
 	Title string // a short description for the title bar
 	Lines []Line
 	Links []Link
+	// Document is set for a text or HTML page, whose links are in its
+	// text: d saves the page itself, not the selected link.
+	Document bool
 	// Err, when set, is an error that ended the page early (a menu with
 	// bad lines, a listing cut short): the page holds what came before.
 	Err error
