@@ -25,9 +25,9 @@ import (
 // asks, answered in the screen), progress, and one final message; the
 // model waits for them one at a time with wait.
 type operation struct {
-	id     int
-	url    string
-	events chan tea.Msg
+	id      int
+	url     string
+	events  chan tea.Msg
 	ctx     context.Context
 	cancel  context.CancelFunc
 	timeout time.Duration // 0: none
