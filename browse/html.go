@@ -32,7 +32,10 @@ func renderHTML(p *Page, r io.Reader, base string) error {
 		links []Link // links of the current line
 	)
 	flush := func(force bool) {
-		text := line.String()
+		text := strings.TrimRight(line.String(), " ")
+		if pre > 0 {
+			text = line.String()
+		}
 		if !force && strings.TrimSpace(text) == "" && len(links) == 0 {
 			line.Reset()
 			return
