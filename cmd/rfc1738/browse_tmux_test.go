@@ -159,4 +159,3 @@ func TestBrowseTmux(t *testing.T) {
 		s.wait("EXIT=0")
 	})
 }
-
