@@ -87,7 +87,8 @@ func browseEnv(t *testing.T, extra ...string) []string {
 // TestBrowseTmux drives the browser in a terminal against the loopback
 // daemons: a gophernicus hole (open, follow, back, a type-7 search, find
 // in a page, quit), a Gopher+ form on pygopherd, vsftpd's listings, and
-// INN's groups and articles.
+// INN's groups and articles, and a telnet session on telnetd that
+// suspends the screen and comes back.
 func TestBrowseTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and starts daemons")
@@ -129,6 +130,17 @@ func TestBrowseTmux(t *testing.T) {
 		s.keys("2", "Enter")
 		// pygopherd ignores filled forms and sends the item.
 		s.wait("form body")
+		s.keys("q")
+		s.wait("EXIT=0")
+	})
+
+	t.Run("telnet", func(t *testing.T) {
+		d := testserver.Telnetd(t, "echo telnet-session-here\nread x\necho you said: $x\n")
+		s := newTmuxScreen(t, bin, browseEnv(t), "telnet://"+d.Addr+"/")
+		s.wait("telnet-session-here") // the screen is suspended for the session
+		s.keys("hi", "Enter")
+		s.wait("you said: hi")
+		s.wait("telnet session with telnet://" + d.Addr + "/ ended") // and comes back
 		s.keys("q")
 		s.wait("EXIT=0")
 	})
