@@ -24,9 +24,10 @@ var update = flag.Bool("update", false, "rewrite the golden frames in testdata/"
 // commands it returns on goroutines (as tea.Program does) and feeds
 // their messages back, until the test's condition holds.
 type driver struct {
-	t    *testing.T
-	m    *Model
-	msgs chan tea.Msg
+	t     *testing.T
+	m     *Model
+	msgs  chan tea.Msg
+	saved map[int]bool // downloads whose end the model was told
 }
 
 func newDriver(t *testing.T, start string, opts Options) *driver {
@@ -38,7 +39,7 @@ func newDriver(t *testing.T, start string, opts Options) *driver {
 	if opts.Timeout == 0 {
 		opts.Timeout = 10 * time.Second
 	}
-	d := &driver{t: t, m: New(start, opts), msgs: make(chan tea.Msg, 64)}
+	d := &driver{t: t, m: New(start, opts), msgs: make(chan tea.Msg, 64), saved: map[int]bool{}}
 	d.update(tea.WindowSizeMsg{Width: 80, Height: 16})
 	d.run(d.m.Init())
 	return d
@@ -69,6 +70,9 @@ func (d *driver) until(what string, cond func(m *Model) bool) {
 				for _, c := range msg {
 					d.run(c)
 				}
+			case savedMsg:
+				d.saved[msg.op] = true
+				d.update(msg)
 			default:
 				d.update(msg)
 			}
@@ -215,8 +219,10 @@ func newHole(t *testing.T, pages map[string]string) *hole {
 					reply, ok = pages[sel]
 				}
 				switch {
-				case reply == "HOLD":
-					<-h.hold // a server that never answers
+				case strings.HasPrefix(reply, "HOLD:"):
+					// A server that stalls after the start of its reply.
+					io.WriteString(c, reply[len("HOLD:"):])
+					<-h.hold
 					return
 				case !ok:
 					reply = "3no such selector\t\terror.host\t1\r\n.\r\n"
@@ -261,7 +267,7 @@ var testHole = map[string]string{
 	"/hello.txt":       "Hello from the hole.\r\nSee gopher://HOST:PORT/1/docs for more.\r\n.\r\n",
 	"/docs/readme.txt": "line one\r\nthe needle is here\r\nline three\r\n.\r\n",
 	"/docs/blob.bin":   "\x00\x01binary\xff",
-	"/slow":            "HOLD",
+	"/slow":            "HOLD:the start of a slow item\r\n",
 	"/search\tneedle":  menu("0Found it\t/hello.txt\tHOST\tPORT"),
 	"/form\t\t!": "+-2\r\n+INFO: 1Form\t/form\tHOST\tPORT\t?\r\n+ASK:\r\n" +
 		" Ask: Your name\tnobody\r\n AskP: Password\r\n",
@@ -475,8 +481,10 @@ func TestDownload(t *testing.T) {
 	}
 	// A transfer cut short leaves nothing behind.
 	d.keys("up", "d")
-	d.until("the download to start", func(m *Model) bool { return m.saving != nil })
+	d.until("the download's first bytes", func(m *Model) bool { return strings.Contains(m.progress, "bytes") })
+	o := d.m.saving
 	d.keys("esc")
+	d.until("the cancelled download's end", func(*Model) bool { return d.saved[o.id] })
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".part") || e.Name() == "slow" {
