@@ -533,7 +533,10 @@ func TestResize(t *testing.T) {
 	d := newDriver(t, "gopher://"+h.addr+"/", Options{})
 	d.idle()
 	d.keys("end")
-	for _, size := range [][2]int{{20, 5}, {200, 60}, {1, 1}, {33, 7}} {
+	for i, size := range [][2]int{{20, 5}, {200, 60}, {1, 1}, {33, 7}, {80, 12}, {100, 30}} {
+		if i == 4 {
+			d.keys("?") // the keys take room from the page
+		}
 		d.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		s := d.screen()
 		if n := strings.Count(s, "\n") + 1; n != d.m.height {

@@ -117,8 +117,14 @@ func (m *Model) View() string {
 		sel = l.Line
 	}
 	rows := m.view()
+	helpView := ""
 	if m.help.ShowAll {
-		rows = max(rows-4, 1)
+		helpView = m.help.View(m.keys)
+		n := strings.Count(helpView, "\n") + 1
+		if n >= rows {
+			helpView, n = "", 0 // no room: the page comes first
+		}
+		rows -= n
 	}
 	for i := 0; i < rows; i++ {
 		d := m.cur.top + i
@@ -141,8 +147,8 @@ func (m *Model) View() string {
 		}
 		b.WriteByte('\n')
 	}
-	if m.help.ShowAll {
-		b.WriteString(m.help.View(m.keys))
+	if helpView != "" {
+		b.WriteString(helpView)
 		b.WriteByte('\n')
 	}
 
