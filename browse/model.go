@@ -476,25 +476,19 @@ func (m *Model) push(v visit) {
 	m.relayout()
 }
 
-func (m *Model) goBack() {
-	if len(m.back) == 0 {
-		m.note("no page before this one")
-		return
-	}
-	m.forward = append(m.forward, m.cur)
-	m.cur = m.back[len(m.back)-1]
-	m.back = m.back[:len(m.back)-1]
-	m.relayout()
-}
+func (m *Model) goBack()    { m.travel(&m.back, &m.forward, "no page before this one") }
+func (m *Model) goForward() { m.travel(&m.forward, &m.back, "no page after this one") }
 
-func (m *Model) goForward() {
-	if len(m.forward) == 0 {
-		m.note("no page after this one")
+// travel makes the last page of from the current one, the current page
+// going to the end of to.
+func (m *Model) travel(from, to *[]visit, none string) {
+	if len(*from) == 0 {
+		m.note(none)
 		return
 	}
-	m.back = append(m.back, m.cur)
-	m.cur = m.forward[len(m.forward)-1]
-	m.forward = m.forward[:len(m.forward)-1]
+	*to = append(*to, m.cur)
+	m.cur = (*from)[len(*from)-1]
+	*from = (*from)[:len(*from)-1]
 	m.relayout()
 }
 

@@ -87,28 +87,21 @@ func (d *driver) idle() {
 	d.until("the page to load", func(m *Model) bool { return m.loading == nil && m.prompt == nil })
 }
 
+// specialKeys are the key names keys understands; anything else is typed.
+var specialKeys = map[string]tea.KeyType{
+	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "left": tea.KeyLeft, "down": tea.KeyDown,
+	"up": tea.KeyUp, "end": tea.KeyEnd, "pgdown": tea.KeyPgDown,
+}
+
 // keys sends key presses: names of special keys, or text typed.
 func (d *driver) keys(keys ...string) {
 	for _, k := range keys {
-		switch k {
-		case "enter":
-			d.update(tea.KeyMsg{Type: tea.KeyEnter})
-		case "esc":
-			d.update(tea.KeyMsg{Type: tea.KeyEsc})
-		case "left":
-			d.update(tea.KeyMsg{Type: tea.KeyLeft})
-		case "down":
-			d.update(tea.KeyMsg{Type: tea.KeyDown})
-		case "up":
-			d.update(tea.KeyMsg{Type: tea.KeyUp})
-		case "end":
-			d.update(tea.KeyMsg{Type: tea.KeyEnd})
-		case "pgdown":
-			d.update(tea.KeyMsg{Type: tea.KeyPgDown})
-		default:
-			for _, r := range k {
-				d.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-			}
+		if t, ok := specialKeys[k]; ok {
+			d.update(tea.KeyMsg{Type: t})
+			continue
+		}
+		for _, r := range k {
+			d.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 		}
 	}
 }
