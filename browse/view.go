@@ -3,6 +3,7 @@ package browse
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -73,12 +74,11 @@ type styles struct {
 }
 
 func newStyles(noColor bool) styles {
+	// The terminal's profile from $TERM and whether stdout is a terminal
+	// (termenv's EnvColorProfile would drop every attribute for
+	// NO_COLOR): NO_COLOR takes the colours away, not reverse video.
 	r := lipgloss.NewRenderer(nil)
-	if noColor {
-		r.SetColorProfile(termenv.Ascii)
-	} else {
-		r.SetColorProfile(lipgloss.DefaultRenderer().ColorProfile())
-	}
+	r.SetColorProfile(termenv.NewOutput(os.Stdout).ColorProfile())
 	s := styles{
 		title:    r.NewStyle().Bold(true).Reverse(true),
 		status:   r.NewStyle().Reverse(true),

@@ -81,12 +81,13 @@ func (s *tmuxScreen) wait(want string) string {
 }
 
 func browseEnv(t *testing.T, extra ...string) []string {
-	return append([]string{"NO_COLOR=1", "XDG_CONFIG_HOME=" + t.TempDir(), "TERM=screen"}, extra...)
+	return append([]string{"NO_COLOR=1", "XDG_CONFIG_HOME=" + t.TempDir(), "TERM=xterm-256color"}, extra...)
 }
 
 // TestBrowseTmux drives the browser in a terminal against the loopback
 // daemons: a gophernicus hole (open, follow, back, a type-7 search, find
-// in a page, quit), a Gopher+ form on pygopherd, vsftpd's listings, and
+// in a page, quit; NO_COLOR), a Gopher+ form on pygopherd, WAIS results
+// from yaz-ztest, vsftpd's listings, and
 // INN's groups and articles, and a telnet session on telnetd that
 // suspends the screen and comes back.
 func TestBrowseTmux(t *testing.T) {
@@ -116,6 +117,26 @@ func TestBrowseTmux(t *testing.T) {
 		s.keys("1", "Enter")
 		s.wait("Second line.")
 		s.keys("/", "second", "Enter") // find in the page
+		if colour := s.run("capture-pane", "-p", "-e", "-t", "b"); strings.Contains(colour, "44m") {
+			t.Errorf("NO_COLOR is set, yet the title has its blue background:\n%q", colour)
+		}
+		s.keys("q")
+		s.wait("EXIT=0")
+
+		// Without NO_COLOR the title bar is blue.
+		s = newTmuxScreen(t, bin, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "TERM=xterm-256color"}, root)
+		s.wait("Welcome line")
+		if colour := s.run("capture-pane", "-p", "-e", "-t", "b"); !strings.Contains(colour, "44m") {
+			t.Errorf("no colours without NO_COLOR:\n%q", colour)
+		}
+		s.keys("q")
+		s.wait("EXIT=0")
+	})
+
+	t.Run("yaz-ztest", func(t *testing.T) {
+		z := testserver.YazZtest(t)
+		s := newTmuxScreen(t, bin, browseEnv(t), "wais://"+z.Addr+"/Default?computer")
+		s.wait("23 hits")
 		s.keys("q")
 		s.wait("EXIT=0")
 	})
