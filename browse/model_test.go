@@ -5,6 +5,8 @@ import (
 	"flag"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -538,5 +540,53 @@ func TestResize(t *testing.T) {
 		if !strings.Contains(s, "›") {
 			t.Errorf("%dx%d: the selection is off the screen:\n%s", size[0], size[1], s)
 		}
+	}
+}
+
+// TestHTTPAndFile: an http page's numbered links are followed with the
+// number keys, a link to port 25 is refused (§6); a local folder
+// lists its entries, a folder marked with "/".
+func TestHTTPAndFile(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<title>Home</title><p>Go <a href="/next">next</a> or <a href="http://127.0.0.1:25/">mail</a>.`)
+		case "/next":
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "the next page\n")
+		}
+	}))
+	defer srv.Close()
+	d := newDriver(t, srv.URL+"/", Options{})
+	d.idle()
+	if d.m.cur.page.Title != "Home" || !strings.Contains(d.screen(), "Go [1]next or [2]mail.") {
+		t.Fatalf("page:\n%s", d.screen())
+	}
+	d.keys("2", "enter")
+	d.idle()
+	if !strings.Contains(d.m.msg, "refused (§6)") {
+		t.Errorf("a link to port 25: message %q", d.m.msg)
+	}
+	d.keys("1", "enter")
+	d.idle()
+	if !strings.Contains(d.screen(), "the next page") {
+		t.Fatalf("after following [1]:\n%s", d.screen())
+	}
+
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sub", "inner.txt"), []byte("inside\n"), 0o644)
+	d.keys("g", "file://"+dir+"/", "enter")
+	d.idle()
+	if !strings.Contains(d.screen(), "1 sub/") {
+		t.Fatalf("folder:\n%s", d.screen())
+	}
+	d.keys("enter")
+	d.idle()
+	d.keys("enter")
+	d.idle()
+	if !strings.Contains(d.screen(), "inside") {
+		t.Errorf("file:\n%s", d.screen())
 	}
 }
