@@ -433,9 +433,7 @@ func (m *Model) open(raw string, push bool) tea.Cmd {
 	m.nextOp++
 	o := newOperation(context.Background(), m.nextOp, access.Redact(raw), m.opts.Timeout)
 	m.loading = o
-	if !push {
-		o.url = "\x00reload"
-	}
+	o.reload = !push
 	go m.load(o, u)
 	return o.wait()
 }
@@ -447,7 +445,7 @@ func (m *Model) loaded(msg loadedMsg) {
 		return
 	}
 	p := msg.page
-	if msg.url == "\x00reload" {
+	if msg.reload {
 		m.cur = visit{page: p, sel: -1, top: min(m.cur.top, len(p.Lines))}
 	} else {
 		m.push(visit{page: p, sel: -1})

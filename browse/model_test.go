@@ -590,3 +590,19 @@ func TestHTTPAndFile(t *testing.T) {
 		t.Errorf("file:\n%s", d.screen())
 	}
 }
+
+// TestReload: r fetches the page again in place; the back history does
+// not grow.
+func TestReload(t *testing.T) {
+	h := newHole(t, testHole)
+	d := newDriver(t, "gopher://"+h.addr+"/1/docs", Options{})
+	d.idle()
+	d.keys("r")
+	if !strings.Contains(d.screen(), "loading gopher://"+h.addr+"/1/docs") {
+		t.Errorf("status while reloading:\n%s", d.screen())
+	}
+	d.idle()
+	if len(d.m.back) != 0 || len(h.requests()) != 2 || d.m.cur.page.URL != "gopher://"+h.addr+"/1/docs" {
+		t.Errorf("after r: %d pages back, %d requests, page %q", len(d.m.back), len(h.requests()), d.m.cur.page.URL)
+	}
+}

@@ -31,6 +31,7 @@ type operation struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	timeout time.Duration // 0: none
+	reload  bool          // the page replaces the current one, not pushed
 }
 
 // eventBuffer leaves room for the final message whatever progress did.
@@ -97,10 +98,10 @@ func (o *operation) prompt(question string, secret bool) (string, error) {
 
 // loadedMsg ends a fetch.
 type loadedMsg struct {
-	op   int
-	url  string
-	page *Page
-	err  error
+	op     int
+	reload bool
+	page   *Page
+	err    error
 }
 
 // client returns a client for one operation: the user's settings, the
@@ -136,7 +137,7 @@ func listingFor(u rfc1738.URL) access.Listing {
 // goroutine.
 func (m *Model) load(o *operation, u rfc1738.URL) {
 	defer o.cancel()
-	msg := loadedMsg{op: o.id, url: o.url}
+	msg := loadedMsg{op: o.id, reload: o.reload}
 	msg.page, msg.err = m.fetchPage(o, u)
 	o.events <- msg
 }
