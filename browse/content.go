@@ -101,7 +101,7 @@ func renderText(p *Page, r io.Reader) error {
 	}
 	text := string(data)
 	matches := extract.All(text)
-	line, start := 0, 0
+	start := 0
 	for start <= len(text) {
 		end := strings.IndexByte(text[start:], '\n')
 		if end < 0 {
@@ -113,7 +113,6 @@ func renderText(p *Page, r io.Reader) error {
 			break // the final newline ends the last line
 		}
 		p.add(text[start:end], nil)
-		line++
 		for len(matches) > 0 && int(matches[0].Start.Offset) < end+1 {
 			m := matches[0]
 			matches = matches[1:]

@@ -116,8 +116,13 @@ func TestBrowseTmux(t *testing.T) {
 		s.wait("Welcome line")
 		s.keys("1", "Enter")
 		s.wait("Second line.")
-		s.keys("/", "second", "Enter") // find in the page
-		if colour := s.run("capture-pane", "-p", "-e", "-t", "b"); strings.Contains(colour, "44m") {
+		s.keys("/", "second", "Enter") // find in the page: the line is underlined
+		time.Sleep(200 * time.Millisecond)
+		colour := s.run("capture-pane", "-p", "-e", "-t", "b")
+		if !strings.Contains(colour, "4mSecond line.") {
+			t.Errorf("the line found is not underlined:\n%q", colour)
+		}
+		if strings.Contains(colour, "44m") {
 			t.Errorf("NO_COLOR is set, yet the title has its blue background:\n%q", colour)
 		}
 		s.keys("q")
