@@ -11,6 +11,16 @@ import (
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
+// TestBrowseUsage: browse needs a terminal, and takes one URL at most.
+func TestBrowseUsage(t *testing.T) {
+	if _, errOut, status := runCLI(t, "", "browse", "gopher://h/"); status != exitUsage || !strings.Contains(errOut, "needs a terminal") {
+		t.Errorf("without a terminal: %d %q", status, errOut)
+	}
+	if _, errOut, status := runCLI(t, "", "browse", "gopher://a/", "gopher://b/"); status != exitUsage || !strings.Contains(errOut, "at most one URL") {
+		t.Errorf("two URLs: %d %q", status, errOut)
+	}
+}
+
 // tmuxScreen runs "rfc1738 browse" in a detached tmux session of its own
 // server (-L), a real terminal the test types into and reads back.
 type tmuxScreen struct {
