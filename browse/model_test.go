@@ -606,3 +606,23 @@ func TestReload(t *testing.T) {
 		t.Errorf("after r: %d pages back, %d requests, page %q", len(d.m.back), len(h.requests()), d.m.cur.page.URL)
 	}
 }
+
+// TestAttributes: i shows a Gopher+ item's attribute blocks (§3.4.6);
+// on a plain item it says there are none.
+func TestAttributes(t *testing.T) {
+	h := newHole(t, testHole)
+	d := newDriver(t, "gopher://"+h.addr+"/", Options{})
+	d.idle()
+	d.keys("i")
+	if !strings.Contains(d.m.msg, "not a Gopher+ item") {
+		t.Errorf("i on a plain item: %q", d.m.msg)
+	}
+	d.keys("down", "down", "down", "down", "down", "i")
+	d.idle()
+	if s := d.screen(); !strings.Contains(s, "+ASK:") || !strings.Contains(s, "Ask: Your name") {
+		t.Fatalf("attributes:\n%s (%s)", s, d.m.msg)
+	}
+	if reqs := h.requests(); reqs[len(reqs)-1] != "/form\t\t!" {
+		t.Errorf("requests %q", reqs)
+	}
+}
