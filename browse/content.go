@@ -15,6 +15,7 @@ import (
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/access/gopher"
+	"github.com/rfc1738/rfc1738/access/nntp"
 	"github.com/rfc1738/rfc1738/extract"
 )
 
@@ -141,29 +142,11 @@ func numberLinks(p *Page) {
 	}
 }
 
-// listEntry is one JSON Lines object of a listing of the access layer:
-// the fields of every scheme's entries (access/scheme_*.go) in one struct.
-type listEntry struct {
-	// gopher menu items
-	Type    string  `json:"type"`
-	Display string  `json:"display"`
-	Host    string  `json:"host"`
-	Port    int     `json:"port"`
-	Plus    bool    `json:"plus"`
-	Ask     bool    `json:"ask"`
-	URL     *string `json:"url"` // also ftp and file entries
-	// gopher items: the selector; a telnet item's login name (RFC 1436)
-	Selector string `json:"selector"`
-	// ftp and file entries
-	Name string `json:"name"`
-	// news: groups and articles
-	Group    string `json:"group"`
-	Articles int64  `json:"articles"`
-	Number   int64  `json:"number"`
-	Subject  string `json:"subject"`
-	From     string `json:"from"`
-	Date     string `json:"date"`
-	NewsURL  string `json:"news_url"`
+// nameEntry is an entry of an ftp or file listing as JSON Lines (the
+// access layer's listing of names).
+type nameEntry struct {
+	Name string  `json:"name"`
+	URL  *string `json:"url"`
 }
 
 // renderListing reads a listing the access layer wrote as JSON Lines,
@@ -182,22 +165,28 @@ func readListing(p *Page, u rfc1738.URL, r io.Reader) error {
 	sc.Buffer(make([]byte, 0, 4096), maxJSONLine)
 	scheme := u.Scheme()
 	for sc.Scan() {
-		var e listEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return fmt.Errorf("listing entry %d: %w", len(p.Lines)+1, err)
-		}
+		line := sc.Bytes()
+		var err error
 		switch scheme {
 		case "gopher":
-			addGopherItem(p, e)
-		case "news", "nntp":
-			addNewsEntry(p, e)
-		default: // ftp, file
-			name := e.Name
-			if e.URL == nil {
-				p.add(name, nil)
-				continue
+			var e gopher.JSONItem
+			if err = json.Unmarshal(line, &e); err == nil {
+				addGopherItem(p, e)
 			}
-			p.add(name, &Link{URL: *e.URL})
+		case "news", "nntp":
+			err = addNewsEntry(p, line)
+		default: // ftp, file
+			var e nameEntry
+			if err = json.Unmarshal(line, &e); err == nil {
+				if e.URL == nil {
+					p.add(e.Name, nil)
+				} else {
+					p.add(e.Name, &Link{URL: *e.URL})
+				}
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("listing entry %d: %w", len(p.Lines)+1, err)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -228,7 +217,7 @@ func numberListing(p *Page) {
 // as gopher.TypeName says them), the Gopher+ mark, the display string.
 // Info lines are text; a telnet item (8, T) becomes a telnet URL (§3.8)
 // with the selector as the login to advise.
-func addGopherItem(p *Page, e listEntry) {
+func addGopherItem(p *Page, e gopher.JSONItem) {
 	var t byte
 	if len(e.Type) == 1 {
 		t = e.Type[0]
@@ -265,11 +254,23 @@ func addGopherItem(p *Page, e listEntry) {
 	p.add(text, link)
 }
 
-func addNewsEntry(p *Page, e listEntry) {
-	switch {
-	case e.Group != "":
-		p.add(fmt.Sprintf("%-40s %8d", e.Group, e.Articles), &Link{URL: e.NewsURL})
-	case e.NewsURL != "":
-		p.add(fmt.Sprintf("%6d  %-44s  %s", e.Number, e.Subject, e.From), &Link{URL: e.NewsURL})
+// addNewsEntry adds a group of news:* or an article of a group's
+// listing (access/nntp's JSON Lines objects).
+func addNewsEntry(p *Page, line []byte) error {
+	var g nntp.GroupItem
+	if err := json.Unmarshal(line, &g); err != nil {
+		return err
 	}
+	if g.Group != "" {
+		p.add(fmt.Sprintf("%-40s %8d", g.Group, g.Articles), &Link{URL: g.NewsURL})
+		return nil
+	}
+	var a nntp.ArticleItem
+	if err := json.Unmarshal(line, &a); err != nil {
+		return err
+	}
+	if a.NewsURL != "" {
+		p.add(fmt.Sprintf("%6d  %-44s  %s", a.Number, a.Subject, a.From), &Link{URL: a.NewsURL})
+	}
+	return nil
 }
