@@ -133,34 +133,6 @@ func golden(t *testing.T, name, frame string, addrs ...string) {
 	}
 }
 
-// gopherMenu builds a menu whose items point back at addr.
-func gopherMenu(addr string, lines ...string) []byte {
-	host, port, _ := strings.Cut(addr, ":")
-	var b strings.Builder
-	for _, l := range lines {
-		l = strings.ReplaceAll(l, "HOST", host)
-		l = strings.ReplaceAll(l, "PORT", port)
-		b.WriteString(l + "\r\n")
-	}
-	b.WriteString(".\r\n")
-	return []byte(b.String())
-}
-
-// menuLines are the lines of the test menu: an info line, a folder, a
-// text file, a search, a telnet item, an item on port 25 (§6), a
-// Gopher+ item with a form, and a display string that tries to drive
-// the terminal.
-var menuLines = []string{
-	"iWelcome to the test hole\t\terror.host\t1",
-	"1Docs\t/docs\tHOST\tPORT",
-	"0Hello\t/hello.txt\tHOST\tPORT",
-	"7Search the hole\t/search\tHOST\tPORT",
-	"8Talk\tguest\tHOST\t2323",
-	"0Mail me\t/x\tHOST\t25",
-	"1Form\t/form\tHOST\tPORT\t?",
-	"0\x1b[2J\x1b]0;pwned\x07Bold\t/b\tHOST\tPORT",
-}
-
 // hole is a gopher server on 127.0.0.1 for the model's tests: each
 // selector has its reply, whose "HOST" and "PORT" are its own address; a
 // missing selector gets a type-3 error line. It records each request
@@ -237,6 +209,15 @@ func (h *hole) requests() []string {
 	return append([]string(nil), h.reqs...)
 }
 
+// openHole starts the test hole and a browser on its path, loaded.
+func openHole(t *testing.T, path string, opts Options) (*hole, *driver) {
+	t.Helper()
+	h := newHole(t, testHole)
+	d := newDriver(t, "gopher://"+h.addr+path, opts)
+	d.idle()
+	return h, d
+}
+
 func menu(lines ...string) string { return strings.Join(lines, "\r\n") + "\r\n.\r\n" }
 
 // testHole is a small gopher hole: a menu with an info line, a folder, a
@@ -270,9 +251,7 @@ var testHole = map[string]string{
 }
 
 func TestMenuGolden(t *testing.T) {
-	h := newHole(t, testHole)
-	d := newDriver(t, "gopher://"+h.addr+"/", Options{})
-	d.idle()
+	h, d := openHole(t, "/", Options{})
 	s := d.screen()
 	if strings.ContainsRune(s, 0x1b) || strings.ContainsRune(s, 0x07) {
 		t.Fatalf("a control byte from the server reached the screen:\n%q", s)
@@ -283,9 +262,7 @@ func TestMenuGolden(t *testing.T) {
 // TestPortGuardGolden: a menu item aimed at port 25 is refused with the
 // §6 message, before anything is sent there.
 func TestPortGuardGolden(t *testing.T) {
-	h := newHole(t, testHole)
-	d := newDriver(t, "gopher://"+h.addr+"/", Options{})
-	d.idle()
+	h, d := openHole(t, "/", Options{})
 	d.keys("5", "enter")
 	d.idle()
 	if !d.m.msgErr || !strings.Contains(d.m.msg, "refused (§6)") || !strings.Contains(d.m.msg, "port 25 belongs to smtp") {
@@ -322,9 +299,7 @@ func TestFTPListingGolden(t *testing.T) {
 // TestSearchPrompt: a type-7 item asks for its search in the screen
 // (§3.4.2) and sends it.
 func TestSearchPrompt(t *testing.T) {
-	h := newHole(t, testHole)
-	d := newDriver(t, "gopher://"+h.addr+"/", Options{})
-	d.idle()
+	h, d := openHole(t, "/", Options{})
 	d.keys("3", "enter")
 	d.until("the search question", func(m *Model) bool { return m.mode == inputPrompt })
 	if !strings.Contains(d.screen(), "Search gopher://"+h.addr+"/7/search") {
@@ -343,9 +318,7 @@ func TestSearchPrompt(t *testing.T) {
 // TestFormPrompt: a Gopher+ item with a form (§3.4.5) asks its questions
 // in the screen, the password without echo, and sends the form (§3.4.9).
 func TestFormPrompt(t *testing.T) {
-	h := newHole(t, testHole)
-	d := newDriver(t, "gopher://"+h.addr+"/", Options{})
-	d.idle()
+	_, d := openHole(t, "/", Options{})
 	d.keys("6", "enter")
 	d.until("the first question", func(m *Model) bool { return m.mode == inputPrompt })
 	if !strings.Contains(d.screen(), "Your name [nobody]") {
@@ -367,9 +340,7 @@ func TestFormPrompt(t *testing.T) {
 // TestCancel: Esc gives up on a server that never answers; the page
 // stays, and Esc on a question cancels the fetch.
 func TestCancel(t *testing.T) {
-	h := newHole(t, testHole)
-	d := newDriver(t, "gopher://"+h.addr+"/1/docs", Options{})
-	d.idle()
+	h, d := openHole(t, "/1/docs", Options{})
 	d.keys("2", "enter")
 	d.until("the slow load", func(m *Model) bool { return m.loading != nil })
 	if !strings.Contains(d.screen(), "loading") {
@@ -391,9 +362,7 @@ func TestCancel(t *testing.T) {
 
 // TestTimeout: a fetch gives up after Options.Timeout.
 func TestTimeout(t *testing.T) {
-	h := newHole(t, testHole)
-	d := newDriver(t, "gopher://"+h.addr+"/0/slow", Options{Timeout: 200 * time.Millisecond})
-	d.idle()
+	_, d := openHole(t, "/0/slow", Options{Timeout: 200 * time.Millisecond})
 	if !d.m.msgErr || !strings.Contains(d.m.msg, "gave up after 200ms") {
 		t.Errorf("message %q, want the timeout", d.m.msg)
 	}
@@ -524,9 +493,7 @@ func TestBookmarks(t *testing.T) {
 // TestResize: the page rewraps to any size and the selection stays on
 // the screen.
 func TestResize(t *testing.T) {
-	h := newHole(t, testHole)
-	d := newDriver(t, "gopher://"+h.addr+"/", Options{})
-	d.idle()
+	_, d := openHole(t, "/", Options{})
 	d.keys("end")
 	for i, size := range [][2]int{{20, 5}, {200, 60}, {1, 1}, {33, 7}, {80, 12}, {100, 30}} {
 		if i == 4 {
@@ -594,9 +561,7 @@ func TestHTTPAndFile(t *testing.T) {
 // TestReload: r fetches the page again in place; the back history does
 // not grow.
 func TestReload(t *testing.T) {
-	h := newHole(t, testHole)
-	d := newDriver(t, "gopher://"+h.addr+"/1/docs", Options{})
-	d.idle()
+	h, d := openHole(t, "/1/docs", Options{})
 	d.keys("r")
 	if !strings.Contains(d.screen(), "loading gopher://"+h.addr+"/1/docs") {
 		t.Errorf("status while reloading:\n%s", d.screen())
@@ -610,9 +575,7 @@ func TestReload(t *testing.T) {
 // TestAttributes: i shows a Gopher+ item's attribute blocks (§3.4.6);
 // on a plain item it says there are none.
 func TestAttributes(t *testing.T) {
-	h := newHole(t, testHole)
-	d := newDriver(t, "gopher://"+h.addr+"/", Options{})
-	d.idle()
+	h, d := openHole(t, "/", Options{})
 	d.keys("i")
 	if !strings.Contains(d.m.msg, "not a Gopher+ item") {
 		t.Errorf("i on a plain item: %q", d.m.msg)
