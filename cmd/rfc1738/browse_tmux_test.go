@@ -199,7 +199,7 @@ func TestBrowseTmux(t *testing.T) {
 		n.Post(t, testserver.INNArticle{MessageID: testserver.FreshMessageID("browse"), Subject: subject, Body: "The body of the browse test.\n"})
 		s := newTmuxScreen(t, bin, browseEnv(t, "NNTPSERVER="+n.Addr), "news:"+n.Group)
 		s.wait("news:" + n.Group)
-		s.wait("link 1/") // the group's listing is in; INN's spool keeps older tests' articles
+		s.wait("link 1/")             // the group's listing is in; INN's spool keeps older tests' articles
 		s.keys("/", subject, "Enter") // finds the article, scrolling to it
 		s.wait(subject)
 		s.keys("Enter")
