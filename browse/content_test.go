@@ -57,6 +57,14 @@ next</pre><a href="javascript:x()">js</a><a href="#top">top</a>
 	}
 }
 
+// TestGopherHTML: an 'h' item's "URL:" links leave gopherspace.
+func TestGopherHTML(t *testing.T) {
+	p := page(t, "gopher://h/hGET%20/", "text/html", `<a href="URL:http://www.example/">web</a>`)
+	if len(p.Links) != 1 || p.Links[0].URL != "http://www.example/" {
+		t.Errorf("links %+v", p.Links)
+	}
+}
+
 // TestText: a document's URLs (RFC 1738 Appendix forms) are numbered
 // links; tabs are expanded and control bytes escaped.
 func TestText(t *testing.T) {

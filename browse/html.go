@@ -153,7 +153,13 @@ func renderHTML(p *Page, r io.Reader, base string) error {
 // URL, which the browser refuses to follow with the reason.
 func htmlLink(base *url.URL, href string) Link {
 	label := clean(href)
-	ref, err := url.Parse(strings.TrimSpace(href))
+	href = strings.TrimSpace(href)
+	// Gopher's HTML items point out of gopherspace with "URL:…" (the
+	// RFC 1738 Appendix prefix, as gopher servers write it).
+	if len(href) > 4 && strings.EqualFold(href[:4], "URL:") {
+		href = href[4:]
+	}
+	ref, err := url.Parse(href)
 	if err != nil {
 		return Link{Label: label}
 	}

@@ -589,3 +589,26 @@ func TestAttributes(t *testing.T) {
 		t.Errorf("requests %q", reqs)
 	}
 }
+
+// TestFTPPassword: a login without a password (§3.2.1) is asked in the
+// screen without echo, and the listing follows.
+func TestFTPPassword(t *testing.T) {
+	f := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{"/pub/README": "hi\r\n"}})
+	d := newDriver(t, "ftp://ann@"+f.Addr+"/pub/", Options{})
+	d.until("the password question", func(m *Model) bool { return m.mode == inputPrompt })
+	if !d.m.prompt.secret || !strings.Contains(d.screen(), "Password for ann@127.0.0.1") {
+		t.Fatalf("secret %v:\n%s", d.m.prompt.secret, d.screen())
+	}
+	d.keys("pa55word")
+	if strings.Contains(d.screen(), "pa55word") {
+		t.Fatalf("the password is echoed:\n%s", d.screen())
+	}
+	d.keys("enter")
+	d.idle()
+	if !strings.Contains(d.screen(), "README") {
+		t.Fatalf("no listing:\n%s (%s)", d.screen(), d.m.msg)
+	}
+	if cmds := strings.Join(f.Commands(), "|"); !strings.Contains(cmds, "PASS pa55word") {
+		t.Errorf("commands %s", cmds)
+	}
+}
