@@ -65,6 +65,7 @@ type visit struct {
 	page      *Page
 	sel, top  int
 	bookmarks bool // the bookmark list, rebuilt when shown again
+	stale     bool // only the URL and place are kept: fetch it again
 }
 
 // maxBack is how many pages the back history keeps.
@@ -268,9 +269,9 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, m.follow(l)
 		}
 	case key.Matches(k, ks.Back):
-		m.goBack()
+		return m, m.goBack()
 	case key.Matches(k, ks.Forward):
-		m.goForward()
+		return m, m.goForward()
 	case key.Matches(k, ks.Go):
 		m.openInput(inputURL, "URL: ", "", false)
 	case key.Matches(k, ks.Search):
@@ -446,7 +447,11 @@ func (m *Model) loaded(msg loadedMsg) {
 	}
 	p := msg.page
 	if msg.reload {
-		m.cur = visit{page: p, sel: -1, top: min(m.cur.top, len(p.Lines))}
+		sel := m.cur.sel
+		if sel >= len(p.Links) {
+			sel = -1
+		}
+		m.cur = visit{page: p, sel: sel, top: m.cur.top}
 	} else {
 		m.push(visit{page: p, sel: -1})
 		m.store.appendEntry(historyFile, entry{url: p.URL, title: p.Title})
@@ -468,26 +473,50 @@ func (m *Model) push(v visit) {
 		if len(m.back) > maxBack {
 			m.back = m.back[len(m.back)-maxBack:]
 		}
+		trim(m.back)
 	}
 	m.forward = m.forward[:0]
 	m.cur = v
 	m.relayout()
 }
 
-func (m *Model) goBack()    { m.travel(&m.back, &m.forward, "no page before this one") }
-func (m *Model) goForward() { m.travel(&m.forward, &m.back, "no page after this one") }
+func (m *Model) goBack() tea.Cmd    { return m.travel(&m.back, &m.forward, "no page before this one") }
+func (m *Model) goForward() tea.Cmd { return m.travel(&m.forward, &m.back, "no page after this one") }
 
 // travel makes the last page of from the current one, the current page
-// going to the end of to.
-func (m *Model) travel(from, to *[]visit, none string) {
+// going to the end of to. A page the history no longer keeps whole is
+// fetched again.
+func (m *Model) travel(from, to *[]visit, none string) tea.Cmd {
 	if len(*from) == 0 {
 		m.note(none)
-		return
+		return nil
 	}
 	*to = append(*to, m.cur)
+	trim(*to)
 	m.cur = (*from)[len(*from)-1]
 	*from = (*from)[:len(*from)-1]
 	m.relayout()
+	if m.cur.stale {
+		return m.open(m.cur.page.URL, false)
+	}
+	return nil
+}
+
+// keepPages is how many pages each history (back, forward) keeps whole:
+// a page may hold megabytes. Older visits keep their URL, title and
+// place, and are fetched again when gone back to.
+var keepPages = 20
+
+func trim(vs []visit) {
+	for i := 0; i < len(vs)-keepPages; i++ {
+		v := &vs[i]
+		if v.stale || v.bookmarks {
+			continue
+		}
+		stub := &Page{URL: v.page.URL, Title: v.page.Title}
+		stub.add("(fetching the page again …)", nil)
+		v.page, v.stale = stub, true
+	}
 }
 
 // follow opens a link: through the access layer, so the §6 guards of a

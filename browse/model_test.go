@@ -612,3 +612,28 @@ func TestFTPPassword(t *testing.T) {
 		t.Errorf("commands %s", cmds)
 	}
 }
+
+// TestHistoryBound: pages beyond keepPages keep their URL and place
+// only, and are fetched again on the way back.
+func TestHistoryBound(t *testing.T) {
+	defer func(n int) { keepPages = n }(keepPages)
+	keepPages = 1
+	h, d := openHole(t, "/", Options{})
+	d.keys("down", "enter") // Hello
+	d.idle()
+	d.keys("enter") // its link to /docs
+	d.idle()
+	if !d.m.back[0].stale || d.m.back[1].stale {
+		t.Fatalf("back history: stale %v %v, want the oldest only", d.m.back[0].stale, d.m.back[1].stale)
+	}
+	n := len(h.requests())
+	d.keys("left")
+	if len(h.requests()) != n {
+		t.Errorf("the page kept whole was fetched again")
+	}
+	d.keys("left")
+	d.idle()
+	if len(h.requests()) != n+1 || !strings.Contains(d.screen(), "Hello") || d.m.cur.sel != 1 {
+		t.Errorf("after going back to the trimmed menu: %d requests (want %d), link %d\n%s", len(h.requests()), n+1, d.m.cur.sel, d.screen())
+	}
+}
