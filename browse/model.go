@@ -189,6 +189,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			msg.reply <- promptReply{err: errCancelled}
 			return m, nil
 		}
+		if m.prompt != nil {
+			// A download and a page both asking: one question at a time;
+			// the second one's operation fails and says why.
+			msg.reply <- promptReply{err: errors.New("another question is open")}
+			return m, m.waitFor(msg.op)
+		}
 		return m, m.ask(msg)
 	case loadedMsg:
 		if m.loading == nil || msg.op != m.loading.id {
@@ -402,10 +408,15 @@ func (m *Model) answer(r promptReply) tea.Cmd {
 		return nil
 	}
 	p.reply <- r
+	return m.waitFor(p.op)
+}
+
+// waitFor waits for the next event of the operation op, if it runs.
+func (m *Model) waitFor(op int) tea.Cmd {
 	switch {
-	case m.loading != nil && m.loading.id == p.op:
+	case m.loading != nil && m.loading.id == op:
 		return m.loading.wait()
-	case m.saving != nil && m.saving.id == p.op:
+	case m.saving != nil && m.saving.id == op:
 		return m.saving.wait()
 	}
 	return nil
