@@ -131,3 +131,25 @@ func TestFTPTypecodesBothCases(t *testing.T) {
 		}
 	}
 }
+
+// TestMailtoSenderRefusals: every octet that would break "MAIL FROM:<…>"
+// or end its line — CR, LF, NUL and the path's own brackets — is refused in
+// the sender, at its byte offset, before a plan exists (RFC 5321 §4.1.2,
+// §6).
+func TestMailtoSenderRefusals(t *testing.T) {
+	u := mustParse(t, "mailto:you@example.org")
+	for _, c := range []string{"\r", "\n", "\x00", "<", ">"} {
+		from := "me" + c + "x@example.org"
+		cl := NewClient()
+		cl.Email = from
+		_, err := cl.Plan(u)
+		if err == nil || !strings.Contains(err.Error(), "at byte 2") {
+			t.Errorf("sender %q: %v, want a refusal at byte 2", from, err)
+		}
+	}
+	cl := NewClient()
+	cl.Email = "me.x+tag@example.org"
+	if _, err := cl.Plan(u); err != nil {
+		t.Errorf("a plain sender is refused: %v", err)
+	}
+}
