@@ -10,16 +10,24 @@ import (
 // (Appendix). The error, an *Error, names the byte offset of the first
 // violation and the rule that failed; Check reports them all.
 //
-// Parse does not allocate when s is valid.
+// Parse does not allocate, whether s is valid or not: the *Error of a
+// rejected input holds offsets and codes, and its message is formatted
+// only when asked for. (Like any value, the *Error moves to the heap, in
+// one allocation, when the caller keeps it.)
 func Parse(s string) (URL, error) {
 	var p parser
 	p.s = s
 	p.parse()
 	if p.stop {
-		return URL{}, &Error{Input: s, Diagnostic: p.first}
+		return URL{}, &Error{Input: s, Offset: p.first.off, Rule: p.first.rule, fault: p.first}
 	}
 	return p.u, nil
 }
+
+// MaxDiagnostics is how many errors, and how many warnings, Check collects
+// for one input; it counts the rest (Report.MoreErrors, MoreWarnings), so
+// that the memory a report takes is bounded whatever the input.
+const MaxDiagnostics = 20
 
 // parser holds the state of one parse. In Parse mode (diags == nil) it stops
 // at the first violation; in Check mode it records every violation and goes
@@ -28,38 +36,51 @@ type parser struct {
 	s     string
 	u     URL
 	diags *[]Diagnostic
-	first Diagnostic
+	limit int // Check mode: how many diagnostics to keep; the rest are counted
+	more  int // Check mode: violations found beyond limit
+	first fault
 	stop  bool // Parse mode only: a violation was found
 	bad   bool // Check mode: at least one violation was found
 }
 
-// fail records a violation at byte offset off. It returns true when the
-// parse must stop (Parse mode). An empty msg means "the byte at off is not
-// allowed in rule" and is spelled out only when the message is needed.
-func (p *parser) fail(off int, rule, msg string) bool {
+// record notes a violation. It returns true when the parse must stop
+// (Parse mode).
+func (p *parser) record(f fault) bool {
 	if p.diags == nil {
 		if !p.stop {
-			p.first = Diagnostic{Offset: off, Rule: rule, Message: msg}
-			if msg == "" {
-				p.first.Message = p.byteMessage(off, rule)
-			}
+			p.first = f
 			p.stop = true
 		}
 		return true
 	}
-	if msg == "" {
-		msg = p.byteMessage(off, rule)
-	}
 	p.bad = true
-	*p.diags = append(*p.diags, Diagnostic{Offset: off, Rule: rule, Message: msg})
+	if p.limit > 0 && len(*p.diags) >= p.limit {
+		p.more++
+		return false
+	}
+	*p.diags = append(*p.diags, Diagnostic{Offset: f.off, Rule: f.rule, Message: f.message(p.s)})
 	return false
 }
 
-func (p *parser) byteMessage(off int, rule string) string {
-	if off >= len(p.s) {
-		return "unexpected end of the URL"
-	}
-	return badByteMessage(p.s[off], rule)
+// diagnostic returns the first violation of a Parse-mode parser.
+func (p *parser) diagnostic() Diagnostic {
+	return Diagnostic{Offset: p.first.off, Rule: p.first.rule, Message: p.first.message(p.s)}
+}
+
+// fail records a violation at byte offset off with a fixed message.
+func (p *parser) fail(off int, rule, msg string) bool {
+	return p.record(fault{off: off, rule: rule, msg: msg})
+}
+
+// failByte records that the byte at off is not allowed in rule (§2.2); the
+// message is spelled out only when it is needed.
+func (p *parser) failByte(off int, rule string) bool {
+	return p.record(fault{off: off, rule: rule, code: msgByte})
+}
+
+// failKind records a violation whose message names the scheme.
+func (p *parser) failKind(off int, rule string, code faultCode) bool {
+	return p.record(fault{off: off, rule: rule, code: code, kind: p.u.kind})
 }
 
 // scan checks that s[i:j] holds only octets of set and well-formed escapes
@@ -82,7 +103,7 @@ func (p *parser) scan(i, j int, set charset, rule string) bool {
 			}
 			continue
 		}
-		if p.fail(i, rule, "") {
+		if p.failByte(i, rule) {
 			return false
 		}
 	}
@@ -150,23 +171,41 @@ func (p *parser) url(end int) {
 	case KindNews:
 		p.news(rest, end)
 	case KindOther:
-		// §5: genericurl = scheme ":" schemepart; schemepart = *xchar | ip-schemepart.
-		// A schemepart that starts with "//" is read as ip-schemepart (§3.1).
+		// §5: genericurl = scheme ":" schemepart;
+		//     schemepart = *xchar | ip-schemepart
+		// Either reading makes the URL valid. ip-schemepart (§3.1) is tried
+		// first, since it gives the parts; every ip-schemepart is also
+		// *xchar, so when it does not match, *xchar decides alone, and the
+		// URL is opaque (Warnings says why it has no host).
 		if strings.HasPrefix(s[rest:end], "//") {
-			j := p.login(rest+2, end, true, true, "login")
-			if p.stop {
+			diags := p.diags
+			p.diags = nil // a trial: its violations are not the URL's
+			matched := p.ipSchemepart(rest, end)
+			p.diags = diags
+			if matched {
 				return
 			}
-			if j < end { // s[j] == '/'
-				p.u.flags |= flagPath
-				p.scan(j+1, end, setXchar, "urlpath")
-			}
-			return
+			p.stop, p.first = false, fault{}
+			p.u = URL{s: p.u.s, kind: p.u.kind, flags: p.u.flags & (flagUpperScheme | flagFragment), colon: p.u.colon, end: p.u.end}
 		}
 		p.scan(rest, end, setXchar, "schemepart")
 	default:
 		p.ipScheme(rest, end)
 	}
+}
+
+// ipSchemepart reports whether s[rest:end] matches §5 ip-schemepart =
+// "//" login [ "/" urlpath ], with urlpath = *xchar, taking its parts.
+func (p *parser) ipSchemepart(rest, end int) bool {
+	j := p.login(rest+2, end, true, true, "login")
+	if p.stop {
+		return false
+	}
+	if j < end { // s[j] == '/'
+		p.u.flags |= flagPath
+		return p.scan(j+1, end, setXchar, "urlpath")
+	}
+	return true
 }
 
 // ipScheme parses the schemepart of the eight named schemes that use the
@@ -176,7 +215,7 @@ func (p *parser) ipScheme(rest, end int) {
 	k := p.u.kind
 	rule := urlRules[k]
 	if !strings.HasPrefix(s[rest:end], "//") {
-		p.fail(rest, rule, article(k)+" URL starts with "+kindNames[k]+"://"+" (§3.1)")
+		p.failKind(rest, rule, msgStartsWith)
 		return
 	}
 	// Only ftp and telnet allow "user:password@" (§3.2.1, §3.8); file has
@@ -371,7 +410,7 @@ func (p *parser) group(i, end int) bool {
 		return false
 	}
 	for j := i + 1; j < end; j++ {
-		if charsets[s[j]]&setGroup == 0 && p.fail(j, "group", "") {
+		if charsets[s[j]]&setGroup == 0 && p.failByte(j, "group") {
 			return false
 		}
 	}
@@ -381,8 +420,11 @@ func (p *parser) group(i, end int) bool {
 // login parses §5 login = [ user [ ":" password ] "@" ] hostport from i, up
 // to the first "/" or end. It returns the index of that "/" (or end).
 func (p *parser) login(i, end int, allowUser, needHost bool, urlRule string) int {
-	s := p.s
 	p.u.flags |= flagAuthority
+	if stop, ok := p.hostport(i, end, needHost); ok {
+		return stop
+	}
+	s := p.s
 	// One pass finds the end of the login and its "@": logins are short,
 	// and a loop beats three IndexByte calls on them.
 	stop, at := end, end
@@ -398,7 +440,7 @@ func (p *parser) login(i, end int, allowUser, needHost bool, urlRule string) int
 	hs := i
 	if at < stop {
 		if !allowUser {
-			if p.fail(i, urlRule, article(p.u.kind)+" URL allows no user name or password (§3)") {
+			if p.failKind(i, urlRule, msgNoUser) {
 				return stop
 			}
 		}
@@ -435,27 +477,103 @@ func (p *parser) login(i, end int, allowUser, needHost bool, urlRule string) int
 			p.fail(he, "fileurl", "a file URL has no port (§3.10)")
 			return stop
 		}
-		p.u.flags |= flagPort
 		if he+1 == stop {
+			p.u.flags |= flagPort
 			p.fail(stop, "port", "the port after ':' is missing; omit the ':' too (§3.1)")
 			return stop
 		}
-		var n int32
-		for j := he + 1; j < stop; j++ {
-			c := s[j]
-			if classes[c]&classDigit == 0 {
-				if p.fail(j, "port", "a port has only decimal digits (§3.1)") {
+		if j := p.port(he+1, stop); j < stop {
+			for ; j < stop; j++ {
+				if classes[s[j]]&classDigit == 0 && p.fail(j, "port", "a port has only decimal digits (§3.1)") {
 					return stop
 				}
-				continue
-			}
-			if n < maxPortValue {
-				n = n*10 + int32(c-'0')
 			}
 		}
-		p.u.port = min(n, maxPortValue)
 	}
 	return stop
+}
+
+// hostport is the fast path of login: a hostname, maybe empty when
+// !needHost, then maybe ":" port, then "/" or end, read in one pass. It
+// reports false, having set nothing that login does not set again, when
+// the login is anything else (a user, a hostnumber, a violation); login
+// then reads it again rule by rule.
+func (p *parser) hostport(i, end int, needHost bool) (int, bool) {
+	s := p.s
+	// §5 hostname = *[ domainlabel "." ] toplabel
+	//    domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
+	//    toplabel    = alpha | alpha *[ alphadigit | "-" ] alphadigit
+	prev := byte('.') // the byte before s[j]
+	last := i         // start of the last label
+	j := i
+	for ; j < end; j++ {
+		c := s[j]
+		if classes[c]&classAlphadigit != 0 {
+			prev = c
+			continue
+		}
+		if c == '.' {
+			if prev == '.' || prev == '-' {
+				return 0, false
+			}
+			last = j + 1
+		} else if c != '-' || prev == '.' {
+			break
+		}
+		prev = c
+	}
+	if j == i {
+		if needHost {
+			return 0, false
+		}
+	} else if prev == '.' || prev == '-' || classes[s[last]]&classAlpha == 0 {
+		// §3.1: a last label that starts with a digit makes a hostnumber,
+		// which host reads.
+		return 0, false
+	}
+	hostEnd := j
+	if j < end && s[j] == ':' {
+		if p.u.kind == KindFile || j+1 == end {
+			return 0, false
+		}
+		if j = p.port(j+1, end); j == hostEnd+1 || j < end && s[j] != '/' {
+			p.u.flags &^= flagPort | flagBigPort
+			p.u.port = 0
+			return 0, false
+		}
+	} else if j < end && s[j] != '/' {
+		return 0, false
+	}
+	p.u.hostStart, p.u.hostEnd, p.u.portEnd = int32(i), int32(hostEnd), int32(j)
+	return j, true
+}
+
+// port reads the §5 port = digits from i: it sets flagPort and the port's
+// value, and returns the index of the first byte that is not a digit. A
+// value beyond math.MaxInt32 is not kept (flagBigPort): the digits are
+// read with a test that comes before the multiplication, so nothing can
+// wrap round (a port must never become a different port).
+func (p *parser) port(i, end int) int {
+	s := p.s
+	p.u.flags |= flagPort
+	n := int32(0)
+	j := i
+	for ; j < end; j++ {
+		d := s[j] - '0'
+		if d > 9 {
+			break
+		}
+		if n > (math.MaxInt32-int32(d))/10 {
+			p.u.flags |= flagBigPort
+			n = 0
+			for j++; j < end && s[j]-'0' <= 9; j++ {
+			}
+			break
+		}
+		n = n*10 + int32(d)
+	}
+	p.u.port = n
+	return j
 }
 
 // host checks §5 host = hostname | hostnumber:

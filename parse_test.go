@@ -2,6 +2,7 @@ package rfc1738
 
 import (
 	"errors"
+	"math"
 	"net/url"
 	"reflect"
 	"strings"
@@ -127,7 +128,21 @@ var parseTests = []struct {
 	{"afs://h/x", "", 0, "§4 reserved, generic syntax"},
 	{"z39.50s:x", "", 0, "§5 scheme may hold '.'"},
 	{"https://www.example.com/a", "", 0, "§5 otherurl ip-schemepart"},
-	{"https://www.example.com/a b", "urlpath", 25, "§5 urlpath = *xchar"},
+	{"https://www.example.com/a b", "schemepart", 25, "§5 neither *xchar nor ip-schemepart"},
+	// §5 schemepart = *xchar | ip-schemepart: either reading makes it valid.
+	{"foo://?q=1", "", 0, "§5 *xchar: no host, but every byte is an xchar"},
+	{"jdbc://a,b/c", "", 0, "§5 *xchar: ',' is not in a host"},
+	{"x-app://h$t/p", "", 0, "§5 *xchar: '$' is not in a host"},
+	{"scheme://exam$ple.net", "", 0, "§5 *xchar"},
+	{"foo:///x", "", 0, "§5 *xchar: an empty host"},
+	{"https://exa_mple.com/a", "", 0, "§5 *xchar: '_' is not in a host"},
+	{"foo://h:99999999999999999999/", "", 0, "§5 ip-schemepart: port = digits, any size"},
+	{"foo://exa mple.com/", "schemepart", 9, "§2.2 a space is in neither reading"},
+	{"foo://a_b/%zz", "escape", 10, "§2.2 a bad escape is in neither reading"},
+	{"foo://a_b/#x y", "fragment", 12, "fragment = *xchar after an opaque schemepart"},
+	// §3.1 ports are digits of any size; none wraps round into a valid port.
+	{"gopher://127.0.0.1:4295014374/0x", "", 0, "§5 port = digits"},
+	{"ftp://h:99999999999999999999999/", "", 0, "§5 port = digits"},
 	{"no-colon", "genericurl", 8, "§5 genericurl"},
 	{"www.x.org/a:b", "scheme", 9, "§5 scheme"},
 	{":x", "scheme", 0, "§5 scheme = 1*[...]"},
@@ -156,7 +171,7 @@ func TestParse(t *testing.T) {
 			continue
 		}
 		if e.Rule != tt.rule || e.Offset != tt.offset {
-			t.Errorf("%s: Parse(%q): rule %s at %d (%s), want %s at %d", tt.note, tt.in, e.Rule, e.Offset, e.Message, tt.rule, tt.offset)
+			t.Errorf("%s: Parse(%q): rule %s at %d (%s), want %s at %d", tt.note, tt.in, e.Rule, e.Offset, e.Message(), tt.rule, tt.offset)
 		}
 		if e.Input != tt.in || !strings.Contains(e.Error(), tt.rule) {
 			t.Errorf("%s: error %q lacks the input or rule", tt.note, e.Error())
@@ -187,8 +202,8 @@ func checkAgrees(t *testing.T, in string) {
 	}
 	if err != nil {
 		e := err.(*Error)
-		if r.Errors[0] != e.Diagnostic {
-			t.Fatalf("Check(%q) first error %v, Parse %v", in, r.Errors[0], e.Diagnostic)
+		if r.Errors[0] != e.Diagnostic() {
+			t.Fatalf("Check(%q) first error %v, Parse %v", in, r.Errors[0], e.Diagnostic())
 		}
 		return
 	}
@@ -242,6 +257,14 @@ func TestAccessors(t *testing.T) {
 		{in: "telnet://h", scheme: "telnet", host: "h", portNumber: 23},
 		{in: "nntp://h/g", scheme: "nntp", host: "h", portNumber: 119, path: part{"g", true}},
 		{in: "file:///x", scheme: "file", host: "", path: part{"x", true}},
+		// §5 schemepart = *xchar: an opaque schemepart has no host, port or user.
+		{in: "x-app://h$t:1/p", scheme: "x-app", opaque: part{"//h$t:1/p", true}},
+		{in: "jdbc://a,b/c#f", scheme: "jdbc", opaque: part{"//a,b/c", true}, fragment: part{"f", true}},
+		// §5 port = digits: PortNumber is never a number the digits do not spell.
+		{in: "gopher://127.0.0.1:4295014374/0x", scheme: "gopher", host: "127.0.0.1", port: part{"4295014374", true}, portNumber: 4295014374, path: part{"0x", true}},
+		{in: "ftp://h:0021/", scheme: "ftp", host: "h", port: part{"0021", true}, portNumber: 21, path: part{"", true}},
+		{in: "ftp://h:2147483647/", scheme: "ftp", host: "h", port: part{"2147483647", true}, portNumber: 2147483647, path: part{"", true}},
+		{in: "ftp://h:99999999999999999999999/", scheme: "ftp", host: "h", port: part{"99999999999999999999999", true}, portNumber: math.MaxInt, path: part{"", true}},
 	}
 	for _, tt := range tests {
 		u, err := Parse(tt.in)
@@ -294,9 +317,13 @@ func TestWarnings(t *testing.T) {
 		{"news:a%0Ab@h.org", []string{"escape"}},                  // §6
 		{"mailto:joe", []string{"encoded822addr"}},                // §3.5
 		{"mailto:joe@x.org,ann@y.org", []string{"encoded822addr"}},
-		{"mailto:%22a%20b%22@x.org", nil},       // quoted local part
-		{"HTTP://x.org/~a", []string{"scheme"}}, // invalid, but its scheme is still read
-		{"X Y:z", nil},                          // no scheme name, so no scheme warning
+		{"mailto:%22a%20b%22@x.org", nil},                    // quoted local part
+		{"HTTP://x.org/~a", []string{"scheme"}},              // invalid, but its scheme is still read
+		{"X Y:z", nil},                                       // no scheme name, so no scheme warning
+		{"foo://exam$ple.net/", []string{"domainlabel"}},     // §3.1: read as *xchar, no host
+		{"foo:///x", []string{"host"}},                       // §3.1: read as *xchar, no host
+		{"gopher://h:4295014374/0x", []string{"port"}},       // beyond 65535, not 47078
+		{"http://h:99999999999999999999/", []string{"port"}}, // beyond any int
 	}
 	for _, tt := range tests {
 		r := Check(tt.in)
@@ -373,7 +400,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		if err != nil {
-			if err.(*Error).Diagnostic != r.Errors[0] {
+			if err.(*Error).Diagnostic() != r.Errors[0] {
 				t.Fatalf("Check(%q) first error differs from Parse", in)
 			}
 			return

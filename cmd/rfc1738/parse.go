@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -53,18 +54,18 @@ func runParse(e *env, args []string) int {
 // fixed: scripts rely on them. An absent part is null; only the object of
 // the URL's own scheme is present.
 type jsonURL struct {
-	Input    string     `json:"input"`
-	Valid    bool       `json:"valid"`
-	Errors   []jsonDiag `json:"errors"`
-	Warnings []jsonDiag `json:"warnings"`
-	Scheme   *string    `json:"scheme"`
-	User     *string    `json:"user"`
-	Password *string    `json:"password"`
-	Host     *string    `json:"host"`
-	Port     *int       `json:"port"`
-	Path     *string    `json:"path"`
-	Opaque   *string    `json:"opaque"`
-	Fragment *string    `json:"fragment"`
+	Input    string       `json:"input"`
+	Valid    bool         `json:"valid"`
+	Errors   []jsonDiag   `json:"errors"`
+	Warnings []jsonDiag   `json:"warnings"`
+	Scheme   *string      `json:"scheme"`
+	User     *string      `json:"user"`
+	Password *string      `json:"password"`
+	Host     *string      `json:"host"`
+	Port     *json.Number `json:"port"`
+	Path     *string      `json:"path"`
+	Opaque   *string      `json:"opaque"`
+	Fragment *string      `json:"fragment"`
 
 	FTP      *jsonFTP      `json:"ftp,omitempty"`
 	HTTP     *jsonHTTP     `json:"http,omitempty"`
@@ -155,8 +156,13 @@ func newJSONURL(in string, r rfc1738.Report) *jsonURL {
 	j.User = opt(u.User())
 	j.Password = opt(u.Password())
 	j.Host = opt(u.Host(), u.HasAuthority())
-	if _, ok := u.Port(); ok {
-		n := u.PortNumber()
+	if digits, ok := u.Port(); ok {
+		// §5 port = digits: the exact number they spell, whatever its size
+		// (a JSON number has none), leading zeros dropped.
+		n := json.Number(strings.TrimLeft(digits, "0"))
+		if n == "" {
+			n = "0"
+		}
 		j.Port = &n
 	}
 	j.Path = opt(u.Path())
