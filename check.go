@@ -32,11 +32,10 @@ func Check(s string) Report {
 
 // check is Check with a cap of limit diagnostics of each kind (0: none).
 func check(s string, limit int) Report {
-	var diags []Diagnostic
-	p := parser{s: s, diags: &diags, limit: limit}
-	p.parse()
+	p := parser{collect: true, limit: limit}
+	p.parse(s)
 	if p.bad {
-		r := Report{Errors: diags, MoreErrors: p.more}
+		r := Report{Errors: p.diags, MoreErrors: p.more}
 		w := warner{limit: limit}
 		schemeWarnings(s, &w)
 		r.Warnings, r.MoreWarnings = w.list, w.more
@@ -55,11 +54,20 @@ type warner struct {
 }
 
 func (w *warner) add(d Diagnostic) {
+	if !w.counted() {
+		w.list = append(w.list, d)
+	}
+}
+
+// counted reports whether the list is full, counting one more warning if
+// so: a caller that finds a warning in a loop calls it before making the
+// message, which is then never made.
+func (w *warner) counted() bool {
 	if w.limit > 0 && len(w.list) >= w.limit {
 		w.more++
-		return
+		return true
 	}
-	w.list = append(w.list, d)
+	return false
 }
 
 // reservedSchemes are the names §4 asks IANA to reserve; RFC 1738 defines
@@ -185,7 +193,7 @@ func opaqueWarning(u URL, w *warner) {
 	if p.ipSchemepart(rest, end) {
 		return // cannot happen: Parse would have taken the parts
 	}
-	w.add(Diagnostic{Offset: p.first.off, Rule: p.first.rule, Message: "not an ip-schemepart: " +
+	w.add(Diagnostic{Offset: p.first.Offset, Rule: p.first.Rule, Message: "not an ip-schemepart: " +
 		p.first.message(u.s) + "; it is read as *xchar (§5), so the URL has no host, port or user"})
 }
 
@@ -198,6 +206,10 @@ func lineEscapes(s string, i, j int, rule, bad string, w *warner) {
 			return
 		}
 		i += k
+		if w.counted() {
+			i += 3
+			continue
+		}
 		c := unhex(s[i+1])<<4 | unhex(s[i+2])
 		w.add(Diagnostic{Offset: i, Rule: rule, Message: "the escape " + s[i:i+3] + " decodes to " +
 			strconv.QuoteRune(rune(c)) + ", which would end or split a protocol line; clients must not send it (§6)"})

@@ -17,15 +17,13 @@ func (d Diagnostic) String() string {
 }
 
 // Error is the error returned by Parse. It names the input, the byte offset
-// of the first violation, and the rule that failed. It holds what the
-// message is made of, not the message: the sentence is formatted only when
-// Message, Diagnostic or Error is called, so a rejection costs no more than
-// an acceptance.
+// of the first violation (Offset), and the §5 rule that failed (Rule). It
+// holds what the message is made of, not the message: the sentence is
+// formatted only when Message, Diagnostic or Error is called, so that a
+// rejection costs no more than an acceptance.
 type Error struct {
-	Input  string
-	Offset int    // byte offset of the violation in Input
-	Rule   string // the §5 production that failed, e.g. "toplabel", "escape"
-	fault  fault
+	Input string
+	fault // Offset and Rule
 }
 
 // Message returns the sentence that says what is wrong, as Check reports it.
@@ -42,25 +40,25 @@ func (e *Error) Error() string {
 
 // errorOf returns the *Error of a Diagnostic whose message is already made.
 func errorOf(input string, d Diagnostic) *Error {
-	return &Error{Input: input, Offset: d.Offset, Rule: d.Rule, fault: fault{off: d.Offset, rule: d.Rule, msg: d.Message}}
+	return &Error{Input: input, fault: fault{Offset: d.Offset, Rule: d.Rule, msg: d.Message}}
 }
 
 // A fault is a violation as the parser records it: the offset, the rule,
 // and either a fixed message or a code and its argument. Nothing is
 // formatted (and nothing allocated) until the message is asked for.
 type fault struct {
-	off  int
-	rule string
-	msg  string    // the message, when code is msgFixed
-	code faultCode // how to make the message when msg is ""
-	kind Kind      // the scheme, for msgStartsWith and msgNoUser
+	Offset int       // byte offset of the violation in the input
+	Rule   string    // the §5 production that failed, e.g. "toplabel", "escape"
+	msg    string    // the message, when code is msgFixed
+	code   faultCode // how to make the message when msg is ""
+	kind   Kind      // the scheme, for msgStartsWith and msgNoUser
 }
 
 type faultCode uint8
 
 const (
 	msgFixed      faultCode = iota // msg is the message
-	msgByte                        // the octet at off is not allowed in rule (§2.2)
+	msgByte                        // the octet at Offset is not allowed in Rule (§2.2)
 	msgStartsWith                  // a <scheme> URL starts with <scheme>:// (§3.1)
 	msgNoUser                      // a <scheme> URL allows no user name or password (§3)
 )
@@ -69,10 +67,10 @@ const (
 func (f fault) message(s string) string {
 	switch f.code {
 	case msgByte:
-		if f.off >= len(s) {
+		if f.Offset >= len(s) {
 			return "unexpected end of the URL"
 		}
-		return badByteMessage(s[f.off], f.rule)
+		return badByteMessage(s[f.Offset], f.Rule)
 	case msgStartsWith:
 		return article(f.kind) + " URL starts with " + kindNames[f.kind] + ":// (§3.1)"
 	case msgNoUser:

@@ -15,13 +15,51 @@ import (
 // only when asked for. (Like any value, the *Error moves to the heap, in
 // one allocation, when the caller keeps it.)
 func Parse(s string) (URL, error) {
+	// Parse is small enough to be inlined, so that the *Error lives in the
+	// caller's frame unless the caller keeps it.
 	var p parser
-	p.s = s
-	p.parse()
-	if p.stop {
-		return URL{}, &Error{Input: s, Offset: p.first.off, Rule: p.first.rule, fault: p.first}
+	if p.parse(s) {
+		return p.u, nil
 	}
-	return p.u, nil
+	return URL{}, &Error{Input: s, fault: p.first}
+}
+
+// Valid reports whether s is an RFC 1738 URL: exactly whether Parse(s)
+// returns no error, at the cost of a recogniser. Since every ip-schemepart
+// is also *xchar (§5), a URL of any scheme other than the ten of §3 is
+// valid when its schemepart and fragment are xchars, which one loop over
+// the bytes decides; the ten schemes are held to their productions.
+func Valid(s string) bool {
+	// §2.1, §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] ":"
+	i := 0
+	for i < len(s) && classes[s[i]]&(classScheme|classHialpha) != 0 {
+		i++
+	}
+	if i == 0 || i == len(s) || s[i] != ':' || len(s) > math.MaxInt32 {
+		return false
+	}
+	if KindOf(s[:i]) != KindOther {
+		var p parser
+		return p.parse(s)
+	}
+	// §5 genericurl: schemepart = *xchar, then maybe "#" fragment (Appendix),
+	// fragment = *xchar.
+	hash := false
+	for i++; i < len(s); i++ {
+		c := s[i]
+		if charsets[c]&setXchar != 0 {
+			continue
+		}
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			i += 2
+		case c == '#' && !hash:
+			hash = true
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // MaxDiagnostics is how many errors, and how many warnings, Check collects
@@ -29,24 +67,25 @@ func Parse(s string) (URL, error) {
 // that the memory a report takes is bounded whatever the input.
 const MaxDiagnostics = 20
 
-// parser holds the state of one parse. In Parse mode (diags == nil) it stops
-// at the first violation; in Check mode it records every violation and goes
-// on, skipping the offending byte.
+// parser holds the state of one parse. In Parse mode (!collect) it stops
+// at the first violation; in Check mode it records every violation in
+// diags and goes on, skipping the offending byte.
 type parser struct {
-	s     string
-	u     URL
-	diags *[]Diagnostic
-	limit int // Check mode: how many diagnostics to keep; the rest are counted
-	more  int // Check mode: violations found beyond limit
-	first fault
-	stop  bool // Parse mode only: a violation was found
-	bad   bool // Check mode: at least one violation was found
+	s       string
+	u       URL
+	collect bool
+	diags   []Diagnostic
+	limit   int   // Check mode: how many diagnostics to keep; the rest are counted
+	more    int   // Check mode: violations found beyond limit
+	first   fault // Parse mode: the first violation
+	stop    bool  // Parse mode only: a violation was found
+	bad     bool  // Check mode: at least one violation was found
 }
 
 // record notes a violation. It returns true when the parse must stop
 // (Parse mode).
 func (p *parser) record(f fault) bool {
-	if p.diags == nil {
+	if !p.collect {
 		if !p.stop {
 			p.first = f
 			p.stop = true
@@ -54,33 +93,33 @@ func (p *parser) record(f fault) bool {
 		return true
 	}
 	p.bad = true
-	if p.limit > 0 && len(*p.diags) >= p.limit {
+	if p.limit > 0 && len(p.diags) >= p.limit {
 		p.more++
 		return false
 	}
-	*p.diags = append(*p.diags, Diagnostic{Offset: f.off, Rule: f.rule, Message: f.message(p.s)})
+	p.diags = append(p.diags, Diagnostic{Offset: f.Offset, Rule: f.Rule, Message: f.message(p.s)})
 	return false
 }
 
 // diagnostic returns the first violation of a Parse-mode parser.
 func (p *parser) diagnostic() Diagnostic {
-	return Diagnostic{Offset: p.first.off, Rule: p.first.rule, Message: p.first.message(p.s)}
+	return Diagnostic{Offset: p.first.Offset, Rule: p.first.Rule, Message: p.first.message(p.s)}
 }
 
 // fail records a violation at byte offset off with a fixed message.
 func (p *parser) fail(off int, rule, msg string) bool {
-	return p.record(fault{off: off, rule: rule, msg: msg})
+	return p.record(fault{Offset: off, Rule: rule, msg: msg})
 }
 
 // failByte records that the byte at off is not allowed in rule (§2.2); the
 // message is spelled out only when it is needed.
 func (p *parser) failByte(off int, rule string) bool {
-	return p.record(fault{off: off, rule: rule, code: msgByte})
+	return p.record(fault{Offset: off, Rule: rule, code: msgByte})
 }
 
 // failKind records a violation whose message names the scheme.
 func (p *parser) failKind(off int, rule string, code faultCode) bool {
-	return p.record(fault{off: off, rule: rule, code: code, kind: p.u.kind})
+	return p.record(fault{Offset: off, Rule: rule, code: code, kind: p.u.kind})
 }
 
 // scan checks that s[i:j] holds only octets of set and well-formed escapes
@@ -110,11 +149,12 @@ func (p *parser) scan(i, j int, set charset, rule string) bool {
 	return true
 }
 
-func (p *parser) parse() {
-	s := p.s
+// parse parses s and reports whether it is valid.
+func (p *parser) parse(s string) bool {
+	p.s = s
 	if len(s) > math.MaxInt32 {
 		p.fail(0, "url", "the URL is longer than this parser accepts (2 GiB)")
-		return
+		return false
 	}
 	end := strings.IndexByte(s, '#')
 	if end >= 0 {
@@ -130,6 +170,7 @@ func (p *parser) parse() {
 		// It is checked last, so violations are reported in input order.
 		p.scan(end+1, len(s), setXchar, "fragment")
 	}
+	return !p.stop && !p.bad
 }
 
 // url parses the URL proper, s[:end].
@@ -178,10 +219,10 @@ func (p *parser) url(end int) {
 		// *xchar, so when it does not match, *xchar decides alone, and the
 		// URL is opaque (Warnings says why it has no host).
 		if strings.HasPrefix(s[rest:end], "//") {
-			diags := p.diags
-			p.diags = nil // a trial: its violations are not the URL's
+			collect := p.collect
+			p.collect = false // a trial: its violations are not the URL's
 			matched := p.ipSchemepart(rest, end)
-			p.diags = diags
+			p.collect = collect
 			if matched {
 				return
 			}

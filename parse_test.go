@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/url"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -150,6 +151,7 @@ var parseTests = []struct {
 	{"x:", "", 0, "§5 schemepart = *xchar"},
 	{"x:\x00", "schemepart", 2, "§2.2 control"},
 	{"x:\xe6", "schemepart", 2, "§2.2 8-bit"},
+	{"x:a#b#c", "fragment", 5, "fragment = *xchar: one '#' only"},
 }
 
 func TestParse(t *testing.T) {
@@ -196,6 +198,9 @@ func TestCheckAgreesWithParse(t *testing.T) {
 func checkAgrees(t *testing.T, in string) {
 	t.Helper()
 	u, err := Parse(in)
+	if Valid(in) != (err == nil) {
+		t.Fatalf("Valid(%q) = %v but Parse error = %v", in, Valid(in), err)
+	}
 	r := Check(in)
 	if (err == nil) != r.Valid() {
 		t.Fatalf("Check(%q).Valid() = %v but Parse error = %v", in, r.Valid(), err)
@@ -340,19 +345,36 @@ func TestWarnings(t *testing.T) {
 	}
 }
 
-// TestNoAllocs: parsing a valid URL does not allocate, nor do the raw accessors.
+// TestNoAllocs: Parse allocates nothing, on valid input (nor do the raw
+// accessors) and on invalid input (the *Error's message is formatted only
+// when asked for); Valid allocates nothing; Check allocates nothing on a
+// valid URL that draws no warning.
 func TestNoAllocs(t *testing.T) {
-	inputs := []string{
+	valid := []string{
 		"ftp://myname@host.dom/%2Fetc/motd;type=a",
-		"http://www.example.com:8080/a/b;c?d=e&f",
+		"ftp://h:21/x",
+		"http://www.example.com/a/b;c?d=e&f",
 		"gopher://h/0x%09%09+",
 		"news:comp.lang.c",
 		"prospero://host.dom//pros/name;a=b",
 		"https://www.example.com/x/y",
 		"file:///etc/motd#frag",
+		"wais://h/db?a+b",
 	}
-	for _, in := range inputs {
-		n := testing.AllocsPerRun(100, func() {
+	invalid := []string{
+		"http://x.org/~joe",  // a byte message
+		"http://user@host/",  // a message naming the scheme
+		"ftp:example",        // a message naming the scheme
+		"ftp://h:8a/",        // a fixed message
+		"https://a b.org/",   // both readings of a generic schemepart fail
+		"x:\xe6",             // 8-bit
+		"news:comp lang",     // group
+		"nntp://h/g/4a",      // digits
+		"http://x.org/a#b c", // fragment
+		"gopher://h:4294967366/0\x00",
+	}
+	for _, in := range valid {
+		if n := testing.AllocsPerRun(100, func() {
 			u, err := Parse(in)
 			if err != nil {
 				t.Fatal(err)
@@ -361,9 +383,34 @@ func TestNoAllocs(t *testing.T) {
 			_, _ = u.RawUser()
 			_, _ = u.Path()
 			_ = u.Host()
-		})
-		if n != 0 {
+			_, _ = u.PortValue()
+		}); n != 0 {
 			t.Errorf("Parse(%q) allocates %v times, want 0", in, n)
+		}
+		if n := testing.AllocsPerRun(100, func() {
+			if r := Check(in); !r.Valid() || len(r.Warnings) != 0 {
+				t.Fatalf("Check(%q) = %v", in, r)
+			}
+		}); n != 0 {
+			t.Errorf("Check(%q) allocates %v times, want 0", in, n)
+		}
+	}
+	// §5: read as *xchar; Check's warning says why it has no host.
+	if n := testing.AllocsPerRun(100, func() { Parse("https://exa_mple.com/x") }); n != 0 {
+		t.Errorf("Parse of an opaque schemepart allocates %v times, want 0", n)
+	}
+	for _, in := range invalid {
+		if n := testing.AllocsPerRun(100, func() {
+			if _, err := Parse(in); err == nil {
+				t.Fatalf("Parse(%q) accepted it", in)
+			}
+		}); n != 0 {
+			t.Errorf("Parse(%q) allocates %v times on a rejection, want 0", in, n)
+		}
+	}
+	for _, in := range append(valid, invalid...) {
+		if n := testing.AllocsPerRun(100, func() { Valid(in) }); n != 0 {
+			t.Errorf("Valid(%q) allocates %v times, want 0", in, n)
 		}
 	}
 }
@@ -390,6 +437,9 @@ func FuzzParse(f *testing.F) {
 	f.Add("gopher://h/1%09%09$+ABSTRACT")
 	f.Fuzz(func(t *testing.T, in string) {
 		u, err := Parse(in)
+		if Valid(in) != (err == nil) {
+			t.Fatalf("Valid(%q) = %v, Parse error %v", in, Valid(in), err)
+		}
 		r := Check(in)
 		if (err == nil) != r.Valid() {
 			t.Fatalf("Check(%q).Valid() = %v, Parse error %v", in, r.Valid(), err)
@@ -441,4 +491,45 @@ func views(u URL) []any {
 	add(u.File())
 	add(u.Prospero())
 	return out
+}
+
+// TestCheckCapsDiagnostics: a 2 MB input with a violation (or a warning) at
+// every few bytes yields the first MaxDiagnostics of them and a count of
+// the rest, and Check's memory stays far below the size of the input.
+func TestCheckCapsDiagnostics(t *testing.T) {
+	const n = 2 << 20
+	tests := []struct {
+		in               string
+		errors, warnings int // expected totals, collected or counted
+		wantValid        bool
+		rule             string
+	}{
+		{"http://x.org/" + strings.Repeat("~", n), n, 0, false, "hsegment"}, // §2.2: '~' is unsafe
+		{"foo://" + strings.Repeat("%", n), n, 0, false, "escape"},          // §2.2: '%' begins an escape
+		{"ftp://h/" + strings.Repeat("%0A", n/3), 0, n / 3, true, "escape"}, // §6: a decoded LF
+	}
+	for _, tt := range tests {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		r := Check(tt.in)
+		runtime.ReadMemStats(&after)
+		list, more := r.Errors, r.MoreErrors
+		total := tt.errors
+		if tt.wantValid {
+			list, more, total = r.Warnings, r.MoreWarnings, tt.warnings
+		}
+		if r.Valid() != tt.wantValid || len(list) != MaxDiagnostics || len(list)+more != total || list[0].Rule != tt.rule {
+			t.Errorf("Check(%.20q…): valid %v, %d diagnostics + %d more, want %d in all", tt.in, r.Valid(), len(list), more, total)
+		}
+		for i := 1; i < len(list); i++ {
+			if list[i].Offset <= list[i-1].Offset {
+				t.Errorf("Check(%.20q…): diagnostics are not the first ones, in input order: %v", tt.in, list)
+				break
+			}
+		}
+		if used := after.TotalAlloc - before.TotalAlloc; used > 64<<10 {
+			t.Errorf("Check(%.20q…) allocated %d bytes for a %d-byte input, want at most 64 KiB", tt.in, used, len(tt.in))
+		}
+	}
 }

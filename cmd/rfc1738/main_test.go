@@ -32,7 +32,7 @@ func TestParseJSONKeys(t *testing.T) {
 	}
 	want := map[string]any{
 		"input": "ftp://myname@host.dom/%2Fetc/motd;type=a", "valid": true,
-		"errors": []any{}, "warnings": []any{},
+		"errors": []any{}, "warnings": []any{}, "more_errors": 0.0, "more_warnings": 0.0,
 		"scheme": "ftp", "user": "myname", "password": nil, "host": "host.dom", "port": nil,
 		"path": "%2Fetc/motd;type=a", "opaque": nil, "fragment": nil,
 		"ftp": map[string]any{"cwd": []any{"/etc"}, "name": "motd", "type": "a"},

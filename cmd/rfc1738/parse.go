@@ -54,18 +54,22 @@ func runParse(e *env, args []string) int {
 // fixed: scripts rely on them. An absent part is null; only the object of
 // the URL's own scheme is present.
 type jsonURL struct {
-	Input    string       `json:"input"`
-	Valid    bool         `json:"valid"`
-	Errors   []jsonDiag   `json:"errors"`
-	Warnings []jsonDiag   `json:"warnings"`
-	Scheme   *string      `json:"scheme"`
-	User     *string      `json:"user"`
-	Password *string      `json:"password"`
-	Host     *string      `json:"host"`
-	Port     *json.Number `json:"port"`
-	Path     *string      `json:"path"`
-	Opaque   *string      `json:"opaque"`
-	Fragment *string      `json:"fragment"`
+	Input    string     `json:"input"`
+	Valid    bool       `json:"valid"`
+	Errors   []jsonDiag `json:"errors"`
+	Warnings []jsonDiag `json:"warnings"`
+	// MoreErrors, MoreWarnings: how many were found beyond the first
+	// rfc1738.MaxDiagnostics of each, which are all a report holds.
+	MoreErrors   int          `json:"more_errors"`
+	MoreWarnings int          `json:"more_warnings"`
+	Scheme       *string      `json:"scheme"`
+	User         *string      `json:"user"`
+	Password     *string      `json:"password"`
+	Host         *string      `json:"host"`
+	Port         *json.Number `json:"port"`
+	Path         *string      `json:"path"`
+	Opaque       *string      `json:"opaque"`
+	Fragment     *string      `json:"fragment"`
 
 	FTP      *jsonFTP      `json:"ftp,omitempty"`
 	HTTP     *jsonHTTP     `json:"http,omitempty"`
@@ -147,7 +151,8 @@ func diags(ds []rfc1738.Diagnostic) []jsonDiag {
 }
 
 func newJSONURL(in string, r rfc1738.Report) *jsonURL {
-	j := &jsonURL{Input: in, Valid: r.Valid(), Errors: diags(r.Errors), Warnings: diags(r.Warnings)}
+	j := &jsonURL{Input: in, Valid: r.Valid(), Errors: diags(r.Errors), Warnings: diags(r.Warnings),
+		MoreErrors: r.MoreErrors, MoreWarnings: r.MoreWarnings}
 	if !r.Valid() {
 		return j
 	}
