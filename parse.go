@@ -38,28 +38,28 @@ func Valid(s string) bool {
 	if i == 0 || i == len(s) || s[i] != ':' || len(s) > math.MaxInt32 {
 		return false
 	}
-	if KindOf(s[:i]) != KindOther {
+	switch KindOf(s[:i]) {
+	case KindOther:
+	case KindFile:
+		// §5 fileurl = "file://" [ host | "localhost" ] "/" fpath, with no
+		// ";" in fpath; a host name is read here, a hostnumber by Parse.
+		if h := i + 3; strings.HasPrefix(s[i+1:], "//") {
+			if h = hostnameEnd(s, h, len(s)); h >= 0 && h < len(s) && s[h] == '/' {
+				e := span(s, h+1, len(s), setFsegment|setSlash)
+				if e == len(s) || s[e] == '#' && span(s, e+1, len(s), setXchar) == len(s) {
+					return true
+				}
+			}
+		}
+		fallthrough
+	default:
 		var p parser
 		return p.parse(s)
 	}
 	// §5 genericurl: schemepart = *xchar, then maybe "#" fragment (Appendix),
 	// fragment = *xchar.
-	hash := false
-	for i++; i < len(s); i++ {
-		c := s[i]
-		if charsets[c]&setXchar != 0 {
-			continue
-		}
-		switch {
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			i += 2
-		case c == '#' && !hash:
-			hash = true
-		default:
-			return false
-		}
-	}
-	return true
+	end := span(s, i+1, len(s), setXchar)
+	return end == len(s) || s[end] == '#' && span(s, end+1, len(s), setXchar) == len(s)
 }
 
 // MaxDiagnostics is how many errors, and how many warnings, Check collects
@@ -126,27 +126,44 @@ func (p *parser) failKind(off int, rule string, code faultCode) bool {
 // (§5 escape = "%" hex hex). Each offending byte is reported under rule.
 // It returns false when the parse must stop.
 func (p *parser) scan(i, j int, set charset, rule string) bool {
-	s := p.s
-	for ; i < j; i++ {
-		c := s[i]
-		if charsets[c]&set != 0 {
-			continue
+	for {
+		i = span(p.s, i, j, set)
+		if i == j {
+			return true
 		}
-		if c == '%' {
-			if i+2 < j && isHex(s[i+1]) && isHex(s[i+2]) {
-				i += 2
-				continue
-			}
+		if p.s[i] == '%' {
 			if p.fail(i, "escape", "'%' must begin an escape of two hex digits, %XX (§2.2); encode a literal '%' as %25") {
 				return false
 			}
-			continue
-		}
-		if p.failByte(i, rule) {
+		} else if p.failByte(i, rule) {
 			return false
 		}
+		i++
 	}
-	return true
+}
+
+// span returns the index of the first byte of s[i:j] that is neither an
+// octet of set nor part of a well-formed escape, or j. Four octets are
+// looked up at a time, with one test for the four: most bytes of a URL are
+// plain, and a branch per byte costs more than the look-ups.
+func span(s string, i, j int, set charset) int {
+	t := s[i:j]
+	for len(t) > 0 {
+		for len(t) >= 4 && charsets[t[0]]&charsets[t[1]]&charsets[t[2]]&charsets[t[3]]&set != 0 {
+			t = t[4:]
+		}
+		if len(t) == 0 {
+			break
+		}
+		if c := t[0]; charsets[c]&set != 0 {
+			t = t[1:]
+		} else if c == '%' && len(t) > 2 && isHex(t[1]) && isHex(t[2]) {
+			t = t[3:]
+		} else {
+			return j - len(t)
+		}
+	}
+	return j
 }
 
 // parse parses s and reports whether it is valid.
@@ -287,7 +304,13 @@ func (p *parser) ipScheme(rest, end int) {
 	case KindHTTP:
 		// §5: httpurl = "http://" hostport [ "/" hpath [ "?" search ]]
 		if hasSlash {
-			q := indexByte(s, path, end, '?')
+			q := span(s, path, end, setHsegment|setSlash)
+			if q == end {
+				return
+			}
+			if s[q] != '?' {
+				q = indexByte(s, path, end, '?')
+			}
 			if p.scan(path, q, setHsegment|setSlash, "hsegment") && q < end {
 				p.scan(q+1, end, setHsegment, "search")
 			}
@@ -383,6 +406,9 @@ func (p *parser) ipScheme(rest, end int) {
 // reserved.
 func (p *parser) fpath(i, end int, ftp bool) {
 	s := p.s
+	if span(s, i, end, setFsegment|setSlash) == end {
+		return // no ';' and nothing to report: the common case, in one pass
+	}
 	semi := indexByte(s, i, end, ';')
 	if !p.scan(i, semi, setFsegment|setSlash, "fsegment") || semi == end {
 		return
@@ -541,35 +567,8 @@ func (p *parser) login(i, end int, allowUser, needHost bool, urlRule string) int
 // then reads it again rule by rule.
 func (p *parser) hostport(i, end int, needHost bool) (int, bool) {
 	s := p.s
-	// §5 hostname = *[ domainlabel "." ] toplabel
-	//    domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
-	//    toplabel    = alpha | alpha *[ alphadigit | "-" ] alphadigit
-	prev := byte('.') // the byte before s[j]
-	last := i         // start of the last label
-	j := i
-	for ; j < end; j++ {
-		c := s[j]
-		if classes[c]&classAlphadigit != 0 {
-			prev = c
-			continue
-		}
-		if c == '.' {
-			if prev == '.' || prev == '-' {
-				return 0, false
-			}
-			last = j + 1
-		} else if c != '-' || prev == '.' {
-			break
-		}
-		prev = c
-	}
-	if j == i {
-		if needHost {
-			return 0, false
-		}
-	} else if prev == '.' || prev == '-' || classes[s[last]]&classAlpha == 0 {
-		// §3.1: a last label that starts with a digit makes a hostnumber,
-		// which host reads.
+	j := hostnameEnd(s, i, end)
+	if j < 0 || j == i && needHost {
 		return 0, false
 	}
 	hostEnd := j
@@ -587,6 +586,42 @@ func (p *parser) hostport(i, end int, needHost bool) (int, bool) {
 	}
 	p.u.hostStart, p.u.hostEnd, p.u.portEnd = int32(i), int32(hostEnd), int32(j)
 	return j, true
+}
+
+// hostnameEnd reads a §5 hostname from s[i:end], maybe empty, in one pass,
+// and returns where it ends: at end or at a byte that cannot be part of a
+// host name. It returns -1 when what it read is not a hostname (a label
+// that starts or ends with '-', an empty label, a hostnumber), which host
+// then explains.
+//
+//	hostname    = *[ domainlabel "." ] toplabel
+//	domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
+//	toplabel    = alpha | alpha *[ alphadigit | "-" ] alphadigit
+func hostnameEnd(s string, i, end int) int {
+	prev := byte('.') // the byte before s[j]
+	last := i         // start of the last label
+	j := i
+	for ; j < end; j++ {
+		c := s[j]
+		if classes[c]&classAlphadigit != 0 {
+			prev = c
+			continue
+		}
+		if c == '.' {
+			if prev == '.' || prev == '-' {
+				return -1
+			}
+			last = j + 1
+		} else if c != '-' || prev == '.' {
+			break
+		}
+		prev = c
+	}
+	if j > i && (prev == '.' || prev == '-' || classes[s[last]]&classAlpha == 0) {
+		// §3.1: a last label that starts with a digit makes a hostnumber.
+		return -1
+	}
+	return j
 }
 
 // port reads the §5 port = digits from i: it sets flagPort and the port's
