@@ -598,31 +598,38 @@ func (p *parser) hostport(i, end int, needHost bool) (int, bool) {
 //	domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
 //	toplabel    = alpha | alpha *[ alphadigit | "-" ] alphadigit
 func hostnameEnd(s string, i, end int) int {
-	prev := byte('.') // the byte before s[j]
-	last := i         // start of the last label
 	j := i
-	for ; j < end; j++ {
-		c := s[j]
-		if classes[c]&classAlphadigit != 0 {
-			prev = c
-			continue
+	for {
+		start := j
+		for j < end && labelOctets[s[j]] {
+			j++
 		}
-		if c == '.' {
-			if prev == '.' || prev == '-' {
-				return -1
+		switch {
+		case j == start:
+			if j == i && (j == end || s[j] != '.') {
+				return j // no host at all
 			}
-			last = j + 1
-		} else if c != '-' || prev == '.' {
-			break
+			return -1 // an empty label
+		case s[start] == '-' || s[j-1] == '-':
+			return -1
+		case j < end && s[j] == '.':
+			j++
+			continue
+		case classes[s[start]]&classAlpha == 0:
+			// §3.1: a last label that starts with a digit makes a hostnumber.
+			return -1
 		}
-		prev = c
+		return j
 	}
-	if j > i && (prev == '.' || prev == '-' || classes[s[last]]&classAlpha == 0) {
-		// §3.1: a last label that starts with a digit makes a hostnumber.
-		return -1
-	}
-	return j
 }
+
+// labelOctets are the octets of a domainlabel or toplabel: alphadigit | "-".
+var labelOctets = func() (t [256]bool) {
+	for c := range t {
+		t[c] = classes[c]&classAlphadigit != 0 || c == '-'
+	}
+	return t
+}()
 
 // port reads the §5 port = digits from i: it sets flagPort and the port's
 // value, and returns the index of the first byte that is not a digit. A
