@@ -45,8 +45,8 @@ func Valid(s string) bool {
 		// ";" in fpath; a host name is read here, a hostnumber by Parse.
 		if h := i + 3; strings.HasPrefix(s[i+1:], "//") {
 			if h = hostnameEnd(s, h, len(s)); h >= 0 && h < len(s) && s[h] == '/' {
-				e := span(s, h+1, len(s), setFsegment|setSlash)
-				if e == len(s) || s[e] == '#' && span(s, e+1, len(s), setXchar) == len(s) {
+				e := span(s, h+1, len(s), fpathOctets)
+				if e == len(s) || s[e] == '#' && span(s, e+1, len(s), xcharOctets) == len(s) {
 					return true
 				}
 			}
@@ -58,8 +58,8 @@ func Valid(s string) bool {
 	}
 	// §5 genericurl: schemepart = *xchar, then maybe "#" fragment (Appendix),
 	// fragment = *xchar.
-	end := span(s, i+1, len(s), setXchar)
-	return end == len(s) || s[end] == '#' && span(s, end+1, len(s), setXchar) == len(s)
+	end := span(s, i+1, len(s), xcharOctets)
+	return end == len(s) || s[end] == '#' && span(s, end+1, len(s), xcharOctets) == len(s)
 }
 
 // MaxDiagnostics is how many errors, and how many warnings, Check collects
@@ -125,7 +125,7 @@ func (p *parser) failKind(off int, rule string, code faultCode) bool {
 // scan checks that s[i:j] holds only octets of set and well-formed escapes
 // (§5 escape = "%" hex hex). Each offending byte is reported under rule.
 // It returns false when the parse must stop.
-func (p *parser) scan(i, j int, set charset, rule string) bool {
+func (p *parser) scan(i, j int, set *octets, rule string) bool {
 	for {
 		i = span(p.s, i, j, set)
 		if i == j {
@@ -143,19 +143,19 @@ func (p *parser) scan(i, j int, set charset, rule string) bool {
 }
 
 // span returns the index of the first byte of s[i:j] that is neither an
-// octet of set nor part of a well-formed escape, or j. Four octets are
-// looked up at a time, with one test for the four: most bytes of a URL are
-// plain, and a branch per byte costs more than the look-ups.
-func span(s string, i, j int, set charset) int {
+// octet of set nor part of a well-formed escape, or j. Eight octets are
+// looked up at a time, with one test for the eight: most bytes of a URL
+// are plain, and a branch per byte costs more than the look-ups.
+func span(s string, i, j int, set *octets) int {
 	t := s[i:j]
 	for len(t) > 0 {
-		for len(t) >= 4 && charsets[t[0]]&charsets[t[1]]&charsets[t[2]]&charsets[t[3]]&set != 0 {
-			t = t[4:]
+		for len(t) >= 8 && set[t[0]]&set[t[1]]&set[t[2]]&set[t[3]]&set[t[4]]&set[t[5]]&set[t[6]]&set[t[7]] != 0 {
+			t = t[8:]
 		}
 		if len(t) == 0 {
 			break
 		}
-		if c := t[0]; charsets[c]&set != 0 {
+		if c := t[0]; set[c] != 0 {
 			t = t[1:]
 		} else if c == '%' && len(t) > 2 && isHex(t[1]) && isHex(t[2]) {
 			t = t[3:]
@@ -185,7 +185,7 @@ func (p *parser) parse(s string) bool {
 	if end < len(s) && !p.stop {
 		// Appendix: a fragment identifier may follow the URL after "#".
 		// It is checked last, so violations are reported in input order.
-		p.scan(end+1, len(s), setXchar, "fragment")
+		p.scan(end+1, len(s), xcharOctets, "fragment")
 	}
 	return !p.stop && !p.bad
 }
@@ -225,7 +225,7 @@ func (p *parser) url(end int) {
 			p.fail(rest, "encoded822addr", "a mailto URL needs an address (§3.5)")
 			return
 		}
-		p.scan(rest, end, setXchar, "encoded822addr")
+		p.scan(rest, end, xcharOctets, "encoded822addr")
 	case KindNews:
 		p.news(rest, end)
 	case KindOther:
@@ -246,7 +246,7 @@ func (p *parser) url(end int) {
 			p.stop, p.first = false, fault{}
 			p.u = URL{s: p.u.s, kind: p.u.kind, flags: p.u.flags & (flagUpperScheme | flagFragment), colon: p.u.colon, end: p.u.end}
 		}
-		p.scan(rest, end, setXchar, "schemepart")
+		p.scan(rest, end, xcharOctets, "schemepart")
 	default:
 		p.ipScheme(rest, end)
 	}
@@ -261,7 +261,7 @@ func (p *parser) ipSchemepart(rest, end int) bool {
 	}
 	if j < end { // s[j] == '/'
 		p.u.flags |= flagPath
-		return p.scan(j+1, end, setXchar, "urlpath")
+		return p.scan(j+1, end, xcharOctets, "urlpath")
 	}
 	return true
 }
@@ -304,15 +304,15 @@ func (p *parser) ipScheme(rest, end int) {
 	case KindHTTP:
 		// §5: httpurl = "http://" hostport [ "/" hpath [ "?" search ]]
 		if hasSlash {
-			q := span(s, path, end, setHsegment|setSlash)
+			q := span(s, path, end, hpathOctets)
 			if q == end {
 				return
 			}
 			if s[q] != '?' {
 				q = indexByte(s, path, end, '?')
 			}
-			if p.scan(path, q, setHsegment|setSlash, "hsegment") && q < end {
-				p.scan(q+1, end, setHsegment, "search")
+			if p.scan(path, q, hpathOctets, "hsegment") && q < end {
+				p.scan(q+1, end, hsegmentOctets, "search")
 			}
 		}
 	case KindGopher:
@@ -320,7 +320,7 @@ func (p *parser) ipScheme(rest, end int) {
 		//     [ "%09" search [ "%09" gopher+_string ] ] ] ] ]
 		// gtype = xchar; selector, search, gopher+_string = *xchar.
 		if hasSlash {
-			p.scan(path, end, setXchar, "selector")
+			p.scan(path, end, xcharOctets, "selector")
 		}
 	case KindNNTP:
 		// §5: nntpurl = "nntp://" hostport "/" group [ "/" digits ]
@@ -360,11 +360,11 @@ func (p *parser) ipScheme(rest, end int) {
 		for i < end && s[i] != '/' && s[i] != '?' {
 			i++
 		}
-		if !p.scan(path, i, setUchar, "database") || i == end {
+		if !p.scan(path, i, ucharOctets, "database") || i == end {
 			return
 		}
 		if s[i] == '?' {
-			p.scan(i+1, end, setHsegment, "search")
+			p.scan(i+1, end, hsegmentOctets, "search")
 			return
 		}
 		t := indexByte(s, i+1, end, '/')
@@ -372,8 +372,8 @@ func (p *parser) ipScheme(rest, end int) {
 			p.fail(end, "waisdoc", "a wais document URL is database/wtype/wpath: the '/' before wpath is missing (§3.9)")
 			return
 		}
-		if p.scan(i+1, t, setUchar, "wtype") {
-			p.scan(t+1, end, setUchar, "wpath")
+		if p.scan(i+1, t, ucharOctets, "wtype") {
+			p.scan(t+1, end, ucharOctets, "wpath")
 		}
 	case KindProspero:
 		// §5: prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]
@@ -383,7 +383,7 @@ func (p *parser) ipScheme(rest, end int) {
 			return
 		}
 		semi := indexByte(s, path, end, ';')
-		if !p.scan(path, semi, setFsegment|setSlash, "psegment") {
+		if !p.scan(path, semi, fpathOctets, "psegment") {
 			return
 		}
 		for semi < end {
@@ -393,7 +393,7 @@ func (p *parser) ipScheme(rest, end int) {
 				if p.fail(next, "fieldspec", "a prospero field is ;name=value: '=' is missing (§3.11)") {
 					return
 				}
-			} else if !p.scan(semi+1, eq, setField, "fieldname") || !p.scan(eq+1, next, setField, "fieldvalue") {
+			} else if !p.scan(semi+1, eq, fieldOctets, "fieldname") || !p.scan(eq+1, next, fieldOctets, "fieldvalue") {
 				return
 			}
 			semi = next
@@ -406,11 +406,11 @@ func (p *parser) ipScheme(rest, end int) {
 // reserved.
 func (p *parser) fpath(i, end int, ftp bool) {
 	s := p.s
-	if span(s, i, end, setFsegment|setSlash) == end {
+	if span(s, i, end, fpathOctets) == end {
 		return // no ';' and nothing to report: the common case, in one pass
 	}
 	semi := indexByte(s, i, end, ';')
-	if !p.scan(i, semi, setFsegment|setSlash, "fsegment") || semi == end {
+	if !p.scan(i, semi, fpathOctets, "fsegment") || semi == end {
 		return
 	}
 	if ftp && strings.HasPrefix(s[semi:end], ";type=") {
@@ -438,7 +438,7 @@ func (p *parser) fpath(i, end int, ftp bool) {
 	if p.fail(semi, "fsegment", msg) {
 		return
 	}
-	p.scan(semi+1, end, setFsegment|setSlash, "fsegment")
+	p.scan(semi+1, end, fpathOctets, "fsegment")
 }
 
 // news checks §5 newsurl = "news:" grouppart; grouppart = "*" | group | article.
@@ -461,7 +461,7 @@ func (p *parser) news(i, end int) {
 			p.fail(i, "article", "a message-id has a unique part before '@' (§3.6)")
 			return
 		}
-		if p.scan(i, at, setArticle, "article") {
+		if p.scan(i, at, articleOctets, "article") {
 			p.host(at+1, end)
 		}
 	}
@@ -516,12 +516,12 @@ func (p *parser) login(i, end int, allowUser, needHost bool, urlRule string) int
 		p.u.flags |= flagUser
 		c := indexByte(s, i, at, ':')
 		p.u.userEnd = int32(c)
-		if !p.scan(i, c, setUser, "user") {
+		if !p.scan(i, c, userOctets, "user") {
 			return stop
 		}
 		if c < at {
 			p.u.flags |= flagPassword
-			if !p.scan(c+1, at, setUser, "password") {
+			if !p.scan(c+1, at, userOctets, "password") {
 				return stop
 			}
 		}
