@@ -598,28 +598,29 @@ func (p *parser) hostport(i, end int, needHost bool) (int, bool) {
 //	domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
 //	toplabel    = alpha | alpha *[ alphadigit | "-" ] alphadigit
 func hostnameEnd(s string, i, end int) int {
-	j := i
+	t := s[i:end] // j < len(t) bounds every index below
+	j := 0
 	for {
 		start := j
-		for j < end && labelOctets[s[j]] {
+		for j < len(t) && labelOctets[t[j]] {
 			j++
 		}
 		switch {
 		case j == start:
-			if j == i && (j == end || s[j] != '.') {
-				return j // no host at all
+			if j == 0 && (j == len(t) || t[j] != '.') {
+				return i // no host at all
 			}
 			return -1 // an empty label
-		case s[start] == '-' || s[j-1] == '-':
+		case t[start] == '-' || t[j-1] == '-':
 			return -1
-		case j < end && s[j] == '.':
+		case j < len(t) && t[j] == '.':
 			j++
 			continue
-		case classes[s[start]]&classAlpha == 0:
+		case classes[t[start]]&classAlpha == 0:
 			// §3.1: a last label that starts with a digit makes a hostnumber.
 			return -1
 		}
-		return j
+		return i + j
 	}
 }
 
