@@ -30,11 +30,7 @@ func Parse(s string) (URL, error) {
 // valid when its schemepart and fragment are xchars, which one loop over
 // the bytes decides; the ten schemes are held to their productions.
 func Valid(s string) bool {
-	// §2.1, §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] ":"
-	i := 0
-	for i < len(s) && classes[s[i]]&(classScheme|classHialpha) != 0 {
-		i++
-	}
+	i, _ := schemeEnd(s, len(s))
 	if i == 0 || i == len(s) || s[i] != ':' || len(s) > math.MaxInt32 {
 		return false
 	}
@@ -173,6 +169,9 @@ func (p *parser) parse(s string) bool {
 		p.fail(0, "url", "the URL is longer than this parser accepts (2 GiB)")
 		return false
 	}
+	if !p.collect && p.generic() {
+		return true
+	}
 	end := strings.IndexByte(s, '#')
 	if end >= 0 {
 		p.u.flags |= flagFragment
@@ -190,17 +189,81 @@ func (p *parser) parse(s string) bool {
 	return !p.stop && !p.bad
 }
 
+// schemeEnd returns how many octets at the start of s[:end] can be part of
+// a scheme name, and whether one of them is an upper-case letter.
+//
+// §2.1, §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] ":"; upper
+// case letters are read as lower case.
+func schemeEnd(s string, end int) (int, bool) {
+	t := s[:end]
+	upper := false
+	i := 0
+	for ; i < len(t); i++ {
+		c := classes[t[i]]
+		if c&(classScheme|classHialpha) == 0 {
+			break
+		}
+		upper = upper || c&classHialpha != 0
+	}
+	return i, upper
+}
+
+// generic parses, in one pass that also finds the fragment, the commonest
+// URL of all: a generic scheme's ip-schemepart with a host name and no
+// user (https://www.example.com/a). It reports false, leaving p.u as it
+// found it, for anything else, which parse then reads rule by rule.
+func (p *parser) generic() bool {
+	s := p.s
+	i, upper := schemeEnd(s, len(s))
+	if i == 0 || upper || !strings.HasPrefix(s[i:], "://") || KindOf(s[:i]) != KindOther {
+		return false
+	}
+	h := i + 3
+	j := hostnameEnd(s, h, len(s))
+	if j <= h {
+		return false
+	}
+	p.u.kind, p.u.colon, p.u.flags = KindOther, int32(i), flagAuthority
+	p.u.hostStart, p.u.hostEnd = int32(h), int32(j)
+	if j < len(s) && s[j] == ':' {
+		// §5: hostport = host [ ":" port ]
+		k := p.port(j+1, len(s))
+		if k == j+1 {
+			p.u = URL{}
+			return false
+		}
+		j = k
+	}
+	p.u.portEnd = int32(j)
+	end := len(s)
+	if j < len(s) {
+		// §5: ip-schemepart = "//" login [ "/" urlpath ]; urlpath = *xchar,
+		// then maybe "#" fragment (Appendix), fragment = *xchar.
+		e := len(s)
+		if s[j] == '/' {
+			e = span(s, j+1, len(s), xcharOctets)
+		}
+		if s[j] != '/' || e < len(s) && (s[e] != '#' || span(s, e+1, len(s), xcharOctets) < len(s)) {
+			p.u = URL{}
+			return false
+		}
+		p.u.flags |= flagPath
+		if e < len(s) {
+			p.u.flags |= flagFragment
+			end = e
+		}
+	}
+	p.u.s, p.u.end = s, int32(end)
+	return true
+}
+
 // url parses the URL proper, s[:end].
 func (p *parser) url(end int) {
 	s := p.s
 
-	// §2.1, §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] ":"
-	i := 0
-	for i < end && classes[s[i]]&(classScheme|classHialpha) != 0 {
-		if classes[s[i]]&classHialpha != 0 {
-			p.u.flags |= flagUpperScheme
-		}
-		i++
+	i, upper := schemeEnd(s, end)
+	if upper {
+		p.u.flags |= flagUpperScheme
 	}
 	if i == end {
 		p.fail(i, "genericurl", "missing ':' after the scheme name (§2.1)")
