@@ -169,8 +169,14 @@ func (p *parser) parse(s string) bool {
 		p.fail(0, "url", "the URL is longer than this parser accepts (2 GiB)")
 		return false
 	}
-	if !p.collect && p.generic() {
-		return true
+	// §2.1, §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] ":"
+	i, upper := schemeEnd(s, len(s))
+	kind := KindOther
+	if i < len(s) && s[i] == ':' {
+		kind = KindOf(s[:i])
+		if kind == KindOther && i > 0 && !upper && !p.collect && p.generic(i) {
+			return true
+		}
 	}
 	end := strings.IndexByte(s, '#')
 	if end >= 0 {
@@ -180,7 +186,7 @@ func (p *parser) parse(s string) bool {
 	}
 	p.u.s = s
 	p.u.end = int32(end)
-	p.url(end)
+	p.url(end, i, upper, kind)
 	if end < len(s) && !p.stop {
 		// Appendix: a fragment identifier may follow the URL after "#".
 		// It is checked last, so violations are reported in input order.
@@ -210,12 +216,13 @@ func schemeEnd(s string, end int) (int, bool) {
 
 // generic parses, in one pass that also finds the fragment, the commonest
 // URL of all: a generic scheme's ip-schemepart with a host name and no
-// user (https://www.example.com/a). It reports false, leaving p.u as it
+// user (https://www.example.com/a); the scheme, in lower case, ends at
+// colon. It reports false, leaving p.u as it
 // found it, for anything else, which parse then reads rule by rule.
-func (p *parser) generic() bool {
+func (p *parser) generic(colon int) bool {
 	s := p.s
-	i, upper := schemeEnd(s, len(s))
-	if i == 0 || upper || !strings.HasPrefix(s[i:], "://") || KindOf(s[:i]) != KindOther {
+	i := colon
+	if !strings.HasPrefix(s[i:], "://") {
 		return false
 	}
 	h := i + 3
@@ -257,11 +264,10 @@ func (p *parser) generic() bool {
 	return true
 }
 
-// url parses the URL proper, s[:end].
-func (p *parser) url(end int) {
+// url parses the URL proper, s[:end]. The scheme's octets are s[:i]
+// (schemeEnd), and kind is its Kind when s[i] is ':'.
+func (p *parser) url(end, i int, upper bool, kind Kind) {
 	s := p.s
-
-	i, upper := schemeEnd(s, end)
 	if upper {
 		p.u.flags |= flagUpperScheme
 	}
@@ -278,7 +284,7 @@ func (p *parser) url(end int) {
 		return
 	}
 	p.u.colon = int32(i)
-	p.u.kind = KindOf(s[:i])
+	p.u.kind = kind
 	rest := i + 1
 
 	switch p.u.kind {
