@@ -50,6 +50,11 @@ type FTPFakeOptions struct {
 	// NoEPSV makes EPSV answer "502 EPSV not implemented.".
 	NoEPSV bool
 
+	// DataPort, when not zero, is the port written into 229 and 227
+	// replies instead of the data listener's: a hostile server aiming
+	// the client at another protocol's port (RFC 1738 §6).
+	DataPort int
+
 	// Handle, if set, sees every command line first; returning true means
 	// it answered (through the session) and the default is skipped. It
 	// runs on the session's goroutine, so it may block (see
@@ -248,6 +253,15 @@ func (s *FTPSession) listen() (int, bool) {
 	return ln.Addr().(*net.TCPAddr).Port, true
 }
 
+// dataPort is the port a 229 or 227 reply names: the listener's, or
+// FTPFakeOptions.DataPort.
+func (s *FTPSession) dataPort(listener int) int {
+	if p := s.fake.opts.DataPort; p != 0 {
+		return p
+	}
+	return listener
+}
+
 // resolve turns an argument into an absolute clean path.
 func (s *FTPSession) resolve(arg string) string {
 	if strings.HasPrefix(arg, "/") {
@@ -340,10 +354,11 @@ func (s *FTPSession) standard(line string) bool {
 		if s.fake.opts.NoEPSV {
 			s.Reply("502 EPSV not implemented.")
 		} else if port, ok := s.listen(); ok {
-			s.Reply(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", port))
+			s.Reply(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", s.dataPort(port)))
 		}
 	case "PASV":
 		if port, ok := s.listen(); ok {
+			port = s.dataPort(port)
 			host := s.fake.opts.PASVHost
 			if host == "" {
 				host = "127.0.0.1"
