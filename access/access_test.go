@@ -153,6 +153,18 @@ func TestRedact(t *testing.T) {
 		"news:a:b@c":              "news:a:b@c",
 		"x://h#u:p@q":             "x://h#u:p@q",
 		"ftp://u:secret@h":        "ftp://u:****@h",
+		// A valid URL may have "@" in its path: only the password goes.
+		"ftp://u:pw@h/a@b":     "ftp://u:****@h/a@b",
+		"ftp://u@h:2121/a:b@c": "ftp://u@h:2121/a:b@c",
+		// Invalid URLs are redacted too (issue: an unencoded "/", "#" or
+		// "@" in a password): from the first ":" after "//" to the last "@".
+		"ftp://user:se/cret@host/x":  "ftp://user:****@host/x",
+		"ftp://user:se#cret@host/x":  "ftp://user:****@host/x",
+		"ftp://u:se@cret@h/x":        "ftp://u:****@h/x",
+		"ftp://u:se?cr et@h/x":       "ftp://u:****@h/x",
+		"gopher://u:p\x00w@h:99999/": "gopher://u:****@h:99999/",
+		"ftp://u:pw@":                "ftp://u:****@",
+		"ftp://h:21/~x":              "ftp://h:21/~x",
 	}
 	for in, want := range tests {
 		if got := Redact(in); got != want {

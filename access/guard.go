@@ -124,26 +124,36 @@ func octetName(c byte) string {
 
 // Redact returns s with the password of a "//user:password@" login
 // replaced by "****" (§6: passwords in URLs are unwise; never print one).
-// Strings that are not URLs with a login are returned unchanged.
+// Strings without a login are returned unchanged.
+//
+// Redaction does not depend on s being valid. In a valid URL the password
+// is exactly the parsed one (§3.1: it holds no "@", "/" or ":"). Any other
+// string with "//" is masked from the first ":" after "//" to the last "@"
+// after it: a password with an unencoded "/", "#" or "@" (ftp://u:se/cret@h/,
+// ftp://u:se@cret@h/) is an invalid URL whose error must not echo it, and
+// masking too much of a broken URL is the safe side.
 func Redact(s string) string {
-	colon := strings.Index(s, "://")
+	if u, err := rfc1738.Parse(s); err == nil {
+		if _, ok := u.RawPassword(); !ok {
+			return s
+		}
+		start := u.PasswordOffset()
+		at := start + strings.IndexByte(s[start:], '@')
+		return s[:start] + "****" + s[at:]
+	}
+	slashes := strings.Index(s, "//")
+	if slashes < 0 {
+		return s
+	}
+	rest := slashes + 2
+	colon := strings.IndexByte(s[rest:], ':')
 	if colon < 0 {
 		return s
 	}
-	start := colon + 3
-	end := len(s)
-	if i := strings.IndexAny(s[start:], "/#"); i >= 0 {
-		end = start + i
-	}
-	at := strings.LastIndexByte(s[start:end], '@')
+	colon += rest
+	at := strings.LastIndexByte(s[colon:], '@')
 	if at < 0 {
 		return s
 	}
-	at += start
-	pc := strings.IndexByte(s[start:at], ':')
-	if pc < 0 {
-		return s
-	}
-	pc += start
-	return s[:pc+1] + "****" + s[at:]
+	return s[:colon+1] + "****" + s[colon+at:]
 }
