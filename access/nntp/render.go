@@ -97,8 +97,17 @@ func field(bw *bufio.Writer, name, value string) {
 // low and high numbers, the status flag, and the group's news: and nntp:
 // URLs.
 func WriteActiveListing(w io.Writer, groups []ActiveGroup, host string, port int) error {
+	return WriteActivePage(w, groups, host, port, true)
+}
+
+// WriteActivePage writes one page of a news:* listing that is rendered as
+// it streams: the rows of groups, aligned among themselves, after the
+// column headings when header is set (the first page).
+func WriteActivePage(w io.Writer, groups []ActiveGroup, host string, port int, header bool) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	io.WriteString(tw, "GROUP\tARTICLES\tLOW\tHIGH\tSTATUS\tNEWS URL\tNNTP URL\n")
+	if header {
+		io.WriteString(tw, "GROUP\tARTICLES\tLOW\tHIGH\tSTATUS\tNEWS URL\tNNTP URL\n")
+	}
 	for _, g := range groups {
 		count := int64(0)
 		if g.High >= g.Low {
