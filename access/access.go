@@ -252,7 +252,7 @@ func (c *Client) Get(ctx context.Context, u rfc1738.URL) (*Response, error) {
 	h := c.handlerFor(u.Scheme()) // native, else a gateway locator (scheme_gateway.go)
 	resp, err := h.Get(ctx, c, p)
 	if err != nil {
-		return nil, err
+		return nil, getError(ctx, p.URL, err)
 	}
 	if resp.Plan == nil {
 		resp.Plan = p
@@ -260,6 +260,8 @@ func (c *Client) Get(ctx context.Context, u rfc1738.URL) (*Response, error) {
 	if resp.URL == "" {
 		resp.URL = p.URL
 	}
+	// Every error of the body names the URL and what was going on.
+	resp.Body = &reportingBody{rc: resp.Body, ctx: ctx, url: resp.URL, size: resp.Size}
 	return resp, nil
 }
 
