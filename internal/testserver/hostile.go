@@ -49,9 +49,9 @@ type HostileConfig struct {
 	RequestEnd string // what ends a request; "" is "\n" (one line); "\r\n\r\n" for http
 	Fault      Fault
 
-	// Head is written before the fault's bytes (e.g. "215 list follows"
-	// before an endless list, or an http status line before endless
-	// headers).
+	// Head is written before garbage, an oversized line or an endless
+	// stream (e.g. "215 list follows" before an endless list, or an http
+	// status line before endless headers).
 	Head []string
 	// Line is the well-formed line repeated by FaultEndless; it may hold
 	// "%d", replaced by a counter.
@@ -209,8 +209,11 @@ func (h *Hostile) readRequest(c net.Conn, br *bufio.Reader) (string, bool) {
 // misbehave writes the fault, bounded by HostileStreamLimit, and returns
 // when the client went away, the stream ended or the server closed.
 func (h *Hostile) misbehave(c net.Conn) {
-	if h.cfg.Fault != FaultDrop && h.cfg.Fault != FaultStall && writeLines(c, h.cfg.Head) != nil {
-		return
+	switch h.cfg.Fault {
+	case FaultGarbage, FaultLongLine, FaultEndless:
+		if writeLines(c, h.cfg.Head) != nil {
+			return
+		}
 	}
 	switch h.cfg.Fault {
 	case FaultDrop:
