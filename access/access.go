@@ -292,7 +292,7 @@ func (l Listing) mediaType(raw string) string {
 // terminal escapes (ESC, OSC, CSI, BEL, NUL, C1 0x9B).
 func (c *Client) trace(dir byte, line string) {
 	if c.Trace != nil {
-		c.Trace(dir, safetext.Escape(line))
+		c.Trace(dir, safetext.Line(line))
 	}
 }
 

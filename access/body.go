@@ -128,8 +128,11 @@ func (e *bodyError) Error() string {
 	default:
 		what = fmt.Sprintf("receiving the body, after %d bytes", e.n)
 	}
-	// A handler's error may start with the URL already: name it once.
-	msg := strings.TrimPrefix(e.err.Error(), e.url+": ")
+	msg := e.err.Error()
+	if strings.HasPrefix(msg, e.url+": ") {
+		// The handler named the URL and what it was doing already.
+		return msg
+	}
 	return e.url + ": " + what + ": " + msg
 }
 

@@ -147,7 +147,7 @@ func runHostile(t *testing.T, proto hostileProtocol, h *testserver.Hostile, faul
 	tr := trace.String()
 	mu.Unlock()
 	for _, line := range strings.Split(tr, "\n") {
-		if safetext.Escape(line) != line {
+		if safetext.Line(line) != line {
 			t.Errorf("a trace line carries raw control bytes: %q", line)
 			break
 		}
@@ -165,7 +165,7 @@ func runHostile(t *testing.T, proto hostileProtocol, h *testserver.Hostile, faul
 		// them escaped.
 		out := body.String()
 		for _, line := range strings.Split(out, "\n") {
-			if safetext.Escape(line) != line {
+			if safetext.Line(line) != line {
 				t.Errorf("a listing line carries raw control bytes: %q", line)
 			}
 		}
