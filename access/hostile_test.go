@@ -29,6 +29,8 @@ type hostileProtocol struct {
 	// empty is true when a dropped connection is a well-formed empty
 	// reply (RFC 1436: a gopher server closes the connection at the end).
 	empty bool
+	// noEscapes leaves FaultEscapes out: the replies are binary.
+	noEscapes bool
 }
 
 // hostileRead is how much of a streamed endless body the matrix reads: it
@@ -85,6 +87,16 @@ var hostileProtocols = []hostileProtocol{
 			Escapes: []string{"HTTP/1.1 500 \x1b[2J\x1b]0;owned\a\u009b31m\x9b", "Content-Length: 0", ""},
 		},
 	},
+	{
+		// Z39.50 (wais, §3.9): the fault answers the Init PDU.
+		name: "wais",
+		url:  func(addr string) string { return "wais://" + addr + "/db?x" },
+		cfg: testserver.HostileConfig{
+			Binary: true,
+			Line:   "\x30\x84\x7f\xff\xff\xff",
+		},
+		noEscapes: true,
+	},
 }
 
 // TestHostileServers runs every fault of testserver.Faults against every
@@ -94,6 +106,9 @@ var hostileProtocols = []hostileProtocol{
 func TestHostileServers(t *testing.T) {
 	for _, proto := range hostileProtocols {
 		for _, fault := range testserver.Faults {
+			if fault == testserver.FaultEscapes && proto.noEscapes {
+				continue
+			}
 			t.Run(proto.name+"/"+string(fault), func(t *testing.T) {
 				cfg := proto.cfg
 				cfg.Fault = fault

@@ -47,7 +47,10 @@ type HostileConfig struct {
 	Greeting   []string // written on connect, before anything is read
 	Replies    [][]string
 	RequestEnd string // what ends a request; "" is "\n" (one line); "\r\n\r\n" for http
-	Fault      Fault
+	// Binary makes a request whatever one read returns (a BER PDU of
+	// Z39.50), RequestEnd aside.
+	Binary bool
+	Fault  Fault
 
 	// Head is written before garbage, an oversized line or an endless
 	// stream (e.g. "215 list follows" before an endless list, or an http
@@ -191,6 +194,11 @@ func (h *Hostile) session(c net.Conn) {
 func (h *Hostile) readRequest(c net.Conn, br *bufio.Reader) (string, bool) {
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	defer c.SetReadDeadline(time.Time{})
+	if h.cfg.Binary {
+		b := make([]byte, 64<<10)
+		n, err := br.Read(b)
+		return string(b[:n]), err == nil
+	}
 	var b []byte
 	end := []byte(h.cfg.RequestEnd)
 	for len(b) < 1<<20 {
