@@ -261,3 +261,26 @@ func TestHostileWrappingPort(t *testing.T) {
 		t.Errorf("the server on port %s was reached: %q", port, reqs)
 	}
 }
+
+// TestHTTPBodyErrors: an http body that fails says which URL and how far
+// it got: "15 of 1000 bytes" for a short body, the URL for a broken chunk.
+func TestHTTPBodyErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		reply []string
+		want  string
+	}{
+		{"short", []string{"HTTP/1.1 200 OK", "Content-Length: 1000", "", "thirteen byte"}, "the body was cut short: 15 of 1000 bytes"},
+		{"bad chunk", []string{"HTTP/1.1 200 OK", "Transfer-Encoding: chunked", "", "zz"}, "receiving the body, after 0 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := testserver.NewHostile(t, testserver.HostileConfig{RequestEnd: "\r\n\r\n", Fault: testserver.FaultEscapes, Escapes: tt.reply})
+			url := "http://" + h.Addr + "/x"
+			_, _, err := planAndGet(t, NewClient(), url)
+			if err == nil || !strings.HasPrefix(err.Error(), url+": "+tt.want) {
+				t.Errorf("err = %v, want %s: %s…", err, url, tt.want)
+			}
+		})
+	}
+}
