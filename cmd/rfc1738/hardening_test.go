@@ -139,3 +139,27 @@ func TestGetTimeoutWhileWriting(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// TestMailTraceEscapes: "mail -v" shows a relay's replies through
+// safetext, and so does the error: a greeting and a refusal full of
+// terminal escapes reach stderr escaped.
+func TestMailTraceEscapes(t *testing.T) {
+	h := testserver.NewHostile(t, testserver.HostileConfig{
+		Greeting: []string{"220 relay " + testserver.EscapeBytes},
+		Replies:  [][]string{{"250 relay " + testserver.EscapeBytes}},
+		Fault:    testserver.FaultEscapes,
+		Escapes:  []string{"550 " + testserver.EscapeBytes},
+	})
+	_, stderr, status := runCLI(t, "hi\n", "mail", "-v", "--from", "me@here.example", "--smtp", h.Addr, "--smtp-tls", "off", "mailto:you@there.example")
+	if status == exitOK {
+		t.Fatalf("status 0:\n%s", stderr)
+	}
+	for _, line := range strings.Split(stderr, "\n") {
+		if safetext.Line(line) != line {
+			t.Errorf("raw control bytes on stderr: %q", line)
+		}
+	}
+	if strings.Count(stderr, `\x1b[2J`) < 3 {
+		t.Errorf("the replies are not shown escaped:\n%s", stderr)
+	}
+}
