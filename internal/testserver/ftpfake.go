@@ -22,14 +22,11 @@ type FTPFake struct {
 	// Addr is the control address, "127.0.0.1:port".
 	Addr string
 
+	*listener
 	opts FTPFakeOptions
-	ln   net.Listener
-	done chan struct{}
-	wg   sync.WaitGroup
 
-	mu    sync.Mutex
-	cmds  []string
-	conns map[net.Conn]bool
+	mu   sync.Mutex
+	cmds []string
 }
 
 // FTPFakeOptions script an FTPFake. The zero value is a server with an
@@ -75,34 +72,15 @@ type FTPSession struct {
 // closing every connection.
 func NewFTPFake(t testing.TB, opts FTPFakeOptions) *FTPFake {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("ftp fake: %v", err)
-	}
-	f := &FTPFake{Addr: ln.Addr().String(), opts: opts, ln: ln, done: make(chan struct{}), conns: map[net.Conn]bool{}}
-	f.wg.Add(1)
-	go f.serve()
+	l := listen(t, "ftp fake")
+	f := &FTPFake{Addr: l.addr(), listener: l, opts: opts}
+	l.serve(func(c net.Conn) {
+		s := &FTPSession{fake: f, conn: c, dir: "/"}
+		defer s.closePasv()
+		s.run()
+	})
 	t.Cleanup(f.Close)
 	return f
-}
-
-// Close stops the server and closes all its connections. Cleanup calls
-// it; calling it earlier is allowed.
-func (f *FTPFake) Close() {
-	f.mu.Lock()
-	select {
-	case <-f.done:
-		f.mu.Unlock()
-		return
-	default:
-	}
-	close(f.done)
-	f.ln.Close()
-	for c := range f.conns {
-		c.Close()
-	}
-	f.mu.Unlock()
-	f.wg.Wait()
 }
 
 // Commands returns the command lines received so far, over all
@@ -111,45 +89,6 @@ func (f *FTPFake) Commands() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.cmds...)
-}
-
-func (f *FTPFake) track(c net.Conn, on bool) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	select {
-	case <-f.done:
-		c.Close()
-		return false
-	default:
-	}
-	if on {
-		f.conns[c] = true
-	} else {
-		delete(f.conns, c)
-	}
-	return true
-}
-
-func (f *FTPFake) serve() {
-	defer f.wg.Done()
-	for {
-		c, err := f.ln.Accept()
-		if err != nil {
-			return
-		}
-		if !f.track(c, true) {
-			return
-		}
-		f.wg.Add(1)
-		go func() {
-			defer f.wg.Done()
-			defer f.track(c, false)
-			defer c.Close()
-			s := &FTPSession{fake: f, conn: c, dir: "/"}
-			defer s.closePasv()
-			s.run()
-		}()
-	}
 }
 
 func (s *FTPSession) run() {

@@ -70,28 +70,21 @@ type HostileConfig struct {
 type Hostile struct {
 	Addr string
 
-	cfg   HostileConfig
-	ln    net.Listener
-	done  chan struct{}
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	conns map[net.Conn]bool
-	reqs  []string
+	*listener
+	cfg  HostileConfig
+	mu   sync.Mutex
+	reqs []string
 }
 
 // NewHostile starts a hostile server; the test's cleanup stops it.
 func NewHostile(t testing.TB, cfg HostileConfig) *Hostile {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("hostile server: %v", err)
-	}
 	if cfg.RequestEnd == "" {
 		cfg.RequestEnd = "\n"
 	}
-	h := &Hostile{Addr: ln.Addr().String(), cfg: cfg, ln: ln, done: make(chan struct{}), conns: map[net.Conn]bool{}}
-	h.wg.Add(1)
-	go h.serve()
+	l := listen(t, "hostile server")
+	h := &Hostile{Addr: l.addr(), listener: l, cfg: cfg}
+	l.serve(h.session)
 	t.Cleanup(h.Close)
 	return h
 }
@@ -101,55 +94,6 @@ func (h *Hostile) Requests() []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]string(nil), h.reqs...)
-}
-
-// Close stops the server and closes every connection.
-func (h *Hostile) Close() {
-	h.mu.Lock()
-	select {
-	case <-h.done:
-		h.mu.Unlock()
-		return
-	default:
-	}
-	close(h.done)
-	h.ln.Close()
-	for c := range h.conns {
-		c.Close()
-	}
-	h.mu.Unlock()
-	h.wg.Wait()
-}
-
-func (h *Hostile) serve() {
-	defer h.wg.Done()
-	for {
-		c, err := h.ln.Accept()
-		if err != nil {
-			return
-		}
-		h.mu.Lock()
-		select {
-		case <-h.done:
-			h.mu.Unlock()
-			c.Close()
-			return
-		default:
-		}
-		h.conns[c] = true
-		h.mu.Unlock()
-		h.wg.Add(1)
-		go func() {
-			defer h.wg.Done()
-			defer func() {
-				h.mu.Lock()
-				delete(h.conns, c)
-				h.mu.Unlock()
-				c.Close()
-			}()
-			h.session(c)
-		}()
-	}
 }
 
 func writeLines(c net.Conn, lines []string) error {
