@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 // NewsURL returns the news: URL of an article (RFC 1738 §3.6): the
@@ -60,8 +62,8 @@ func NewsGroupURL(group string) string {
 // WriteGroupListing writes one block per overview line: the article
 // number and subject, then From, Date, Message-ID, the news: URL of the
 // article and its nntp://host[:port]/group/N URL. Text from the server is
-// printed with control characters replaced by "?", so a hostile subject
-// cannot drive the terminal.
+// printed with control characters escaped (internal/safetext), so a
+// hostile subject cannot drive the terminal.
 func WriteGroupListing(w io.Writer, lines []OverviewLine, host string, port int) error {
 	bw := bufio.NewWriter(w)
 	for i, ov := range lines {
@@ -137,21 +139,10 @@ func writeHostPort(b *strings.Builder, host string, port int) {
 	}
 }
 
-// printable replaces control characters (C0, DEL) with "?".
-func printable(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] < ' ' || s[i] == 0x7f {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if b[j] < ' ' || b[j] == 0x7f {
-					b[j] = '?'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
-}
+// printable is the server's text as a terminal may show it: every
+// control character (C0, DEL, C1 such as CSI 0x9B) and invalid byte as a
+// Go escape, by internal/safetext.
+func printable(s string) string { return safetext.Escape(s) }
 
 type charClass [256]bool
 
