@@ -284,3 +284,23 @@ func TestHTTPBodyErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestFTPListingEscapes: a name in an NLST listing holding ESC, OSC, BEL,
+// CSI or the C1 CSI 0x9B (as U+009B and as a byte) is listed escaped.
+func TestFTPListingEscapes(t *testing.T) {
+	const evil = "n\x1b[2J\x1b]0;x\a\u009b31m\x9b"
+	f := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{"/d/" + evil: "x"}})
+	c, _ := ftpTestClient()
+	_, body, err := planAndGet(t, c, "ftp://"+f.Addr+"/d/;type=d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if safetext.Escape(line) != line {
+			t.Errorf("raw control bytes in %q", line)
+		}
+	}
+	if !strings.Contains(body, `n\x1b[2J\x1b]0;x\a\u009b31m\x9b`) {
+		t.Errorf("the name is not listed escaped:\n%s", body)
+	}
+}
