@@ -130,7 +130,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		if strings.Contains(err.Error(), "server response headers exceeded") {
 			err = fmt.Errorf("the response headers are longer than the %d KiB allowed: %w", httpMaxHeaderBytes>>10, err)
 		}
-		return nil, fmt.Errorf("%s: %w", p.URL, err)
+		return nil, fmt.Errorf("%s: GET %s: %w", p.URL, req.requestURI, err)
 	}
 	c.trace('<', resp.Proto+" "+resp.Status)
 	final := p.URL
