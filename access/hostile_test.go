@@ -35,7 +35,7 @@ type hostileProtocol struct {
 
 // hostileRead is how much of a streamed endless body the matrix reads: it
 // must arrive before the server's stream ends (testserver.HostileStreamLimit).
-const hostileRead = 1 << 20
+const hostileRead = 256 << 10
 
 var hostileProtocols = []hostileProtocol{
 	{
@@ -168,8 +168,8 @@ func runHostile(t *testing.T, proto hostileProtocol, h *testserver.Hostile, faul
 		}
 	}
 	if fault == testserver.FaultEndless && proto.streams {
-		// A listing streams as it arrives: the first MiB came long before
-		// the server's endless stream could end or trip a bound.
+		// A listing streams as it arrives: its first 256 KiB came long
+		// before the server's endless stream could end or trip a bound.
 		if got < hostileRead {
 			t.Errorf("read %d bytes of the endless listing, want %d before any error (%v)", got, hostileRead, err)
 		}

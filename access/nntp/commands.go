@@ -257,12 +257,12 @@ func (c *Conn) active(ctx context.Context, yield func(ActiveGroup, error) bool) 
 		n++
 		f := strings.Fields(line)
 		if len(f) < 4 {
-			return c.protocolError(cmd, line, `want "group high low status"`)
+			return c.badLine(ctx, cmd, sc, line, `want "group high low status"`)
 		}
 		high, ok1 := parseNumber(f[1])
 		low, ok2 := parseNumber(f[2])
 		if !ok1 || !ok2 {
-			return c.protocolError(cmd, line, `want "group high low status"`)
+			return c.badLine(ctx, cmd, sc, line, `want "group high low status"`)
 		}
 		if !yield(ActiveGroup{Name: f[0], High: high, Low: low, Status: f[3]}, nil) {
 			for sc.Scan() {
@@ -363,7 +363,7 @@ func (c *Conn) over(ctx context.Context, rng Range, yield func(OverviewLine, err
 		c.trace('<', line)
 		ov, ok := parseOverview(line)
 		if !ok {
-			return c.protocolError(cmd, line, "want number TAB subject TAB from TAB date TAB message-id TAB references TAB bytes TAB lines")
+			return c.badLine(ctx, cmd, sc, line, "want number TAB subject TAB from TAB date TAB message-id TAB references TAB bytes TAB lines")
 		}
 		n++
 		switch {
@@ -381,6 +381,17 @@ func (c *Conn) over(ctx context.Context, rng Range, yield func(OverviewLine, err
 		}
 	}
 	return c.scanError(ctx, cmd, sc.Err())
+}
+
+// badLine is the error of a listing line that does not parse: the read
+// error when the line is only the part that came before the connection
+// failed (bufio.Scanner hands it over as a last line), else a protocol
+// error.
+func (c *Conn) badLine(ctx context.Context, cmd string, sc *bufio.Scanner, line, reason string) error {
+	if err := sc.Err(); err != nil {
+		return c.scanError(ctx, cmd, err)
+	}
+	return c.protocolError(cmd, line, reason)
 }
 
 // lines scans the dot-terminated block that follows a status line, one

@@ -760,3 +760,19 @@ func TestOverStopsAtTheRange(t *testing.T) {
 		})
 	}
 }
+
+// TestCutLineIsNotMalformed: a deadline in the middle of a listing line is
+// a timeout, not a malformed line (bufio.Scanner hands the part that came
+// over as a last line).
+func TestCutLineIsNotMalformed(t *testing.T) {
+	c, _ := dialFake(t, Config{},
+		S{Expect: "LIST ACTIVE", Reply: "215 list follows\r\ngroup.cut 00", Raw: true, Stall: true},
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := c.ListActive(ctx)
+	var pe *ProtocolError
+	if !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &pe) {
+		t.Errorf("err = %v, want the deadline, not a protocol error", err)
+	}
+}
