@@ -12,20 +12,27 @@ import (
 
 // getError gives an error of Get its context: the URL (password redacted),
 // named once, and, when the context ended, the reason it was given (a
-// timeout the user set, say) instead of the I/O error it caused.
+// timeout the user set, say) before the error it caused, which says what
+// was going on ("ftp: USER anonymous: …").
 func getError(ctx context.Context, url string, err error) error {
-	err = withCause(ctx, err)
+	err = withCause(ctx, err, false)
+	if ce, ok := err.(*causeError); ok {
+		ce.url = url // "URL: gave up after --timeout 5s: ftp: USER …"
+		return ce
+	}
 	if strings.Contains(err.Error(), url) {
 		return err
 	}
 	return fmt.Errorf("%s: %w", url, err)
 }
 
-// withCause replaces a deadline or cancellation error that ctx caused with
-// ctx's cause (context.WithTimeoutCause, WithCancelCause), wrapping both:
-// "gave up after --timeout 5s" says more than "write x.part: i/o timeout",
-// which is what a socket deadline looks like from inside a splice.
-func withCause(ctx context.Context, err error) error {
+// withCause gives a deadline or cancellation error that ctx caused ctx's
+// cause (context.WithTimeoutCause, WithCancelCause), wrapping both. With
+// terse, the cause replaces the I/O error's text, for a caller that says
+// what was going on itself: "gave up after --timeout 5s" says more than
+// "write x.part: i/o timeout", which is what a socket deadline looks like
+// from inside a splice.
+func withCause(ctx context.Context, err error, terse bool) error {
 	if ctx.Err() == nil {
 		if !errors.Is(err, os.ErrDeadlineExceeded) {
 			return err
@@ -45,18 +52,28 @@ func withCause(ctx context.Context, err error) error {
 	if cause == ctx.Err() {
 		return fmt.Errorf("%w: %w", cause, err)
 	}
-	// The cause says it all; the I/O error it caused is kept for errors.Is
-	// but not printed again.
-	return &causeError{cause: cause, ctxErr: ctx.Err(), io: err}
+	return &causeError{cause: cause, ctxErr: ctx.Err(), io: err, terse: terse}
 }
 
 // causeError is an I/O error caused by a context that ended: it prints the
-// cause, and matches the cause, the context's error and the I/O error.
+// cause (and, unless terse, the error), and matches the cause, the
+// context's error and the I/O error.
 type causeError struct {
 	cause, ctxErr, io error
+	terse             bool
+	url               string // named first when set
 }
 
-func (e *causeError) Error() string   { return e.cause.Error() }
+func (e *causeError) Error() string {
+	if e.terse {
+		return e.cause.Error()
+	}
+	if e.url == "" {
+		return e.cause.Error() + ": " + e.io.Error()
+	}
+	return e.url + ": " + e.cause.Error() + ": " + strings.TrimPrefix(e.io.Error(), e.url+": ")
+}
+
 func (e *causeError) Unwrap() []error { return []error{e.cause, e.ctxErr, e.io} }
 
 // reportingBody is a Response body whose errors say what was going on: the
@@ -108,7 +125,7 @@ func (b *reportingBody) explain(err error) error {
 	if errors.As(err, &already) {
 		return err
 	}
-	return &bodyError{url: b.url, n: b.n, size: b.size, err: withCause(b.ctx, err)}
+	return &bodyError{url: b.url, n: b.n, size: b.size, err: withCause(b.ctx, err, true)}
 }
 
 // bodyError is an error met while a body was being received.
