@@ -14,13 +14,23 @@ type GuardError struct {
 	Offset int    // byte offset in the URL of the offending part, or -1
 	Rule   string // which guard: "line-delimiter", "port"
 	Reason string
+	// Port is the refused port of a "port" refusal that a setting can
+	// lift (Client.AllowPorts), else 0.
+	Port int
+	// Hint, when set, says how to let the URL through; a program
+	// rewrites it in its own terms (a command-line flag).
+	Hint string
 }
 
 func (e *GuardError) Error() string {
+	s := fmt.Sprintf("%s: refused (§6): %s", e.URL, e.Reason)
 	if e.Offset >= 0 {
-		return fmt.Sprintf("%s: refused (§6): offset %d: %s", e.URL, e.Offset, e.Reason)
+		s = fmt.Sprintf("%s: refused (§6): offset %d: %s", e.URL, e.Offset, e.Reason)
 	}
-	return fmt.Sprintf("%s: refused (§6): %s", e.URL, e.Reason)
+	if e.Hint != "" {
+		s += "; " + e.Hint
+	}
+	return s
 }
 
 // BlockedPorts are the ports of other well-known line-based protocols. §6:
@@ -70,8 +80,9 @@ func (c *Client) CheckPort(u rfc1738.URL) (warning string, err error) {
 		return "", nil
 	}
 	if name, blocked := BlockedPorts[port]; blocked && !c.AllowAnyPort && !slices.Contains(c.AllowPorts, port) {
-		return "", &GuardError{URL: Redact(u.String()), Offset: off, Rule: "port",
-			Reason: fmt.Sprintf("port %d belongs to %s, not %s: the URL could make that server act on its content; allow it explicitly to go on", port, name, u.Scheme())}
+		return "", &GuardError{URL: Redact(u.String()), Offset: off, Rule: "port", Port: port,
+			Reason: fmt.Sprintf("port %d belongs to %s, not %s: the URL could make that server act on its content", port, name, u.Scheme()),
+			Hint:   fmt.Sprintf("allow port %d explicitly (Client.AllowPorts) to go on", port)}
 	}
 	if def != 0 {
 		return fmt.Sprintf("port %d is not %s's default %d: caution, another protocol may listen there (§6)", port, u.Scheme(), def), nil

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/textproto"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -85,8 +86,14 @@ func TestMailtoSend(t *testing.T) {
 	if strings.Join(cmds, "\n") != strings.Join(wantCmds, "\n") {
 		t.Errorf("commands\n%s\nwant\n%s", strings.Join(cmds, "\n"), strings.Join(wantCmds, "\n"))
 	}
+	// RFC 5322 §3.6.4: a Message-ID, unique, on the sender's domain.
+	idRE := regexp.MustCompile(`Message-ID: <[0-9a-z]+\.[0-9a-f]{24}@here\.example>\r\n`)
+	if !idRE.MatchString(data) {
+		t.Errorf("DATA has no Message-ID <time.random@here.example>:\n%q", data)
+	}
+	data = idRE.ReplaceAllString(data, "Message-ID: <id>\r\n")
 	wantData := "From: me@here.example\r\nTo: you@there.example\r\nSubject: RFC 1738\r\n" +
-		"Date: Tue, 20 Dec 1994 10:00:00 +0000\r\nX-Test: yes\r\n\r\n" +
+		"Date: Tue, 20 Dec 1994 10:00:00 +0000\r\nMessage-ID: <id>\r\nX-Test: yes\r\n\r\n" +
 		"line one\r\n..hidden dot\r\n...two\r\nlast\r\n.\r\n"
 	if data != wantData {
 		t.Errorf("DATA\n%q\nwant\n%q", data, wantData)

@@ -49,8 +49,7 @@ func runGet(e *env, args []string) int {
 	if *maxSize != "" {
 		n, err := parseSize(*maxSize)
 		if err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 get: --max-size:", err)
-			return exitUsage
+			return usageError(e, "get", "--max-size: %v", err)
 		}
 		limit = n
 	}
@@ -92,7 +91,7 @@ func runGet(e *env, args []string) int {
 
 	resp, err := c.Get(ctx, u)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
+		fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, inCLITerms(err)))
 		return failStatus(err)
 	}
 	defer resp.Body.Close()
