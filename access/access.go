@@ -84,6 +84,12 @@ type Plan struct {
 	Warnings []string // §6 cautions and other advice
 	Notes    []string // decisions the plan made, e.g. a guessed ftp typecode
 
+	// Offset, Head and KeepErrorBody are the options of the Request the
+	// plan was made for (see Request); zero for a plain Get.
+	Offset        int64
+	Head          bool
+	KeepErrorBody bool
+
 	// Parsed is the URL the plan was made from, for the handler's Get.
 	Parsed rfc1738.URL
 	// Data is the handler's own execution detail (e.g. the gopher+ form
@@ -107,6 +113,15 @@ type Response struct {
 	Type string        // a media type when known, e.g. "text/plain"
 	URL  string        // the final URL (after redirects), password redacted
 	Plan *Plan         // the plan that was executed
+
+	// Offset is the byte of the resource the body starts at: the
+	// Request's Offset when the server resumed, 0 when it sends the
+	// whole resource.
+	Offset int64
+	// Status and Header are the status line ("HTTP/1.1 200 OK") and the
+	// header of an http response; empty for other schemes.
+	Status string
+	Header http.Header
 }
 
 // ErrUnsupported is wrapped by errors for a URL no handler can serve.
@@ -153,6 +168,13 @@ type Client struct {
 	// at most MaxRedirects redirects, to http and ftp URLs only.
 	HTTPClient   *http.Client
 	MaxRedirects int
+
+	// Credentials, when set, gives the stored login for a host whose URL
+	// names none (a ~/.netrc, as curl, wget and lftp read it): ftp logs
+	// in with it instead of anonymously (§3.2.1), http sends it as Basic
+	// authorization (never in the URL: §3.3 has no login part). ok is
+	// false when there is none.
+	Credentials func(scheme, host string) (user, password string, ok bool)
 
 	// NNTPServer is the news server for news: URLs (§3.6), host[:port].
 	// NewClient takes it from $NNTPSERVER.
@@ -248,6 +270,11 @@ func (c *Client) Get(ctx context.Context, u rfc1738.URL) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.execute(ctx, u, p)
+}
+
+// execute has the handler of u's scheme execute the plan p.
+func (c *Client) execute(ctx context.Context, u rfc1738.URL, p *Plan) (*Response, error) {
 	h := c.handlerFor(u.Scheme()) // native, else a gateway locator (scheme_gateway.go)
 	resp, err := h.Get(ctx, c, p)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,9 +60,20 @@ func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		// string: there is nothing to send.
 		return nil, fmt.Errorf("%s: the URL has an empty user name (§3.1), which cannot be sent in USER (RFC 959 §4.1.1); leave the \"@\" out for anonymous FTP", Redact(u.String()))
 	}
+	var stored bool
+	if !f.HasUser && c.Credentials != nil {
+		// A URL without a login, and a stored one for its host (a
+		// ~/.netrc): that login instead of anonymous FTP.
+		if cu, cp, ok := c.Credentials("ftp", u.Host()); ok && cu != "" {
+			user, password, stored = cu, cp, true
+		}
+	}
 	p.Steps = append(p.Steps, Step{Verb: "USER", Arg: user, HasArg: true})
 	pass := Step{Verb: "PASS", Arg: password, HasArg: true}
 	switch {
+	case stored:
+		pass.Placeholder = ftpPlaceholderPassword
+		p.Notes = append(p.Notes, "the URL names no user: the login stored for "+u.Host()+" (netrc) is used")
 	case !f.HasUser:
 		pass.Placeholder = ftpPlaceholderEmail
 		if strings.ContainsAny(c.Email, LineDelimiters) {
@@ -188,6 +201,12 @@ func (ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error
 			if _, err := conn.Type(ctx, s.Arg); err != nil {
 				return fail(err)
 			}
+		case "REST":
+			// Sent by RetrFrom with the RETR that follows (RFC 3659
+			// §5: REST must come right before it).
+			if i+1 >= len(steps) || steps[i+1].Verb != "RETR" {
+				return fail(errors.New("the plan has REST without RETR after it"))
+			}
 		case "RETR", "NLST":
 			if rest := steps[i+1:]; len(rest) != 1 || rest[0].Verb != "QUIT" {
 				return fail(fmt.Errorf("the plan has %d steps after %s; want only QUIT", len(rest), s.Verb))
@@ -214,7 +233,12 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 	var err error
 	if s.Verb == "RETR" {
 		var size int64
-		b.body, size, err = conn.Retr(ctx, s.Arg)
+		b.body, size, err = conn.RetrFrom(ctx, s.Arg, p.Offset)
+		var ce *ftp.CommandError
+		if err != nil && errors.As(err, &ce) && strings.HasPrefix(ce.Cmd, "REST ") && ce.Reply.Code/100 == 5 {
+			err = fmt.Errorf("%w: %w", ErrNoResume, err)
+		}
+		resp.Offset = p.Offset
 		resp.Type = "application/octet-stream"
 		if ftpTypeOf(before) == "A" {
 			// Under TYPE A the 150 reply's count is the size on the
@@ -236,6 +260,32 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
 	return resp, nil
+}
+
+// planRequest adds a resume to the plan: "REST offset" right before the
+// RETR (RFC 3659 §5), for TYPE I only, whose offset counts the bytes as
+// stored (§5.3). A listing or a TYPE A transfer cannot resume; HEAD is
+// http's.
+func (ftpHandler) planRequest(c *Client, p *Plan, r Request) error {
+	if r.Head {
+		return fmt.Errorf("%s: %w: a header-only request is http's (HEAD)", p.URL, ErrUnsupported)
+	}
+	if r.Offset == 0 {
+		return nil
+	}
+	for i, s := range p.Steps {
+		if s.Verb != "RETR" {
+			continue
+		}
+		if ftpTypeOf(p.Steps[:i]) != "I" {
+			return fmt.Errorf("%s: %w: REST offsets are defined for TYPE I only (RFC 3659 §5.3), and this is TYPE A", p.URL, ErrNoResume)
+		}
+		rest := Step{Verb: "REST", Arg: strconv.FormatInt(r.Offset, 10), HasArg: true}
+		p.Steps = slices.Insert(p.Steps, i, rest)
+		p.Notes = append(p.Notes, fmt.Sprintf("resuming at byte %d: REST before RETR (RFC 3659 §5); a refused REST means a whole download", r.Offset))
+		return nil
+	}
+	return fmt.Errorf("%s: %w: a listing (NLST) has no restart", p.URL, ErrNoResume)
 }
 
 // ftpTypeOf returns the argument of the last TYPE step, or "".
