@@ -6,18 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-
-	"github.com/rfc1738/rfc1738/access"
 )
 
 func init() {
@@ -28,161 +22,6 @@ func init() {
 		summary: "Fetch what URL names with its scheme's protocol (§3), guarded as §6 says. Streams to stdout, or writes FILE atomically.",
 		run:     runGet,
 	})
-}
-
-func runGet(e *env, args []string) int {
-	fs := newFlags(e, commands["get"])
-	output := fs.String("o", "", "write to `FILE` (atomically: a temporary file in the same folder, renamed when complete)")
-	timeout := fs.Duration("timeout", 0, "give up after this long in all (0: no limit)")
-	idle := fs.Duration("idle-timeout", 60*time.Second, "give up when nothing arrives for this long")
-	maxSize := fs.String("max-size", "", "refuse more than this many bytes (e.g. 10M, 1G)")
-	verbose := fs.Bool("v", false, "show the protocol conversation on stderr (passwords redacted)")
-	asJSON := fs.Bool("json", false, "write listings (menus, groups) as JSON Lines")
-	raw := fs.Bool("raw", false, "write listings as the protocol's own bytes")
-	quiet := fs.Bool("q", false, "no progress bar")
-	setup := accessSetup(fs)
-	operands, status, ok := parseFlags(fs, args)
-	if !ok {
-		return status
-	}
-	limit := int64(-1)
-	if *maxSize != "" {
-		n, err := parseSize(*maxSize)
-		if err != nil {
-			return usageError(e, "get", "--max-size: %v", err)
-		}
-		limit = n
-	}
-	u, status, ok := parseOneURL(e, "get", operands)
-	if !ok {
-		return status
-	}
-	c, err := setup(e)
-	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 get:", err)
-		return exitUsage
-	}
-	switch {
-	case *asJSON:
-		c.Listing = access.ListingJSON
-	case *raw:
-		c.Listing = access.ListingRaw
-	}
-	if *verbose {
-		// A telnet session puts the terminal in raw mode, where "\n"
-		// alone does not return the cursor: on a terminal, end trace
-		// lines in "\r\n", which a cooked terminal shows the same.
-		eol := "\n"
-		if isTerminal(e.stderr) {
-			eol = "\r\n"
-		}
-		c.Trace = func(dir byte, line string) { fmt.Fprintf(e.stderr, "%c %s%s", dir, line, eol) }
-	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if *timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, *timeout, fmt.Errorf("gave up after --timeout %v", *timeout))
-		defer cancel()
-	}
-	ctx, watch := newWatchdog(ctx, *idle)
-	defer watch.stop()
-
-	resp, err := c.Get(ctx, u)
-	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, inCLITerms(err)))
-		return failStatus(err)
-	}
-	defer resp.Body.Close()
-	if limit >= 0 && resp.Size > limit {
-		fmt.Fprintf(e.stderr, "rfc1738 get: %s: %d bytes is more than --max-size %d\n", resp.URL, resp.Size, limit)
-		return exitNegative
-	}
-	body := &meter{r: resp.Body, watch: watch, limited: limit >= 0, left: limit}
-	if !*quiet && !*verbose && isTerminal(e.stderr) {
-		body.bar = progressbar.NewOptions64(resp.Size,
-			progressbar.OptionSetWriter(e.stderr),
-			progressbar.OptionSetDescription(filepath.Base(resp.URL)),
-			progressbar.OptionShowBytes(true),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(resp.Size > 0),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(e.stderr) }),
-			progressbar.OptionFullWidth(),
-		)
-		defer body.bar.Finish()
-	}
-
-	if *output == "" {
-		if _, err := io.Copy(e.stdout, body); err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
-			return exitNegative
-		}
-		if err := resp.Body.Close(); err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
-			return exitNegative
-		}
-		return exitOK
-	}
-	if err := writeAtomic(*output, body, resp.Body); err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
-		return exitNegative
-	}
-	return exitOK
-}
-
-// writeAtomic writes body to a temporary file beside path and renames it
-// to path only when everything arrived and closeBody (which reads the
-// protocol's own end of transfer) reported no error. On any failure the
-// temporary file is removed and path is left as it was: a failed download
-// never leaves a partial file looking complete.
-func writeAtomic(path string, body io.Reader, closeBody io.Closer) (err error) {
-	// A device or a pipe (-o /dev/null, a FIFO) is written in place: a
-	// rename would replace the device node with a plain file.
-	if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return err
-		}
-		if _, err = io.Copy(f, body); err == nil {
-			err = closeBody.Close()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.part")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = io.Copy(tmp, body); err != nil {
-		return err
-	}
-	if err = closeBody.Close(); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // errTooLarge is the error of a body longer than --max-size.
