@@ -7,9 +7,9 @@ import (
 	"strconv"
 )
 
-// RetrFrom retrieves a file from byte offset on: "REST <offset>" (RFC
-// 3659 §5, the restart of stream mode; RFC 959 §4.1.3 gives REST for the
-// other modes), then RETR as Retr does. An offset of 0 is Retr. The
+// RetrFrom retrieves a file from byte offset on: as Retr, with
+// "REST <offset>" (RFC 3659 §5, the restart of stream mode) between the
+// EPSV or PASV and the RETR, which it must immediately precede. An offset of 0 is Retr. The
 // server must answer REST with 350; a refusal (500, 502, 504 …) is the
 // *CommandError of REST, and nothing was retrieved, so the caller may
 // fetch the whole file instead.
@@ -32,10 +32,7 @@ func (c *Conn) RetrFrom(ctx context.Context, name string, offset int64) (body io
 	if !c.binary {
 		return nil, -1, fmt.Errorf("ftp: REST %d: a restart offset is defined for TYPE I only (RFC 3659 §5.3)", offset)
 	}
-	if _, err := c.Rest(ctx, offset); err != nil {
-		return nil, -1, err
-	}
-	b, err := c.open(ctx, "RETR", name, true)
+	b, err := c.open(ctx, "RETR", name, true, offset)
 	if err != nil {
 		return nil, -1, err
 	}
@@ -49,8 +46,22 @@ func (c *Conn) RetrFrom(ctx context.Context, name string, offset int64) (body io
 	return b, b.size, nil
 }
 
-// Rest sends "REST <offset>" (RFC 3659 §5) and returns the 350 reply. The
-// next RETR then starts at that byte; RetrFrom is the usual way to use it.
-func (c *Conn) Rest(ctx context.Context, offset int64) (Reply, error) {
-	return c.simple(ctx, "REST", strconv.FormatInt(offset, 10), true, func(code int) bool { return code == 350 })
+// restart sends "REST <offset>" inside open, once the data connection
+// is up, and wants 350. On a refusal the data connection is closed and
+// the control connection stays usable.
+func (c *Conn) restart(ctx context.Context, w *watcher, offset int64) error {
+	arg := strconv.FormatInt(offset, 10)
+	rep, err := c.roundTrip("REST", arg, true)
+	if err != nil {
+		w.done()
+		err = wrapIO("REST "+arg, ctxErr(ctx, err))
+		c.fail(err)
+		return err
+	}
+	if err := replyErr("REST "+arg, rep, func(code int) bool { return code == 350 }); err != nil {
+		w.done()
+		c.closeDC()
+		return err
+	}
+	return nil
 }

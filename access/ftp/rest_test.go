@@ -37,7 +37,8 @@ func TestRetrFrom(t *testing.T) {
 		t.Errorf("RetrFrom(3) = %q (size %d), %v; want %q (size %d)", data, size, err, whole[3:], len(whole)-3)
 	}
 	body.Close()
-	if !strings.Contains(tr.String(), "> REST 3\n< 350 Restart position accepted (3).\n> EPSV") || !strings.Contains(tr.String(), "> RETR /etc/motd") {
+	// RFC 959 §4.1.3: REST right before the RETR, after the EPSV.
+	if !strings.Contains(tr.String(), "> REST 3\n< 350 Restart position accepted (3).\n> RETR /etc/motd") {
 		t.Errorf("conversation:\n%s", tr)
 	}
 

@@ -13,7 +13,14 @@ import (
 // exit status.
 func runBinary(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
+	return runIn(t, "", stdin, args...)
+}
+
+// runIn runs the built binary in the folder dir ("" the test's own).
+func runIn(t *testing.T, dir, stdin string, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := exec.Command(binary(t), args...)
+	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
