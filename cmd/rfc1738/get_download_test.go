@@ -311,3 +311,26 @@ func TestGetNetrc(t *testing.T) {
 		t.Errorf("http: %d %q %v", status, errOut, auth.Load())
 	}
 }
+
+// TestGetResumeVSFTPD: a .part holding the first third of a file is
+// resumed against vsftpd (REST, then the 150's whole size less the
+// offset checked), and the result is the file, byte for byte.
+func TestGetResumeVSFTPD(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	addr, root := testserver.VSFTPD(t)
+	want := readFile(t, filepath.Join(root, "pub", "binary.bin"))
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".binary.bin.part"), []byte(want[:len(want)/3]), 0o600)
+	_, errOut, status := runIn(t, dir, "", "get", "-C", "-", "-v", "-O", "ftp://"+addr+"/pub/binary.bin")
+	if status != 0 || readFile(t, filepath.Join(dir, "binary.bin")) != want {
+		t.Fatalf("resume: %d\n%s", status, errOut)
+	}
+	if !strings.Contains(errOut, fmt.Sprintf("> REST %d\n< 350", len(want)/3)) {
+		t.Errorf("conversation:\n%s", errOut)
+	}
+	if names := dirNames(t, dir); len(names) != 1 {
+		t.Errorf("folder: %q", names)
+	}
+}
