@@ -190,8 +190,15 @@ type Client struct {
 	// "http://gw.example/fetch?url={url}".
 	Gateways map[string]string
 
+	// MaxIdleFTP, when above 0, keeps up to this many logged-in ftp
+	// connections per login open after a completed transfer, for the next
+	// URL of the same login (see CloseIdleConnections). 0 sends QUIT
+	// after each transfer, as the plan says.
+	MaxIdleFTP int
+
 	mu       sync.RWMutex
 	handlers map[string]Handler
+	ftpIdle  ftpPool
 }
 
 // defaultHandlers are installed by NewClient; each scheme's file adds its

@@ -10,6 +10,7 @@ import (
 	"net/textproto"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -171,5 +172,58 @@ func TestCredentials(t *testing.T) {
 	p, _ = c.Plan(mustParse(t, "ftp://other.example/x"))
 	if p.Lines()[0] != "USER anonymous" {
 		t.Errorf("another host: %q", p.Lines())
+	}
+}
+
+// TestFTPReuse: with MaxIdleFTP, the second URL of a login reuses the
+// connection (no second USER; back to the login directory first), and
+// a kept connection the server timed out (421) costs a new login, not
+// an error.
+func TestFTPReuse(t *testing.T) {
+	files := map[string]string{"/pub/a": "A", "/pub/b": "B", "/c": "C"}
+	var retrs atomic.Int32
+	var timeOut atomic.Bool
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: files,
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			if strings.HasPrefix(line, "RETR") {
+				retrs.Add(1)
+				return false
+			}
+			if timeOut.Load() && retrs.Load() > 0 && line == "CWD /" {
+				timeOut.Store(false)
+				s.Reply("421 Timeout.")
+				s.Drop()
+				return true
+			}
+			return false
+		}})
+	c := NewClient()
+	c.MaxIdleFTP = 1
+	defer c.CloseIdleConnections()
+	get := func(path string) string {
+		t.Helper()
+		resp, err := c.Get(ftpTestCtx(t), mustParse(t, "ftp://"+fake.Addr+path))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", path, err, strings.Join(fake.Commands(), "\n"))
+		}
+		b, _ := io.ReadAll(resp.Body)
+		if err := resp.Body.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if get("/pub/a")+get("/c")+get("/pub/b") != "ACB" {
+		t.Fatal("wrong bodies")
+	}
+	cmds := strings.Join(fake.Commands(), "\n")
+	if strings.Count(cmds, "USER") != 1 || !strings.Contains(cmds, "RETR a\nCWD /\nTYPE I") || strings.Contains(cmds, "QUIT") {
+		t.Errorf("commands:\n%s", cmds)
+	}
+	timeOut.Store(true)
+	if get("/pub/a") != "A" {
+		t.Fatal("wrong body after a timed-out connection")
+	}
+	if cmds := strings.Join(fake.Commands(), "\n"); strings.Count(cmds, "USER") != 2 {
+		t.Errorf("commands after the 421:\n%s", cmds)
 	}
 }

@@ -159,26 +159,70 @@ func ftpGuards(u rfc1738.URL) error {
 	}
 }
 
-// Get executes the plan's steps in order on one control connection.
-func (ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+// Get executes the plan's steps in order on one control connection:
+// a new one, or, with Client.MaxIdleFTP, one the same login left idle
+// (see ftpPool): its USER and PASS are then already done.
+func (h ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
 	for _, n := range p.Notes {
 		c.trace('!', n)
 	}
-	conn, err := ftp.Dial(ctx, p.Connect, ftp.Config{Trace: c.Trace})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.URL, err)
+	resp, err, fresh := h.get(ctx, c, p, c.MaxIdleFTP > 0)
+	if err != nil && !fresh && ctx.Err() == nil {
+		// The idle connection broke (the server timed it out): the
+		// plan again, on a new one.
+		c.trace('!', "the idle connection failed: "+err.Error()+"; logging in again")
+		resp, err, _ = h.get(ctx, c, p, false)
 	}
-	fail := func(err error) (*Response, error) {
+	return resp, err
+}
+
+// get runs the plan once. fresh is false when it failed on a reused
+// connection before the server answered anything of the plan's, so that
+// a new connection may succeed.
+func (ftpHandler) get(ctx context.Context, c *Client, p *Plan, reuse bool) (_ *Response, _ error, fresh bool) {
+	key := ftpLoginKey(p)
+	var conn *ftp.Conn
+	var st ftpState
+	if reuse {
+		if idle := c.ftpTake(key); idle != nil {
+			conn, st = idle.conn, idle.state
+			st.reused = true
+			c.trace('!', "reusing the logged-in connection to "+p.Connect)
+			if st.moved {
+				// Back to the login directory, where the plan's CWDs start.
+				if _, err := conn.Cwd(ctx, st.home); err != nil {
+					conn.Close()
+					return nil, fmt.Errorf("%s: %w", p.URL, err), false
+				}
+				st.moved = false
+			}
+		}
+	}
+	if conn == nil {
+		var err error
+		conn, err = ftp.Dial(ctx, p.Connect, ftp.Config{Trace: c.Trace})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.URL, err), true
+		}
+	}
+	fail := func(err error) (*Response, error, bool) {
 		ftpQuit(ctx, conn)
-		return nil, fmt.Errorf("%s: %w", p.URL, err)
+		return nil, fmt.Errorf("%s: %w", p.URL, err), true
 	}
 	steps := p.Steps
 	for i := 0; i < len(steps); i++ {
 		s := steps[i]
 		switch s.Verb {
 		case "USER":
+			hasPass := i+1 < len(steps) && steps[i+1].Verb == "PASS"
+			if st.reused {
+				if hasPass {
+					i++
+				}
+				continue
+			}
 			cred := ftp.Credentials{User: s.Arg}
-			if i+1 < len(steps) && steps[i+1].Verb == "PASS" {
+			if hasPass {
 				i++
 				pass := steps[i]
 				if pass.Placeholder == ftpPlaceholderAsked {
@@ -193,12 +237,27 @@ func (ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error
 				}
 				return fail(err)
 			}
+			if reuse {
+				// To come back here when the connection is reused.
+				if home, ok, err := conn.Pwd(ctx); err == nil && ok {
+					st.home = home
+				}
+			}
 		case "CWD":
+			st.moved = true
 			if _, err := conn.Cwd(ctx, s.Arg); err != nil {
+				if st.reused && !ftpAnswered(err) {
+					conn.Close()
+					return nil, fmt.Errorf("%s: %w", p.URL, err), false
+				}
 				return fail(err)
 			}
 		case "TYPE":
 			if _, err := conn.Type(ctx, s.Arg); err != nil {
+				if st.reused && !ftpAnswered(err) {
+					conn.Close()
+					return nil, fmt.Errorf("%s: %w", p.URL, err), false
+				}
 				return fail(err)
 			}
 		case "REST":
@@ -211,13 +270,17 @@ func (ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error
 			if rest := steps[i+1:]; len(rest) != 1 || rest[0].Verb != "QUIT" {
 				return fail(fmt.Errorf("the plan has %d steps after %s; want only QUIT", len(rest), s.Verb))
 			}
-			return ftpResponse(ctx, c, p, conn, steps[:i], s)
+			if reuse && st.home != "" {
+				st.pool, st.key = c, key
+			}
+			resp, err := ftpResponse(ctx, c, p, conn, steps[:i], s, st)
+			return resp, err, !(st.reused && err != nil && !ftpAnswered(err))
 		case "QUIT":
 			// A plan without a transfer: nothing to fetch.
 			if err := conn.Quit(ctx); err != nil {
-				return nil, fmt.Errorf("%s: %w", p.URL, err)
+				return nil, fmt.Errorf("%s: %w", p.URL, err), true
 			}
-			return &Response{Body: io.NopCloser(strings.NewReader("")), Size: 0, URL: p.URL, Plan: p}, nil
+			return &Response{Body: io.NopCloser(strings.NewReader("")), Size: 0, URL: p.URL, Plan: p}, nil, true
 		default:
 			return fail(fmt.Errorf("the plan holds %q, which the ftp handler does not send", s.Line()))
 		}
@@ -225,10 +288,19 @@ func (ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error
 	return fail(errors.New("the plan has no RETR, NLST or QUIT"))
 }
 
+// ftpAnswered reports whether err is the server's answer (a reply code)
+// rather than a broken connection; a 421 ("service not available,
+// closing control connection", RFC 959 §4.2) is how a server ends an
+// idle one, so it counts as broken.
+func ftpAnswered(err error) bool {
+	var ce *ftp.CommandError
+	return errors.As(err, &ce) && ce.Reply.Code != 421
+}
+
 // ftpResponse starts the transfer step s and wraps its body so that
 // closing it reads the final reply and sends the plan's QUIT.
-func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before []Step, s Step) (*Response, error) {
-	b := &ftpBody{ctx: ctx, conn: conn, url: p.URL}
+func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before []Step, s Step, st ftpState) (*Response, error) {
+	b := &ftpBody{ctx: ctx, conn: conn, url: p.URL, state: st}
 	resp := &Response{Body: b, Size: -1, URL: p.URL, Plan: p}
 	var err error
 	if s.Verb == "RETR" {
@@ -330,6 +402,8 @@ type ftpBody struct {
 	render io.Reader // the listing as rendered, for NLST
 	url    string
 
+	state ftpState // for a connection kept for reuse
+
 	closed bool
 	err    error
 }
@@ -370,6 +444,11 @@ func (b *ftpBody) Close() error {
 	}
 	b.closed = true
 	b.err = b.wrap(b.body.Close())
+	if st := b.state; st.pool != nil && b.err == nil && b.conn.Idle() {
+		// Kept for the next URL of this login instead of QUIT.
+		st.pool.ftpPut(st.key, &ftpIdleConn{conn: b.conn, state: ftpState{home: st.home, moved: st.moved}})
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(b.ctx), ftpQuitTimeout)
 	defer cancel()
 	b.conn.Quit(ctx)

@@ -190,7 +190,12 @@ func runGet(e *env, args []string) int {
 	if len(raws) == 1 && len(jobs) == 0 {
 		return status
 	}
+	if len(jobs) > 1 {
+		// One ftp login serves every file of its host (RFC 959).
+		c.MaxIdleFTP = o.parallel
+	}
 	st := g.run(jobs)
+	c.CloseIdleConnections()
 	if s := g.interrupted(); s != nil {
 		g.clearBars()
 		fmt.Fprintf(e.stderr, "rfc1738 get: interrupted by %s%s\n", signalName(s), g.keptNote())
