@@ -8,12 +8,17 @@
 //	rfc1738 equal     A B                          same resource? (exit 0 or 1)
 //	rfc1738 extract   [--json] [FILE ...]          URLs in text (Appendix)
 //	rfc1738 plan      [--json] URL                 the protocol lines get would send
-//	rfc1738 get       [flags] URL [-o FILE]        fetch with the scheme's protocol (§3, §6)
+//	rfc1738 get       [flags] URL... [-o FILE|-O]  fetch with the scheme's protocol (§3, §6)
 //	rfc1738 mail      [flags] mailto:ADDRESS       send stdin to a mailbox (§3.5)
+//	rfc1738 url       [--get T] [--set P=V] [URL ...] read and change parts (trurl-style)
+//	rfc1738 completion bash|zsh|fish               shell completion
+//	rfc1738 man                                    the manual page (roff)
+//	rfc1738 version                                the build's version (also --version)
 //
 // Run "rfc1738 help" for every command. Exit status: 0 success, 1 a
 // negative answer (an invalid URL, an error found, a failed fetch), 2 a
-// usage error or a URL no access method serves.
+// usage error or a URL no access method serves; get ends with 130 after
+// SIGINT and 143 after SIGTERM.
 package main
 
 import (
