@@ -71,6 +71,9 @@ func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	p.Steps = append(p.Steps, Step{Verb: "USER", Arg: user, HasArg: true})
 	pass := Step{Verb: "PASS", Arg: password, HasArg: true}
 	switch {
+	case stored && password == "":
+		pass.Placeholder = ftpPlaceholderAsked
+		p.Notes = append(p.Notes, "the URL names no user: the login stored for "+u.Host()+" (netrc), whose password is asked if the server wants one")
 	case stored:
 		pass.Placeholder = ftpPlaceholderPassword
 		p.Notes = append(p.Notes, "the URL names no user: the login stored for "+u.Host()+" (netrc) is used")
