@@ -84,6 +84,12 @@ func TestBinaryRefusals(t *testing.T) {
 			t.Errorf("%s of §6's example: %d %q", cmd, status, errOut)
 		}
 	}
+	for _, args := range [][]string{{"equal", "bad url", "http://a/"}, {"encode", "http", "--host", "a_b"}, {"extract", "/nonexistent"}} {
+		_, errOut, _ := runBinary(t, "", args...)
+		if strings.Contains(errOut, "rfc1738: ") || strings.Count(errOut, "/nonexistent") > 1 || !strings.HasPrefix(errOut, "rfc1738 "+args[0]+": ") {
+			t.Errorf("%q: a doubled prefix or path: %q", args, errOut)
+		}
+	}
 	port := closedPort(t)
 	_, errOut, _ := runBinary(t, "", "get", "ftp://127.0.0.1:"+port+"/x")
 	if strings.Count(errOut, "dial") != 1 || strings.Contains(errOut, "rfc1738: rfc1738") {

@@ -199,7 +199,7 @@ func runEncode(e *env, args []string) int {
 		if path.set {
 			fp, err := rfc1738.FileURLFromPath(path.v)
 			if err != nil {
-				fmt.Fprintln(e.stderr, "rfc1738 encode:", err)
+				fmt.Fprintln(e.stderr, "rfc1738 encode:", libError(err, ""))
 				return exitNegative
 			}
 			f.Segments = append(fp.Segments, segment...)
@@ -218,7 +218,7 @@ func runEncode(e *env, args []string) int {
 	}
 	u, err := b.URL()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 encode:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 encode:", libError(err, ""))
 		var be *rfc1738.BuildError
 		if errors.As(err, &be) {
 			return exitNegative

@@ -37,7 +37,7 @@ func runEqual(e *env, args []string) int {
 			parsed[i], err = rfc1738.Parse(in)
 		}
 		if err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 equal:", err)
+			fmt.Fprintln(e.stderr, "rfc1738 equal:", libError(err, ""))
 			return exitUsage
 		}
 	}

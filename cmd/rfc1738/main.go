@@ -28,6 +28,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -275,4 +276,16 @@ func jsonLines(w io.Writer) (*bufio.Writer, *json.Encoder) {
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	return out, enc
+}
+
+// libError returns err's text for a command's error line: without the
+// "rfc1738: " its own package puts first (the line starts with
+// "rfc1738 CMD: " already), and without a file name the line names
+// already (an *os.PathError repeats it).
+func libError(err error, name string) string {
+	var pe *fs.PathError
+	if name != "" && errors.As(err, &pe) && pe.Path == name {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return strings.TrimPrefix(err.Error(), "rfc1738: ")
 }
