@@ -76,7 +76,7 @@ func (c *Client) PlanRequest(r Request) (*Plan, error) {
 	if r.Offset < 0 {
 		return nil, fmt.Errorf("%s: offset %d: %w", p.URL, r.Offset, ErrNoResume)
 	}
-	rp, ok := c.handlerFor(r.URL.Scheme()).(requestPlanner)
+	rp, ok := p.handler.(requestPlanner)
 	if !ok {
 		if r.Offset > 0 {
 			return nil, fmt.Errorf("%s: %w: the %s access method has no restart", p.URL, ErrNoResume, p.Scheme)
@@ -99,7 +99,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.execute(ctx, r.URL, p)
+	return c.execute(ctx, p)
 }
 
 // Transient reports whether err is a failure that may go away when the
