@@ -8,7 +8,9 @@ import (
 	"net"
 	"net/http"
 	"net/textproto"
+	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access/ftp"
@@ -131,4 +133,25 @@ func Transient(err error) bool {
 	}
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// RetryAfter returns the wait an http error status asked for with
+// Retry-After in seconds (RFC 9110 §10.2.3), or 0. (The HTTP-date form is
+// read too.)
+func RetryAfter(err error) time.Duration {
+	var he *HTTPStatusError
+	if !errors.As(err, &he) || he.Header == nil {
+		return 0
+	}
+	v := he.Header.Get("Retry-After")
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0)
+	}
+	return 0
 }

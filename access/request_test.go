@@ -227,3 +227,14 @@ func TestFTPReuse(t *testing.T) {
 		t.Errorf("commands after the 421:\n%s", cmds)
 	}
 }
+
+func TestRetryAfter(t *testing.T) {
+	h := http.Header{}
+	h.Set("Retry-After", "3")
+	if got := RetryAfter(fmt.Errorf("x: %w", &HTTPStatusError{Code: 503, Header: h})); got != 3*time.Second {
+		t.Errorf("RetryAfter = %v", got)
+	}
+	if got := RetryAfter(errors.New("x")); got != 0 {
+		t.Errorf("RetryAfter of another error = %v", got)
+	}
+}

@@ -459,7 +459,9 @@ func (g *getter) fetch(j *getJob) (int64, error) {
 			}
 			return total, err
 		}
-		delay := min(g.o.retryDelay<<attempt, time.Minute)
+		// Doubling from --retry-delay, or what the server asked for
+		// (Retry-After), at most a minute either way.
+		delay := min(max(g.o.retryDelay<<attempt, access.RetryAfter(err)), time.Minute)
 		g.say("rfc1738 get: %v; trying again in %v (retry %d of %d)\n", err, delay, attempt+1, g.o.retries)
 		select {
 		case <-time.After(delay):
