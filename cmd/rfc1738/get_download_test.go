@@ -58,6 +58,9 @@ func TestGetMany(t *testing.T) {
 	if !strings.Contains(errOut, "RETR missing.txt: 550") || !strings.HasSuffix(errOut, "; 1 failed\n") || !strings.Contains(errOut, "rfc1738 get: 3 of 4 fetched") {
 		t.Errorf("stderr:\n%s", errOut)
 	}
+	if !strings.Contains(errOut, "rfc1738 get: saved "+filepath.Join(dir, "d.bin")+" (4.9 KiB)\n") {
+		t.Errorf("no line for a saved file with --parallel 2:\n%s", errOut)
+	}
 	for name, want := range map[string]string{"a.txt": "file a\n", "b c.txt": "file b c\n", "d.bin": files["/pub/d.bin"]} {
 		if got := readFile(t, filepath.Join(dir, name)); got != want {
 			t.Errorf("%s = %q", name, got)

@@ -399,8 +399,13 @@ func (g *getter) run(jobs []*getJob) runStats {
 					st.status = max(st.status, failStatus(err))
 				}
 				smu.Unlock()
-				if err != nil && g.interrupted() == nil {
+				switch {
+				case err != nil && g.interrupted() == nil:
 					g.say("rfc1738 get: %v\n", err)
+				case err == nil && par > 1 && !g.o.quiet:
+					// No bars when several transfers run at once: a
+					// line for each file that is complete.
+					g.say("rfc1738 get: saved %s (%s)\n", safetext.Escape(j.path), formatBytes(n))
 				}
 			}
 		}()
