@@ -97,3 +97,14 @@ func (c *Client) CloseIdleConnections() {
 		}
 	}
 }
+
+// end ends the plan's use of conn after err: a refusal the server
+// answered (a 550 for a missing file) leaves the login usable, so the
+// connection goes back to the pool when there is one; else QUIT.
+func (st ftpState) end(ctx context.Context, conn *ftp.Conn, err error) {
+	if st.pool != nil && ftpAnswered(err) && conn.Idle() {
+		st.pool.ftpPut(st.key, &ftpIdleConn{conn: conn, state: ftpState{home: st.home, moved: true}})
+		return
+	}
+	ftpQuit(ctx, conn)
+}

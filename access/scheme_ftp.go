@@ -202,7 +202,10 @@ func (ftpHandler) get(ctx context.Context, c *Client, p *Plan, reuse bool) (_ *R
 		}
 	}
 	fail := func(err error) (*Response, error, bool) {
-		ftpQuit(ctx, conn)
+		if reuse && st.home != "" {
+			st.pool, st.key = c, key
+		}
+		st.end(ctx, conn, err)
 		return nil, fmt.Errorf("%s: %w", p.URL, err), true
 	}
 	steps := p.Steps
@@ -324,7 +327,7 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 		}
 	}
 	if err != nil {
-		ftpQuit(ctx, conn)
+		st.end(ctx, conn, err)
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
 	return resp, nil

@@ -69,8 +69,9 @@ func TestGetMany(t *testing.T) {
 	if names := dirNames(t, dir); len(names) != 4 {
 		t.Errorf("folder holds %q; want the three files and the list, no .part", names)
 	}
-	// One login per connection: at most --parallel 2 logins for 4 URLs,
-	// each reused connection back in the login directory first.
+	// One login per connection: at most --parallel 2 logins for 4 URLs
+	// (a 550 leaves the login usable), each reused connection back in
+	// the login directory first.
 	cmds := strings.Join(fake.Commands(), "\n")
 	if n := strings.Count(cmds, "USER anonymous"); n < 1 || n > 2 || !strings.Contains(cmds, "PWD") || !strings.Contains(cmds, "CWD /\nCWD pub") {
 		t.Errorf("%d logins for 4 URLs:\n%s", n, cmds)
