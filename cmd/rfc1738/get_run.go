@@ -456,7 +456,7 @@ func (g *getter) fetch(j *getJob) (int64, error) {
 		if !retry {
 			if part != nil && part.Abort(g.o.resume || g.interrupted() != nil && g.o.resume) {
 				g.mu.Lock()
-				g.kept = append(g.kept, part.Name)
+				g.kept = append(g.kept, safetext.Escape(part.Name))
 				g.mu.Unlock()
 				if g.interrupted() == nil {
 					err = fmt.Errorf("%w (kept %s, %d bytes, for -C to resume)", err, safetext.Escape(part.Name), part.Offset())

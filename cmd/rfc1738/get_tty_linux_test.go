@@ -83,21 +83,23 @@ func TestTTYInterrupt(t *testing.T) {
 	bin := binary(t)
 	srv := stallServer(t)
 	for _, tc := range []struct {
-		name, signal, want string
-		status             int
+		name, flags, signal, want string
+		status                    int
+		kept                      bool
 	}{
-		{"Ctrl-C", "C-c", "interrupted by SIGINT", 130},
-		{"SIGTERM", "TERM", "interrupted by SIGTERM", 143},
+		{"Ctrl-C", "", "C-c", "interrupted by SIGINT", 130, false},
+		{"SIGTERM", "", "TERM", "interrupted by SIGTERM", 143, false},
+		{"Ctrl-C with -C", "-C - ", "C-c", "interrupted by SIGINT; kept .out.bin.part for -C to resume", 130, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			s := newTTY(t, fmt.Sprintf("cd %s && %s get -o out.bin %s/big.bin; echo EXIT=$?; sleep 60", dir, bin, srv.URL))
+			s := newTTY(t, fmt.Sprintf("cd %s && %s get %s-o out.bin %s/big.bin; echo EXIT=$?; sleep 60", dir, bin, tc.flags, srv.URL))
 			s.waitFor("big.bin")
 			if tc.signal == "C-c" {
 				s.tmux("send-keys", "-t", "t", "C-c")
 			} else {
 				pane := strings.TrimSpace(s.tmux("display", "-p", "-t", "t", "#{pane_pid}"))
-				out, err := exec.Command("pgrep", "-P", pane, "-f", "get -o out.bin").Output()
+				out, err := exec.Command("pgrep", "-P", pane, "-f", "out.bin").Output()
 				if err != nil {
 					t.Fatalf("pgrep: %v", err)
 				}
@@ -116,7 +118,8 @@ func TestTTYInterrupt(t *testing.T) {
 			if again := s.screen(); again != scr {
 				t.Errorf("the screen changed after the exit:\n%s", again)
 			}
-			if names := dirNames(t, dir); len(names) != 0 {
+			names := dirNames(t, dir)
+			if tc.kept && (len(names) != 1 || names[0] != ".out.bin.part") || !tc.kept && len(names) != 0 {
 				t.Errorf("the folder holds %q", names)
 			}
 		})
