@@ -16,11 +16,12 @@ import (
 
 func init() {
 	register(&command{
-		name:    "get",
-		short:   "fetch what a URL names with its scheme's protocol",
-		args:    "[flags] URL [-o FILE]",
-		summary: "Fetch what URL names with its scheme's protocol (§3), guarded as §6 says. Streams to stdout, or writes FILE atomically.",
-		run:     runGet,
+		name:  "get",
+		short: "fetch what a URL names with its scheme's protocol",
+		args:  "[flags] URL... [-i FILE] [-o FILE | -O [--output-dir DIR]]",
+		summary: "Fetch what each URL names with its scheme's protocol (§3), guarded as §6 says. Streams to stdout, or writes each file atomically " +
+			"(a hidden .NAME.part renamed when complete), resumes it (-C -), retries transient failures (--retry N), and sums up a run of several URLs.",
+		run: runGet,
 	})
 }
 
