@@ -32,6 +32,7 @@ import (
 	"sync"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access/ftp"
 )
 
 // A Handler serves one URL scheme.
@@ -200,16 +201,16 @@ type Client struct {
 	// "http://gw.example/fetch?url={url}".
 	Gateways map[string]string
 
-	// MaxIdleFTP, when above 0, keeps up to this many logged-in ftp
-	// connections per login open after a completed transfer, for the next
-	// URL of the same login (see CloseIdleConnections). 0 sends QUIT
-	// after each transfer, as the plan says.
-	MaxIdleFTP int
+	// FTPPool, when set, serves the ftp logins: a connection the same
+	// login (address, user, password) left is reused, in its login
+	// directory, and a completed transfer gives it back instead of
+	// sending the plan's QUIT. The caller closes the pool. Nil: one login
+	// per URL, as the plan says.
+	FTPPool *ftp.Pool
 
 	mu       sync.RWMutex
 	handlers map[string]Handler
 	gateway  Handler // serves the schemes of Gateways that have no handler
-	ftpIdle  ftpPool
 }
 
 // defaultHandlers are installed by NewClient; each scheme's file adds its

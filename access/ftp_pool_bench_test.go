@@ -5,13 +5,14 @@ import (
 	"io"
 	"testing"
 
+	"github.com/rfc1738/rfc1738/access/ftp"
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
 // BenchmarkFTPManyFiles fetches small files of one vsftpd login, one
 // after another: each on its own login (the plan's QUIT), against the
-// idle connection kept by MaxIdleFTP (the next plan starts with CWD back
-// to the login directory instead of a connect, USER and PASS).
+// idle connection kept by an ftp.Pool (back in the login directory after
+// each transfer: no connect, USER or PASS for the next plan).
 func BenchmarkFTPManyFiles(b *testing.B) {
 	addr, _ := testserver.VSFTPD(b)
 	urls := []string{"/hello.txt", "/pub/nested/inner.txt", "/pub/nested/deeper/deep.txt", "/pub/lf.txt"}
@@ -21,8 +22,10 @@ func BenchmarkFTPManyFiles(b *testing.B) {
 	}{{"login-each", 0}, {"reuse", 1}} {
 		b.Run(bc.name, func(b *testing.B) {
 			c := NewClient()
-			c.MaxIdleFTP = bc.idle
-			defer c.CloseIdleConnections()
+			if bc.idle > 0 {
+				c.FTPPool = &ftp.Pool{MaxIdlePerLogin: bc.idle}
+				defer c.FTPPool.Close()
+			}
 			ctx := context.Background()
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {

@@ -156,45 +156,68 @@ func ftpGuards(u rfc1738.URL) error {
 }
 
 // Get executes the plan's steps in order on one control connection:
-// a new one, or, with Client.MaxIdleFTP, one the same login left idle
-// (see ftpPool): its USER and PASS are then already done.
+// a new one, or, with Client.FTPPool, one the pool gives for the plan's
+// login (see ftp.Pool): its USER and PASS are then already done, and it
+// is back in the login directory.
 func (h ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
 	for _, n := range p.Notes {
 		c.trace('!', n)
 	}
-	resp, err, fresh := h.get(ctx, c, p, c.MaxIdleFTP > 0)
+	resp, err, fresh := h.get(ctx, c, p)
 	if err != nil && !fresh && ctx.Err() == nil {
-		// The idle connection broke (the server timed it out): the
-		// plan again, on a new one.
-		c.trace('!', "the idle connection failed: "+err.Error()+"; logging in again")
-		resp, err, _ = h.get(ctx, c, p, false)
+		// A kept connection broke (the server timed it out): the plan
+		// again, once.
+		c.trace('!', "the kept connection failed: "+err.Error()+"; trying once more")
+		resp, err, _ = h.get(ctx, c, p)
 	}
 	return resp, err
+}
+
+// ftpLogin returns the credentials of the plan's USER and PASS steps.
+func ftpLogin(c *Client, p *Plan) ftp.Credentials {
+	var cred ftp.Credentials
+	for i, s := range p.Steps {
+		if s.Verb != "USER" {
+			continue
+		}
+		cred.User = s.Arg
+		if i+1 < len(p.Steps) && p.Steps[i+1].Verb == "PASS" {
+			pass := p.Steps[i+1]
+			if pass.Placeholder == ftpPlaceholderAsked {
+				cred.AskPassword = ftpAskPassword(c, s.Arg, p)
+			} else {
+				cred.Password, cred.HasPassword = pass.Arg, true
+			}
+		}
+		break
+	}
+	return cred
 }
 
 // get runs the plan once. fresh is false when it failed on a reused
 // connection before the server answered anything of the plan's, so that
 // a new connection may succeed.
-func (ftpHandler) get(ctx context.Context, c *Client, p *Plan, reuse bool) (_ *Response, _ error, fresh bool) {
-	key := ftpLoginKey(p)
+func (ftpHandler) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _ error, fresh bool) {
 	var conn *ftp.Conn
 	var st ftpState
-	if reuse {
-		if idle := c.ftpTake(key); idle != nil {
-			conn, st = idle.conn, idle.state
-			st.reused = true
-			c.trace('!', "reusing the logged-in connection to "+p.Connect)
-			if st.moved {
-				// Back to the login directory, where the plan's CWDs start.
-				if _, err := conn.Cwd(ctx, st.home); err != nil {
-					conn.Close()
-					return nil, fmt.Errorf("%s: %w", p.URL, err), false
-				}
-				st.moved = false
-			}
+	cwd := func(ctx context.Context, dir string) (ftp.Reply, error) { return conn.Cwd(ctx, dir) }
+	loginErr := func(err error) error {
+		if errors.Is(err, ftp.ErrPasswordRequired) {
+			err = fmt.Errorf("%w; put it in the URL (ftp://user:password@host/) or run on a terminal to be asked", err)
 		}
+		return fmt.Errorf("%s: %w", p.URL, err)
 	}
-	if conn == nil {
+	if c.FTPPool != nil {
+		pc, err := c.FTPPool.Get(ctx, p.Connect, ftpLogin(c, p))
+		if err != nil {
+			return nil, loginErr(err), true
+		}
+		conn, st = pc.Conn, ftpState{pool: c.FTPPool, pc: pc, reused: pc.Reused}
+		cwd = pc.Cwd // the pool takes it home before reusing it
+		if pc.Reused {
+			c.trace('!', "reusing the logged-in connection to "+p.Connect+" (in "+pc.Home+")")
+		}
+	} else {
 		var err error
 		conn, err = ftp.Dial(ctx, p.Connect, ftp.Config{Trace: c.Trace})
 		if err != nil {
@@ -202,61 +225,30 @@ func (ftpHandler) get(ctx context.Context, c *Client, p *Plan, reuse bool) (_ *R
 		}
 	}
 	fail := func(err error) (*Response, error, bool) {
-		if reuse && st.home != "" {
-			st.pool, st.key = c, key
-		}
 		st.end(ctx, conn, err)
-		return nil, fmt.Errorf("%s: %w", p.URL, err), true
+		return nil, fmt.Errorf("%s: %w", p.URL, err), !(st.reused && !ftpAnswered(err))
 	}
 	steps := p.Steps
 	for i := 0; i < len(steps); i++ {
 		s := steps[i]
 		switch s.Verb {
 		case "USER":
-			hasPass := i+1 < len(steps) && steps[i+1].Verb == "PASS"
-			if st.reused {
-				if hasPass {
-					i++
-				}
-				continue
-			}
-			cred := ftp.Credentials{User: s.Arg}
-			if hasPass {
+			if i+1 < len(steps) && steps[i+1].Verb == "PASS" {
 				i++
-				pass := steps[i]
-				if pass.Placeholder == ftpPlaceholderAsked {
-					cred.AskPassword = ftpAskPassword(c, s.Arg, p)
-				} else {
-					cred.Password, cred.HasPassword = pass.Arg, true
-				}
 			}
-			if _, err := conn.Login(ctx, cred); err != nil {
-				if errors.Is(err, ftp.ErrPasswordRequired) {
-					err = fmt.Errorf("%w; put it in the URL (ftp://user:password@host/) or run on a terminal to be asked", err)
-				}
-				return fail(err)
+			if st.pool != nil {
+				continue // the pool logged in
 			}
-			if reuse {
-				// To come back here when the connection is reused.
-				if home, ok, err := conn.Pwd(ctx); err == nil && ok {
-					st.home = home
-				}
+			if _, err := conn.Login(ctx, ftpLogin(c, p)); err != nil {
+				ftpQuit(ctx, conn)
+				return nil, loginErr(err), true
 			}
 		case "CWD":
-			st.moved = true
-			if _, err := conn.Cwd(ctx, s.Arg); err != nil {
-				if st.reused && !ftpAnswered(err) {
-					conn.Close()
-					return nil, fmt.Errorf("%s: %w", p.URL, err), false
-				}
+			if _, err := cwd(ctx, s.Arg); err != nil {
 				return fail(err)
 			}
 		case "TYPE":
 			if _, err := conn.Type(ctx, s.Arg); err != nil {
-				if st.reused && !ftpAnswered(err) {
-					conn.Close()
-					return nil, fmt.Errorf("%s: %w", p.URL, err), false
-				}
 				return fail(err)
 			}
 		case "REST":
@@ -269,13 +261,14 @@ func (ftpHandler) get(ctx context.Context, c *Client, p *Plan, reuse bool) (_ *R
 			if rest := steps[i+1:]; len(rest) != 1 || rest[0].Verb != "QUIT" {
 				return fail(fmt.Errorf("the plan has %d steps after %s; want only QUIT", len(rest), s.Verb))
 			}
-			if reuse && st.home != "" {
-				st.pool, st.key = c, key
-			}
 			resp, err := ftpResponse(ctx, c, p, conn, steps[:i], s, st)
 			return resp, err, !(st.reused && err != nil && !ftpAnswered(err))
 		case "QUIT":
 			// A plan without a transfer: nothing to fetch.
+			if st.pool != nil {
+				st.end(ctx, conn, nil)
+				return &Response{Body: io.NopCloser(strings.NewReader("")), Size: 0, URL: p.URL, Plan: p}, nil, true
+			}
 			if err := conn.Quit(ctx); err != nil {
 				return nil, fmt.Errorf("%s: %w", p.URL, err), true
 			}
@@ -285,15 +278,6 @@ func (ftpHandler) get(ctx context.Context, c *Client, p *Plan, reuse bool) (_ *R
 		}
 	}
 	return fail(errors.New("the plan has no RETR, NLST or QUIT"))
-}
-
-// ftpAnswered reports whether err is the server's answer (a reply code)
-// rather than a broken connection; a 421 ("service not available,
-// closing control connection", RFC 959 §4.2) is how a server ends an
-// idle one, so it counts as broken.
-func ftpAnswered(err error) bool {
-	var ce *ftp.CommandError
-	return errors.As(err, &ce) && ce.Reply.Code != 421
 }
 
 // ftpResponse starts the transfer step s and wraps its body so that
@@ -443,10 +427,11 @@ func (b *ftpBody) Close() error {
 	}
 	b.closed = true
 	b.err = b.wrap(b.body.Close())
-	if st := b.state; st.pool != nil && b.err == nil && b.conn.Idle() {
-		// Kept for the next URL of this login instead of QUIT.
-		st.pool.ftpPut(st.key, &ftpIdleConn{conn: b.conn, state: ftpState{home: st.home, moved: st.moved}})
-		return nil
+	if b.state.pool != nil {
+		// Back to the pool for the next URL of this login, instead of
+		// QUIT (Put closes a connection the transfer broke).
+		b.state.end(b.ctx, b.conn, b.err)
+		return b.err
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(b.ctx), ftpQuitTimeout)
 	defer cancel()

@@ -19,6 +19,7 @@ import (
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/access/ftp"
 	"github.com/rfc1738/rfc1738/download"
 	"github.com/rfc1738/rfc1738/internal/netrc"
 	"github.com/rfc1738/rfc1738/internal/safetext"
@@ -192,10 +193,10 @@ func runGet(e *env, args []string) int {
 	}
 	if len(jobs) > 1 {
 		// One ftp login serves every file of its host (RFC 959).
-		c.MaxIdleFTP = o.parallel
+		c.FTPPool = &ftp.Pool{Config: ftp.Config{Trace: c.Trace}, MaxIdlePerLogin: o.parallel}
+		defer c.FTPPool.Close()
 	}
 	st := g.run(jobs)
-	c.CloseIdleConnections()
 	if s := g.interrupted(); s != nil {
 		g.clearBars()
 		fmt.Fprintf(e.stderr, "rfc1738 get: interrupted by %s%s\n", signalName(s), g.keptNote())
