@@ -82,7 +82,7 @@ func (c *Client) CheckPort(u rfc1738.URL) (warning string, err error) {
 	if name, blocked := BlockedPorts[port]; blocked && !c.AllowAnyPort && !slices.Contains(c.AllowPorts, port) {
 		return "", &GuardError{URL: Redact(u.String()), Offset: off, Rule: "port", Port: port,
 			Reason: fmt.Sprintf("port %d belongs to %s, not %s: the URL could make that server act on its content", port, name, u.Scheme()),
-			Hint:   fmt.Sprintf("allow port %d explicitly (Client.AllowPorts) to go on", port)}
+			Hint:   fmt.Sprintf("allow port %d explicitly to go on", port)}
 	}
 	if def != 0 {
 		return fmt.Sprintf("port %d is not %s's default %d: caution, another protocol may listen there (§6)", port, u.Scheme(), def), nil
