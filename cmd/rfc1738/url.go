@@ -72,7 +72,7 @@ func runURL(e *env, args []string) int {
 		if err != nil {
 			var pe *rfc1738.Error
 			if errors.As(err, &pe) {
-				d := pe.Diagnostic
+				d := pe.Diagnostic()
 				err = fmt.Errorf("offset %d: %s: %s", d.Offset, d.Rule, d.Message)
 			}
 			fail(in, err)
