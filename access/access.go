@@ -32,6 +32,7 @@ import (
 	"sync"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access/ftp"
 	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
@@ -91,6 +92,12 @@ type Plan struct {
 	Warnings []string // §6 cautions and other advice
 	Notes    []string // decisions the plan made, e.g. a guessed ftp typecode
 
+	// Offset, Head and KeepErrorBody are the options of the Request the
+	// plan was made for (see Request); zero for a plain Get.
+	Offset        int64
+	Head          bool
+	KeepErrorBody bool
+
 	// Parsed is the URL the plan was made from, for the handler's Get.
 	Parsed rfc1738.URL
 	// Data is the handler's own execution detail (e.g. the gopher+ form
@@ -118,6 +125,15 @@ type Response struct {
 	Type string        // a media type when known, e.g. "text/plain"
 	URL  string        // the final URL (after redirects), password redacted
 	Plan *Plan         // the plan that was executed
+
+	// Offset is the byte of the resource the body starts at: the
+	// Request's Offset when the server resumed, 0 when it sends the
+	// whole resource.
+	Offset int64
+	// Status and Header are the status line ("HTTP/1.1 200 OK") and the
+	// header of an http response; empty for other schemes.
+	Status string
+	Header http.Header
 }
 
 // ErrUnsupported is wrapped by errors for a URL no handler can serve.
@@ -165,6 +181,13 @@ type Client struct {
 	HTTPClient   *http.Client
 	MaxRedirects int
 
+	// Credentials, when set, gives the stored login for a host whose URL
+	// names none (a ~/.netrc, as curl, wget and lftp read it): ftp logs
+	// in with it instead of anonymously (§3.2.1), http sends it as Basic
+	// authorization (never in the URL: §3.3 has no login part). ok is
+	// false when there is none.
+	Credentials func(scheme, host string) (user, password string, ok bool)
+
 	// NNTPServer is the news server for news: URLs (§3.6), host[:port].
 	// NewClient takes it from $NNTPSERVER.
 	NNTPServer string
@@ -178,6 +201,13 @@ type Client struct {
 	// without a native handler (§4), e.g. "prospero" →
 	// "http://gw.example/fetch?url={url}".
 	Gateways map[string]string
+
+	// FTPPool, when set, serves the ftp logins: a connection the same
+	// login (address, user, password) left is reused, in its login
+	// directory, and a completed transfer gives it back instead of
+	// sending the plan's QUIT. The caller closes the pool. Nil: one login
+	// per URL, as the plan says.
+	FTPPool *ftp.Pool
 
 	mu       sync.RWMutex
 	handlers map[string]Handler
@@ -278,6 +308,11 @@ func (c *Client) Get(ctx context.Context, u rfc1738.URL) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.execute(ctx, p)
+}
+
+// execute has the handler that made the plan p execute it.
+func (c *Client) execute(ctx context.Context, p *Plan) (*Response, error) {
 	resp, err := p.handler.Get(ctx, c, p)
 	if err != nil {
 		return nil, getError(ctx, p.URL, err)
@@ -289,7 +324,14 @@ func (c *Client) Get(ctx context.Context, u rfc1738.URL) (*Response, error) {
 		resp.URL = p.URL
 	}
 	// Every error of the body names the URL and what was going on.
-	resp.Body = &reportingBody{rc: resp.Body, ctx: ctx, url: resp.URL, size: resp.Size}
+	rb := &reportingBody{rc: resp.Body, ctx: ctx, url: resp.URL, size: resp.Size}
+	resp.Body = rb
+	if _, ok := rb.rc.(io.WriterTo); ok {
+		// Only a body that has its own WriteTo (the ftp and gopher ones
+		// splice) keeps one: a caller that copies in its own chunks,
+		// counting them for a progress bar, must still see Read.
+		resp.Body = &reportingWriterTo{rb}
+	}
 	return resp, nil
 }
 
@@ -326,6 +368,16 @@ func (c *Client) trace(dir byte, line string) {
 
 // tracer is the Trace given to a protocol client: nil when c has none,
 // else c.trace, which escapes every line.
+// FTPConfig is the configuration of every ftp connection the client makes
+// or that a pool makes for it (Client.FTPPool's Config): its trace, and the
+// §6 port guard on the data ports a server names in 227 and 229 replies.
+func (c *Client) FTPConfig() ftp.Config {
+	return ftp.Config{
+		Trace:         c.tracer(),
+		CheckDataPort: func(port int) error { return c.CheckDataPort("ftp", port) },
+	}
+}
+
 func (c *Client) tracer() func(dir byte, line string) {
 	if c.Trace == nil {
 		return nil

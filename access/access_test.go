@@ -11,7 +11,7 @@ import (
 	"github.com/rfc1738/rfc1738"
 )
 
-func mustParse(t *testing.T, s string) rfc1738.URL {
+func mustParse(t testing.TB, s string) rfc1738.URL {
 	t.Helper()
 	u, err := rfc1738.Parse(s)
 	if err != nil {

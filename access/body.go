@@ -97,14 +97,11 @@ func (b *reportingBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (b *reportingBody) WriteTo(w io.Writer) (int64, error) {
-	var n int64
-	var err error
-	if wt, ok := b.rc.(io.WriterTo); ok {
-		n, err = wt.WriteTo(w)
-	} else {
-		n, err = io.Copy(w, struct{ io.Reader }{b.rc})
-	}
+// reportingWriterTo is a reportingBody over a body with its own WriteTo.
+type reportingWriterTo struct{ *reportingBody }
+
+func (b *reportingWriterTo) WriteTo(w io.Writer) (int64, error) {
+	n, err := b.rc.(io.WriterTo).WriteTo(w)
 	b.n += n
 	if err != nil {
 		err = b.explain(err)

@@ -14,13 +14,23 @@ type GuardError struct {
 	Offset int    // byte offset in the URL of the offending part, or -1
 	Rule   string // which guard: "line-delimiter", "port"
 	Reason string
+	// Port is the refused port of a "port" refusal that a setting can
+	// lift (Client.AllowPorts), else 0.
+	Port int
+	// Hint, when set, says how to let the URL through; a program
+	// rewrites it in its own terms (a command-line flag).
+	Hint string
 }
 
 func (e *GuardError) Error() string {
+	s := fmt.Sprintf("%s: refused (§6): %s", e.URL, e.Reason)
 	if e.Offset >= 0 {
-		return fmt.Sprintf("%s: refused (§6): offset %d: %s", e.URL, e.Offset, e.Reason)
+		s = fmt.Sprintf("%s: refused (§6): offset %d: %s", e.URL, e.Offset, e.Reason)
 	}
-	return fmt.Sprintf("%s: refused (§6): %s", e.URL, e.Reason)
+	if e.Hint != "" {
+		s += "; " + e.Hint
+	}
+	return s
 }
 
 // BlockedPorts are the ports of other well-known line-based protocols. §6:
@@ -69,7 +79,8 @@ func (c *Client) CheckPort(u rfc1738.URL) (warning string, err error) {
 	}
 	warning, reason := c.portPolicy(u.Scheme(), u.DefaultPort(), port)
 	if reason != "" {
-		return "", &GuardError{URL: Redact(u.String()), Offset: off, Rule: "port", Reason: reason}
+		return "", &GuardError{URL: Redact(u.String()), Offset: off, Rule: "port", Port: port, Reason: reason,
+			Hint: fmt.Sprintf("allow port %d explicitly to go on", port)}
 	}
 	return warning, nil
 }
@@ -83,7 +94,7 @@ func (c *Client) CheckDataPort(scheme string, port int) error {
 		return fmt.Errorf("refused (§6): the server named port %d, which is not a TCP port", port)
 	}
 	if _, reason := c.portPolicy(scheme, 0, port); reason != "" {
-		return fmt.Errorf("refused (§6): the server named a data port: %s", reason)
+		return fmt.Errorf("refused (§6): the server named a data port: %s; allow port %d explicitly to go on", reason, port)
 	}
 	return nil
 }
@@ -95,7 +106,7 @@ func (c *Client) portPolicy(scheme string, def, port int) (warning, refusal stri
 		return "", ""
 	}
 	if name, blocked := BlockedPorts[port]; blocked && !c.AllowAnyPort && !slices.Contains(c.AllowPorts, port) {
-		return "", fmt.Sprintf("port %d belongs to %s, not %s: the URL could make that server act on its content; allow it explicitly to go on", port, name, scheme)
+		return "", fmt.Sprintf("port %d belongs to %s, not %s: the URL could make that server act on its content", port, name, scheme)
 	}
 	if def != 0 {
 		return fmt.Sprintf("port %d is not %s's default %d: caution, another protocol may listen there (§6)", port, scheme, def), ""

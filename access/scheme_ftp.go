@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -51,9 +53,23 @@ func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		// string: there is nothing to send.
 		return nil, fmt.Errorf("%s: the URL has an empty user name (§3.1), which cannot be sent in USER (RFC 959 §4.1.1); leave the \"@\" out for anonymous FTP", Redact(u.String()))
 	}
+	var stored bool
+	if !f.HasUser && c.Credentials != nil {
+		// A URL without a login, and a stored one for its host (a
+		// ~/.netrc): that login instead of anonymous FTP.
+		if cu, cp, ok := c.Credentials("ftp", u.Host()); ok && cu != "" {
+			user, password, stored = cu, cp, true
+		}
+	}
 	p.Steps = append(p.Steps, Step{Verb: "USER", Arg: user, HasArg: true})
 	pass := Step{Verb: "PASS", Arg: password, HasArg: true}
 	switch {
+	case stored && password == "":
+		pass.Placeholder = ftpPlaceholderAsked
+		p.Notes = append(p.Notes, "the URL names no user: the login stored for "+u.Host()+" (netrc), whose password is asked if the server wants one")
+	case stored:
+		pass.Placeholder = ftpPlaceholderPassword
+		p.Notes = append(p.Notes, "the URL names no user: the login stored for "+u.Host()+" (netrc) is used")
 	case !f.HasUser:
 		pass.Placeholder = ftpPlaceholderEmail
 		if strings.ContainsAny(c.Email, LineDelimiters) {
@@ -139,63 +155,124 @@ func ftpGuards(u rfc1738.URL) error {
 	}
 }
 
-// Get executes the plan's steps in order on one control connection.
-func (ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+// Get executes the plan's steps in order on one control connection:
+// a new one, or, with Client.FTPPool, one the pool gives for the plan's
+// login (see ftp.Pool): its USER and PASS are then already done, and it
+// is back in the login directory.
+func (h ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
 	for _, n := range p.Notes {
 		c.trace('!', n)
 	}
-	conn, err := ftp.Dial(ctx, p.Connect, ftp.Config{
-		Trace: c.tracer(),
-		// §6: the port of a 229/227 reply passes the URL's port guard.
-		CheckDataPort: func(port int) error { return c.CheckDataPort("ftp", port) },
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.URL, err)
+	resp, err, fresh := h.get(ctx, c, p)
+	if err != nil && !fresh && ctx.Err() == nil {
+		// A kept connection broke (the server timed it out): the plan
+		// again, once.
+		c.trace('!', "the kept connection failed: "+err.Error()+"; trying once more")
+		resp, err, _ = h.get(ctx, c, p)
 	}
-	fail := func(err error) (*Response, error) {
-		ftpQuit(ctx, conn)
-		return nil, fmt.Errorf("%s: %w", p.URL, err)
+	return resp, err
+}
+
+// ftpLogin returns the credentials of the plan's USER and PASS steps.
+func ftpLogin(c *Client, p *Plan) ftp.Credentials {
+	var cred ftp.Credentials
+	for i, s := range p.Steps {
+		if s.Verb != "USER" {
+			continue
+		}
+		cred.User = s.Arg
+		if i+1 < len(p.Steps) && p.Steps[i+1].Verb == "PASS" {
+			pass := p.Steps[i+1]
+			if pass.Placeholder == ftpPlaceholderAsked {
+				cred.AskPassword = ftpAskPassword(c, s.Arg, p)
+			} else {
+				cred.Password, cred.HasPassword = pass.Arg, true
+			}
+		}
+		break
+	}
+	return cred
+}
+
+// get runs the plan once. fresh is false when it failed on a reused
+// connection before the server answered anything of the plan's, so that
+// a new connection may succeed.
+func (ftpHandler) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _ error, fresh bool) {
+	var conn *ftp.Conn
+	var st ftpState
+	cwd := func(ctx context.Context, dir string) (ftp.Reply, error) { return conn.Cwd(ctx, dir) }
+	loginErr := func(err error) error {
+		if errors.Is(err, ftp.ErrPasswordRequired) {
+			err = fmt.Errorf("%w; put it in the URL (ftp://user:password@host/) or run on a terminal to be asked", err)
+		}
+		return fmt.Errorf("%s: %w", p.URL, err)
+	}
+	if c.FTPPool != nil {
+		pc, err := c.FTPPool.Get(ctx, p.Connect, ftpLogin(c, p))
+		if err != nil {
+			return nil, loginErr(err), true
+		}
+		conn, st = pc.Conn, ftpState{pool: c.FTPPool, pc: pc, reused: pc.Reused}
+		cwd = pc.Cwd // the pool takes it home before reusing it
+		if pc.Reused {
+			c.trace('!', "reusing the logged-in connection to "+p.Connect+" (in "+pc.Home+")")
+		}
+	} else {
+		var err error
+		conn, err = ftp.Dial(ctx, p.Connect, c.FTPConfig())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.URL, err), true
+		}
+	}
+	fail := func(err error) (*Response, error, bool) {
+		st.end(ctx, conn, err)
+		return nil, fmt.Errorf("%s: %w", p.URL, err), !(st.reused && !ftpAnswered(err))
 	}
 	steps := p.Steps
 	for i := 0; i < len(steps); i++ {
 		s := steps[i]
 		switch s.Verb {
 		case "USER":
-			cred := ftp.Credentials{User: s.Arg}
 			if i+1 < len(steps) && steps[i+1].Verb == "PASS" {
 				i++
-				pass := steps[i]
-				if pass.Placeholder == ftpPlaceholderAsked {
-					cred.AskPassword = ftpAskPassword(c, s.Arg, p)
-				} else {
-					cred.Password, cred.HasPassword = pass.Arg, true
-				}
 			}
-			if _, err := conn.Login(ctx, cred); err != nil {
-				if errors.Is(err, ftp.ErrPasswordRequired) {
-					err = fmt.Errorf("%w; put it in the URL (ftp://user:password@host/) or run on a terminal to be asked", err)
-				}
-				return fail(err)
+			if st.pool != nil {
+				continue // the pool logged in
+			}
+			if _, err := conn.Login(ctx, ftpLogin(c, p)); err != nil {
+				ftpQuit(ctx, conn)
+				return nil, loginErr(err), true
 			}
 		case "CWD":
-			if _, err := conn.Cwd(ctx, s.Arg); err != nil {
+			if _, err := cwd(ctx, s.Arg); err != nil {
 				return fail(err)
 			}
 		case "TYPE":
 			if _, err := conn.Type(ctx, s.Arg); err != nil {
 				return fail(err)
 			}
+		case "REST":
+			// Sent by RetrFrom with the RETR that follows (RFC 3659
+			// §5: REST must come right before it).
+			if i+1 >= len(steps) || steps[i+1].Verb != "RETR" {
+				return fail(errors.New("the plan has REST without RETR after it"))
+			}
 		case "RETR", "NLST":
 			if rest := steps[i+1:]; len(rest) != 1 || rest[0].Verb != "QUIT" {
 				return fail(fmt.Errorf("the plan has %d steps after %s; want only QUIT", len(rest), s.Verb))
 			}
-			return ftpResponse(ctx, c, p, conn, steps[:i], s)
+			resp, err := ftpResponse(ctx, c, p, conn, steps[:i], s, st)
+			return resp, err, !(st.reused && err != nil && !ftpAnswered(err))
 		case "QUIT":
 			// A plan without a transfer: nothing to fetch.
-			if err := conn.Quit(ctx); err != nil {
-				return nil, fmt.Errorf("%s: %w", p.URL, err)
+			if st.pool != nil {
+				st.end(ctx, conn, nil)
+				return &Response{Body: io.NopCloser(strings.NewReader("")), Size: 0, URL: p.URL, Plan: p}, nil, true
 			}
-			return &Response{Body: io.NopCloser(strings.NewReader("")), Size: 0, URL: p.URL, Plan: p}, nil
+			if err := conn.Quit(ctx); err != nil {
+				return nil, fmt.Errorf("%s: %w", p.URL, err), true
+			}
+			return &Response{Body: io.NopCloser(strings.NewReader("")), Size: 0, URL: p.URL, Plan: p}, nil, true
 		default:
 			return fail(fmt.Errorf("the plan holds %q, which the ftp handler does not send", s.Line()))
 		}
@@ -205,13 +282,18 @@ func (ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error
 
 // ftpResponse starts the transfer step s and wraps its body so that
 // closing it reads the final reply and sends the plan's QUIT.
-func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before []Step, s Step) (*Response, error) {
-	b := &ftpBody{ctx: ctx, conn: conn, url: p.URL}
+func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before []Step, s Step, st ftpState) (*Response, error) {
+	b := &ftpBody{ctx: ctx, conn: conn, url: p.URL, state: st}
 	resp := &Response{Body: b, Size: -1, URL: p.URL, Plan: p}
 	var err error
 	if s.Verb == "RETR" {
 		var size int64
-		b.body, size, err = conn.Retr(ctx, s.Arg)
+		b.body, size, err = conn.RetrFrom(ctx, s.Arg, p.Offset)
+		var ce *ftp.CommandError
+		if err != nil && errors.As(err, &ce) && strings.HasPrefix(ce.Cmd, "REST ") && ce.Reply.Code/100 == 5 {
+			err = fmt.Errorf("%w: %w", ErrNoResume, err)
+		}
+		resp.Offset = p.Offset
 		resp.Type = "application/octet-stream"
 		if ftpTypeOf(before) == "A" {
 			// Under TYPE A the 150 reply's count is the size on the
@@ -229,10 +311,36 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 		}
 	}
 	if err != nil {
-		ftpQuit(ctx, conn)
+		st.end(ctx, conn, err)
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
 	return resp, nil
+}
+
+// planRequest adds a resume to the plan: "REST offset" right before the
+// RETR (RFC 3659 §5), for TYPE I only, whose offset counts the bytes as
+// stored (§5.3). A listing or a TYPE A transfer cannot resume; HEAD is
+// http's.
+func (ftpHandler) planRequest(c *Client, p *Plan, r Request) error {
+	if r.Head {
+		return fmt.Errorf("%s: %w: a header-only request is http's (HEAD)", p.URL, ErrUnsupported)
+	}
+	if r.Offset == 0 {
+		return nil
+	}
+	for i, s := range p.Steps {
+		if s.Verb != "RETR" {
+			continue
+		}
+		if ftpTypeOf(p.Steps[:i]) != "I" {
+			return fmt.Errorf("%s: %w: REST offsets are defined for TYPE I only (RFC 3659 §5.3), and this is TYPE A", p.URL, ErrNoResume)
+		}
+		rest := Step{Verb: "REST", Arg: strconv.FormatInt(r.Offset, 10), HasArg: true}
+		p.Steps = slices.Insert(p.Steps, i, rest)
+		p.Notes = append(p.Notes, fmt.Sprintf("resuming at byte %d: REST before RETR (RFC 3659 §5); a refused REST means a whole download", r.Offset))
+		return nil
+	}
+	return fmt.Errorf("%s: %w: a listing (NLST) has no restart", p.URL, ErrNoResume)
 }
 
 // ftpTypeOf returns the argument of the last TYPE step, or "".
@@ -277,6 +385,8 @@ type ftpBody struct {
 	render io.Reader // the listing as rendered, for NLST
 	url    string
 
+	state ftpState // for a connection kept for reuse
+
 	closed bool
 	err    error
 }
@@ -317,6 +427,12 @@ func (b *ftpBody) Close() error {
 	}
 	b.closed = true
 	b.err = b.wrap(b.body.Close())
+	if b.state.pool != nil {
+		// Back to the pool for the next URL of this login, instead of
+		// QUIT (Put closes a connection the transfer broke).
+		b.state.end(b.ctx, b.conn, b.err)
+		return b.err
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(b.ctx), ftpQuitTimeout)
 	defer cancel()
 	b.conn.Quit(ctx)

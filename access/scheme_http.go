@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/rfc1738/rfc1738"
-	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 func init() { defaultHandlers["http"] = httpHandler{} }
@@ -55,6 +54,19 @@ func (httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	return p, nil
 }
 
+// planRequest makes the request a HEAD, or adds the Range header of a
+// resume (RFC 9110 §14.2), to the plan.
+func (httpHandler) planRequest(c *Client, p *Plan, r Request) error {
+	if r.Head && len(p.Steps) > 0 {
+		p.Steps[0].Verb = http.MethodHead
+	}
+	if r.Offset > 0 {
+		p.Steps = append(p.Steps, Step{Verb: "Range:", Arg: fmt.Sprintf("bytes=%d-", r.Offset), HasArg: true})
+		p.Notes = append(p.Notes, fmt.Sprintf("resuming at byte %d: a 206 whose Content-Range starts there is appended; a 200 is the whole resource", r.Offset))
+	}
+	return nil
+}
+
 // errHTTPRedirectToFTP stops net/http at a redirect to an ftp URL, which the
 // ftp handler then fetches.
 var errHTTPRedirectToFTP = errors.New("redirect to ftp")
@@ -77,11 +89,24 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		path, search, found := strings.Cut(req.requestURI, "?")
 		target.Opaque, target.RawQuery, target.ForceQuery = path, search, found
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+req.host+"/", nil)
+	method := http.MethodGet
+	if p.Head {
+		method = http.MethodHead
+	}
+	hreq, err := http.NewRequestWithContext(ctx, method, "http://"+req.host+"/", nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
 	hreq.URL, hreq.Host = target, req.host
+	if p.Offset > 0 {
+		hreq.Header.Set("Range", fmt.Sprintf("bytes=%d-", p.Offset))
+	}
+	if c.Credentials != nil {
+		if user, pass, ok := c.Credentials("http", p.Parsed.Host()); ok {
+			hreq.SetBasicAuth(user, pass)
+			c.trace('!', "Authorization: Basic **** (the login stored for "+p.Parsed.Host()+", netrc)")
+		}
+	}
 
 	hc := &http.Client{}
 	if c.HTTPClient != nil {
@@ -137,13 +162,52 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	if resp.Request != hreq {
 		final = Redact(resp.Request.URL.String())
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		resp.Body.Close()
-		// The status line is the server's text: escaped before any
-		// terminal sees it.
-		return nil, fmt.Errorf("%s: %s %s", final, resp.Proto, safetext.Escape(resp.Status))
+	out := &Response{Body: resp.Body, Size: resp.ContentLength, Type: resp.Header.Get("Content-Type"), URL: final, Plan: p,
+		Status: resp.Proto + " " + resp.Status, Header: resp.Header}
+	if p.Offset > 0 {
+		if done, err := httpResumed(out, resp, p.Offset); done || err != nil {
+			return out, err
+		}
 	}
-	return &Response{Body: resp.Body, Size: resp.ContentLength, Type: resp.Header.Get("Content-Type"), URL: final, Plan: p}, nil
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		herr := &HTTPStatusError{URL: final, Proto: resp.Proto, Status: resp.Status, Code: resp.StatusCode, Header: resp.Header}
+		if p.KeepErrorBody {
+			herr.Response = out
+		} else {
+			resp.Body.Close()
+		}
+		return nil, herr
+	}
+	return out, nil
+}
+
+// httpResumed reads the answer to a Range request (RFC 9110 §14.2, §15.3.7,
+// §15.5.17): a 206 must start at offset (its Content-Range says so); a
+// 416 whose Content-Range gives the size as offset means nothing is left
+// (done, an empty body); a 200 is the whole resource (Offset 0, the
+// caller starts over). Any other status is left to the caller.
+func httpResumed(out *Response, resp *http.Response, offset int64) (done bool, err error) {
+	cr := resp.Header.Get("Content-Range")
+	switch resp.StatusCode {
+	case http.StatusPartialContent:
+		var first, last int64
+		var total string
+		if n, _ := fmt.Sscanf(cr, "bytes %d-%d/%s", &first, &last, &total); n != 3 || first != offset || last < first {
+			resp.Body.Close()
+			return true, fmt.Errorf("%s: asked for bytes from %d, the server sent Content-Range %q: %w", out.URL, offset, cr, ErrNoResume)
+		}
+		out.Offset = offset
+	case http.StatusRequestedRangeNotSatisfiable:
+		var size int64
+		if n, _ := fmt.Sscanf(cr, "bytes */%d", &size); n == 1 && size == offset {
+			resp.Body.Close()
+			out.Body, out.Size, out.Offset = http.NoBody, 0, offset
+			return true, nil
+		}
+		resp.Body.Close()
+		return true, fmt.Errorf("%s: %s %s to a range from byte %d (Content-Range %q): %w", out.URL, resp.Proto, resp.Status, offset, cr, ErrNoResume)
+	}
+	return false, nil
 }
 
 // httpMaxHeaderBytes bounds the response headers: net/http's client

@@ -184,7 +184,7 @@ type HeaderField struct {
 // A Message is what Send sends to the address of a mailto URL.
 type Message struct {
 	Subject string
-	Header  []HeaderField // more fields, in order, after From, To, Subject and Date
+	Header  []HeaderField // more fields, in order, after From, To, Subject, Date and Message-ID (unless Header has one)
 	Body    io.Reader     // at most MaxMailBody bytes, no NUL; lines end in CRLF, LF or CR, all sent as CRLF
 	Date    time.Time     // the Date field; zero means now
 }
@@ -391,6 +391,11 @@ func composeMessage(d *mailtoPlan, m Message) ([]byte, error) {
 	}
 	if err := field("Date", date.Format(time.RFC1123Z)); err != nil {
 		return nil, err
+	}
+	if !hasField(m.Header, "Message-ID") {
+		if err := field("Message-ID", messageID(d.from, date)); err != nil {
+			return nil, err
+		}
 	}
 	for _, f := range m.Header {
 		if err := field(f.Name, f.Value); err != nil {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/textproto"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -85,8 +86,14 @@ func TestMailtoSend(t *testing.T) {
 	if strings.Join(cmds, "\n") != strings.Join(wantCmds, "\n") {
 		t.Errorf("commands\n%s\nwant\n%s", strings.Join(cmds, "\n"), strings.Join(wantCmds, "\n"))
 	}
+	// RFC 5322 §3.6.4: a Message-ID, unique, on the sender's domain.
+	idRE := regexp.MustCompile(`Message-ID: <[0-9a-z]+\.[0-9a-f]{24}@here\.example>\r\n`)
+	if !idRE.MatchString(data) {
+		t.Errorf("DATA has no Message-ID <time.random@here.example>:\n%q", data)
+	}
+	data = idRE.ReplaceAllString(data, "Message-ID: <id>\r\n")
 	wantData := "From: me@here.example\r\nTo: you@there.example\r\nSubject: RFC 1738\r\n" +
-		"Date: Tue, 20 Dec 1994 10:00:00 +0000\r\nX-Test: yes\r\n\r\n" +
+		"Date: Tue, 20 Dec 1994 10:00:00 +0000\r\nMessage-ID: <id>\r\nX-Test: yes\r\n\r\n" +
 		"line one\r\n..hidden dot\r\n...two\r\nlast\r\n.\r\n"
 	if data != wantData {
 		t.Errorf("DATA\n%q\nwant\n%q", data, wantData)
@@ -493,10 +500,11 @@ func TestMailtoSendSmuggling(t *testing.T) {
 	ctx := testCtx(t, 10*time.Second)
 	date := time.Date(1994, 12, 20, 10, 0, 0, 0, time.UTC)
 	body := "hi\r.\r\nMAIL FROM:<evil@x.example>\rRCPT TO:<victim@y.example>\n"
-	if err := h.Send(ctx, c, p, Message{Body: strings.NewReader(body), Date: date}); err != nil {
+	id := []HeaderField{{"Message-ID", "<fixed@here.example>"}} // for a fixed DATA
+	if err := h.Send(ctx, c, p, Message{Body: strings.NewReader(body), Date: date, Header: id}); err != nil {
 		t.Fatal(err)
 	}
-	want := "From: me@here.example\r\nTo: you@there.example\r\nDate: Tue, 20 Dec 1994 10:00:00 +0000\r\n\r\n" +
+	want := "From: me@here.example\r\nTo: you@there.example\r\nDate: Tue, 20 Dec 1994 10:00:00 +0000\r\nMessage-ID: <fixed@here.example>\r\n\r\n" +
 		"hi\r\n..\r\nMAIL FROM:<evil@x.example>\r\nRCPT TO:<victim@y.example>\r\n.\r\n"
 	if got := f.Data(); got != want {
 		t.Errorf("DATA\n%q\nwant\n%q", got, want)

@@ -67,7 +67,7 @@ func (k *Checker) init() {
 			k.PerHost = 2
 		}
 		if k.FTP == nil {
-			k.FTP = &ftp.Pool{MaxIdlePerLogin: k.PerHost}
+			k.FTP = &ftp.Pool{Config: k.Client.FTPConfig(), MaxIdlePerLogin: k.PerHost}
 		}
 		k.hc = k.httpClient()
 	})

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/rfc1738/rfc1738/internal/dialerr"
 )
 
 // DefaultMaxLineLength is the longest reply line accepted when
@@ -117,7 +119,7 @@ func Dial(ctx context.Context, addr string, cfg Config) (*Conn, error) {
 	addr = withDefaultPort(addr)
 	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("ftp: dial %s: %w", addr, err)
+		return nil, fmt.Errorf("ftp: dial %s: %w", addr, dialerr.Trim(err))
 	}
 	c := &Conn{
 		cfg:    cfg,

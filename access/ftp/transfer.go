@@ -35,7 +35,7 @@ const CopyBufferSize = zerocopy.BufferSize
 // expected answer and not an error. The context given to Retr bounds
 // the whole transfer, including the body's reads and Close.
 func (c *Conn) Retr(ctx context.Context, name string) (body io.ReadCloser, size int64, err error) {
-	b, err := c.open(ctx, "RETR", name, true)
+	b, err := c.open(ctx, "RETR", name, true, 0)
 	if err != nil {
 		return nil, -1, err
 	}
@@ -48,7 +48,7 @@ func (c *Conn) Retr(ctx context.Context, name string) (body io.ReadCloser, size 
 // the current directory. The body is the raw listing, one name per CRLF
 // line, with the same contract as Retr's.
 func (c *Conn) Nlst(ctx context.Context, name string) (io.ReadCloser, error) {
-	b, err := c.open(ctx, "NLST", name, name != "")
+	b, err := c.open(ctx, "NLST", name, name != "", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func (c *Conn) Nlst(ctx context.Context, name string) (io.ReadCloser, error) {
 // List is like Nlst with LIST (RFC 959 §4.1.3): the listing's format is
 // the server's own, usually that of "ls -l".
 func (c *Conn) List(ctx context.Context, name string) (io.ReadCloser, error) {
-	b, err := c.open(ctx, "LIST", name, name != "")
+	b, err := c.open(ctx, "LIST", name, name != "", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -66,8 +66,10 @@ func (c *Conn) List(ctx context.Context, name string) (io.ReadCloser, error) {
 }
 
 // open runs the data-connection preamble and the transfer command, and
-// returns the body once the server has answered 1xx.
-func (c *Conn) open(ctx context.Context, verb, arg string, hasArg bool) (*body, error) {
+// returns the body once the server has answered 1xx. A rest offset other
+// than 0 sends "REST rest" right before the command, after EPSV or PASV
+// (RFC 959 §4.1.3: REST "shall be immediately followed by" the transfer).
+func (c *Conn) open(ctx context.Context, verb, arg string, hasArg bool, rest int64) (*body, error) {
 	line := redact(verb, arg, hasArg)
 	if err := checkArg(verb, arg); err != nil {
 		return nil, err
@@ -82,6 +84,11 @@ func (c *Conn) open(ctx context.Context, verb, arg string, hasArg bool) (*body, 
 		return nil, err
 	}
 	c.setDC(dc)
+	if rest != 0 {
+		if err := c.restart(ctx, w, rest); err != nil {
+			return nil, err
+		}
+	}
 	rep, err := c.roundTrip(verb, arg, hasArg)
 	if err != nil {
 		w.done()

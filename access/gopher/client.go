@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/rfc1738/rfc1738/internal/zerocopy"
+
+	"github.com/rfc1738/rfc1738/internal/dialerr"
 )
 
 // Dialer opens connections; *net.Dialer is one.
@@ -168,7 +170,7 @@ func (c *Client) Fetch(ctx context.Context, addr string, req Request) (*Response
 	}
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("gopher: dial %s: %w", addr, err)
+		return nil, fmt.Errorf("gopher: dial %s: %w", addr, dialerr.Trim(err))
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		conn.SetDeadline(dl)

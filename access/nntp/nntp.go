@@ -52,6 +52,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rfc1738/rfc1738/internal/dialerr"
 )
 
 // DefaultPort is the NNTP port (RFC 3977 §3; RFC 1738 §3.7: "If :<port> is
@@ -181,7 +183,7 @@ func Dial(ctx context.Context, addr string, cfg Config) (*Conn, error) {
 	}
 	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("nntp: dial %s: %w", addr, err)
+		return nil, fmt.Errorf("nntp: dial %s: %w", addr, dialerr.Trim(err))
 	}
 	c := newConn(nc, cfg)
 	disarm := c.arm(ctx)

@@ -7,6 +7,8 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"github.com/rfc1738/rfc1738/internal/dialerr"
 )
 
 // DefaultPort is the telnet port, RFC 1738 §3.8: "If the port is omitted,
@@ -74,7 +76,7 @@ func Dial(ctx context.Context, addr string, cfg Config) (*Conn, error) {
 	}
 	c, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("telnet: dial %s: %w", addr, err)
+		return nil, fmt.Errorf("telnet: dial %s: %w", addr, dialerr.Trim(err))
 	}
 	return newConn(c, cfg), nil
 }

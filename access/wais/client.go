@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/rfc1738/rfc1738/access/wais/ber"
+
+	"github.com/rfc1738/rfc1738/internal/dialerr"
 )
 
 // DefaultPort is the WAIS port (RFC 1738 §3.9: "the port defaults to 210").
@@ -123,7 +125,7 @@ func Dial(ctx context.Context, addr string, cfg Config) (*Conn, error) {
 	}
 	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("wais: dial %s: %w", addr, err)
+		return nil, fmt.Errorf("wais: dial %s: %w", addr, dialerr.Trim(err))
 	}
 	c := &Conn{cfg: cfg, nc: nc, r: ber.NewReader(nc, cfg.maxPDU()), addr: addr}
 	resp, err := c.roundTrip(ctx, "init", NewInitRequest(cfg))

@@ -123,8 +123,7 @@ func terminalPrompt(e *env) func(string, bool) (string, error) {
 // errors with a caret when it is invalid.
 func parseOneURL(e *env, cmd string, operands []string) (rfc1738.URL, int, bool) {
 	if len(operands) != 1 {
-		fmt.Fprintf(e.stderr, "rfc1738 %s: want exactly one URL, got %d\n", cmd, len(operands))
-		return rfc1738.URL{}, exitUsage, false
+		return rfc1738.URL{}, usageError(e, cmd, "want exactly one URL, got %d", len(operands)), false
 	}
 	r := rfc1738.Check(operands[0])
 	if !r.Valid() {
@@ -153,6 +152,16 @@ func parseOneURL(e *env, cmd string, operands []string) (rfc1738.URL, int, bool)
 		return rfc1738.URL{}, exitNegative, false
 	}
 	return r.URL, exitOK, true
+}
+
+// inCLITerms rewrites what a library error suggests in the terms of the
+// command line: a §6 port refusal names the flag that lifts it.
+func inCLITerms(err error) error {
+	var ge *access.GuardError
+	if errors.As(err, &ge) && ge.Rule == "port" && ge.Port > 0 {
+		ge.Hint = fmt.Sprintf("give --allow-port %d to go on", ge.Port)
+	}
+	return err
 }
 
 // failStatus maps an access error to an exit status: 2 when no handler

@@ -127,20 +127,17 @@ func runEncode(e *env, args []string) int {
 	if *component != "" {
 		comp, ok := components[*component]
 		if !ok {
-			fmt.Fprintf(e.stderr, "rfc1738 encode: unknown component %q; one of %s\n", *component, strings.Join(names, ", "))
-			return exitUsage
+			return usageError(e, "encode", "unknown component %q; one of %s", *component, strings.Join(names, ", "))
 		}
 		return encodeStrings(e, comp, operands)
 	}
 	if len(operands) != 1 {
-		fmt.Fprintln(e.stderr, "rfc1738 encode: name one scheme (ftp, http, gopher, mailto, news, nntp, telnet, wais, file, prospero), or give --component")
-		return exitUsage
+		return usageError(e, "encode", "name one scheme (ftp, http, gopher, mailto, news, nntp, telnet, wais, file, prospero), or give --component")
 	}
 	scheme := strings.ToLower(operands[0])
 	allowed, ok := schemeFlags[scheme]
 	if !ok {
-		fmt.Fprintf(e.stderr, "rfc1738 encode: RFC 1738 defines no scheme %q to build\n", operands[0])
-		return exitUsage
+		return usageError(e, "encode", "RFC 1738 defines no scheme %q to build", operands[0])
 	}
 	var bad []string
 	fs.Visit(func(f *flag.Flag) {
@@ -149,23 +146,20 @@ func runEncode(e *env, args []string) int {
 		}
 	})
 	if len(bad) > 0 {
-		fmt.Fprintf(e.stderr, "rfc1738 encode: %s takes no %s; its flags: --%s\n", scheme, strings.Join(bad, ", "), strings.Join(allowed, ", --"))
-		return exitUsage
+		return usageError(e, "encode", "%s takes no %s; its flags: --%s", scheme, strings.Join(bad, ", "), strings.Join(allowed, ", --"))
 	}
 	portN := 0
 	if port.set {
 		n, err := strconv.Atoi(port.v)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "rfc1738 encode: --port %q is not a number\n", port.v)
-			return exitUsage
+			return usageError(e, "encode", "--port %q is not a number", port.v)
 		}
 		portN = n
 	}
 	var typeByte byte
 	if typ.set {
 		if len(typ.v) != 1 {
-			fmt.Fprintf(e.stderr, "rfc1738 encode: --type is one character, not %q\n", typ.v)
-			return exitUsage
+			return usageError(e, "encode", "--type is one character, not %q", typ.v)
 		}
 		typeByte = typ.v[0]
 	}
@@ -205,7 +199,7 @@ func runEncode(e *env, args []string) int {
 		if path.set {
 			fp, err := rfc1738.FileURLFromPath(path.v)
 			if err != nil {
-				fmt.Fprintln(e.stderr, "rfc1738 encode:", err)
+				fmt.Fprintln(e.stderr, "rfc1738 encode:", libError(err, ""))
 				return exitNegative
 			}
 			f.Segments = append(fp.Segments, segment...)
@@ -216,8 +210,7 @@ func runEncode(e *env, args []string) int {
 		for _, fv := range field {
 			n, v, ok := strings.Cut(fv, "=")
 			if !ok {
-				fmt.Fprintf(e.stderr, "rfc1738 encode: --field %q is not name=value\n", fv)
-				return exitUsage
+				return usageError(e, "encode", "--field %q is not name=value", fv)
 			}
 			p.Fields = append(p.Fields, rfc1738.Field{Name: n, Value: v})
 		}
@@ -225,7 +218,7 @@ func runEncode(e *env, args []string) int {
 	}
 	u, err := b.URL()
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 encode:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 encode:", libError(err, ""))
 		var be *rfc1738.BuildError
 		if errors.As(err, &be) {
 			return exitNegative

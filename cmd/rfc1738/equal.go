@@ -26,9 +26,7 @@ func runEqual(e *env, args []string) int {
 		return status
 	}
 	if len(urls) != 2 {
-		fmt.Fprintf(e.stderr, "rfc1738 equal: want two URLs, got %d\n", len(urls))
-		fs.Usage()
-		return exitUsage
+		return usageError(e, "equal", "want two URLs, got %d", len(urls))
 	}
 	var parsed [2]rfc1738.URL
 	for i, in := range urls {
@@ -39,7 +37,7 @@ func runEqual(e *env, args []string) int {
 			parsed[i], err = rfc1738.Parse(in)
 		}
 		if err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 equal:", err)
+			fmt.Fprintln(e.stderr, "rfc1738 equal:", libError(err, ""))
 			return exitUsage
 		}
 	}

@@ -114,7 +114,7 @@ func runExtract(e *env, args []string) int {
 		for b := range ch {
 			if b.err != nil {
 				out.Flush()
-				fmt.Fprintf(e.stderr, "rfc1738 extract: %s: %v\n", displayName(files[k]), b.err)
+				fmt.Fprintf(e.stderr, "rfc1738 extract: %s: %s\n", displayName(files[k]), libError(b.err, files[k]))
 				failed = true
 				continue
 			}

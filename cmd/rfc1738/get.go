@@ -6,132 +6,23 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-
-	"github.com/rfc1738/rfc1738/access"
-	"github.com/rfc1738/rfc1738/internal/atomicfile"
 )
 
 func init() {
 	register(&command{
-		name:    "get",
-		short:   "fetch what a URL names with its scheme's protocol",
-		args:    "[flags] URL [-o FILE]",
-		summary: "Fetch what URL names with its scheme's protocol (§3), guarded as §6 says. Streams to stdout, or writes FILE atomically.",
-		run:     runGet,
+		name:  "get",
+		short: "fetch what a URL names with its scheme's protocol",
+		args:  "[flags] URL... [-i FILE] [-o FILE | -O [--output-dir DIR]]",
+		summary: "Fetch what each URL names with its scheme's protocol (§3), guarded as §6 says. Streams to stdout, or writes each file atomically " +
+			"(a hidden .NAME.part renamed when complete), resumes it (-C -), retries transient failures (--retry N), and sums up a run of several URLs.",
+		run: runGet,
 	})
-}
-
-func runGet(e *env, args []string) int {
-	fs := newFlags(e, commands["get"])
-	output := fs.String("o", "", "write to `FILE` (atomically: a temporary file in the same folder, renamed when complete)")
-	timeout := fs.Duration("timeout", 0, "give up after this long in all (0: no limit)")
-	idle := fs.Duration("idle-timeout", 60*time.Second, "give up when nothing arrives for this long")
-	maxSize := fs.String("max-size", "", "refuse more than this many bytes (e.g. 10M, 1G)")
-	verbose := fs.Bool("v", false, "show the protocol conversation on stderr (passwords redacted)")
-	asJSON := fs.Bool("json", false, "write listings (menus, groups) as JSON Lines")
-	raw := fs.Bool("raw", false, "write listings as the protocol's own bytes")
-	quiet := fs.Bool("q", false, "no progress bar")
-	setup := accessSetup(fs)
-	operands, status, ok := parseFlags(fs, args)
-	if !ok {
-		return status
-	}
-	limit := int64(-1)
-	if *maxSize != "" {
-		n, err := parseSize(*maxSize)
-		if err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 get: --max-size:", err)
-			return exitUsage
-		}
-		limit = n
-	}
-	u, status, ok := parseOneURL(e, "get", operands)
-	if !ok {
-		return status
-	}
-	c, err := setup(e)
-	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 get:", err)
-		return exitUsage
-	}
-	switch {
-	case *asJSON:
-		c.Listing = access.ListingJSON
-	case *raw:
-		c.Listing = access.ListingRaw
-	}
-	if *verbose {
-		// A telnet session puts the terminal in raw mode, where "\n"
-		// alone does not return the cursor: on a terminal, end trace
-		// lines in "\r\n", which a cooked terminal shows the same.
-		eol := "\n"
-		if isTerminal(e.stderr) {
-			eol = "\r\n"
-		}
-		c.Trace = func(dir byte, line string) { fmt.Fprintf(e.stderr, "%c %s%s", dir, line, eol) }
-	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if *timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, *timeout, fmt.Errorf("gave up after --timeout %v", *timeout))
-		defer cancel()
-	}
-	ctx, watch := newWatchdog(ctx, *idle)
-	defer watch.stop()
-
-	resp, err := c.Get(ctx, u)
-	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
-		return failStatus(err)
-	}
-	defer resp.Body.Close()
-	if limit >= 0 && resp.Size > limit {
-		fmt.Fprintf(e.stderr, "rfc1738 get: %s: %d bytes is more than --max-size %d\n", resp.URL, resp.Size, limit)
-		return exitNegative
-	}
-	body := &meter{r: resp.Body, watch: watch, limited: limit >= 0, left: limit}
-	if !*quiet && !*verbose && isTerminal(e.stderr) {
-		body.bar = progressbar.NewOptions64(resp.Size,
-			progressbar.OptionSetWriter(e.stderr),
-			progressbar.OptionSetDescription(filepath.Base(resp.URL)),
-			progressbar.OptionShowBytes(true),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(resp.Size > 0),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(e.stderr) }),
-			progressbar.OptionFullWidth(),
-		)
-		defer body.bar.Finish()
-	}
-
-	if *output == "" {
-		if _, err := io.Copy(e.stdout, body); err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
-			return exitNegative
-		}
-		if err := resp.Body.Close(); err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
-			return exitNegative
-		}
-		return exitOK
-	}
-	if err := atomicfile.Write(*output, body, resp.Body); err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
-		return exitNegative
-	}
-	return exitOK
 }
 
 // errTooLarge is the error of a body longer than --max-size.

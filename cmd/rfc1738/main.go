@@ -8,14 +8,19 @@
 //	rfc1738 equal     A B                          same resource? (exit 0 or 1)
 //	rfc1738 extract   [--json] [FILE ...]          URLs in text (Appendix)
 //	rfc1738 plan      [--json] URL                 the protocol lines get would send
-//	rfc1738 get       [flags] URL [-o FILE]        fetch with the scheme's protocol (§3, §6)
+//	rfc1738 get       [flags] URL... [-o FILE|-O]  fetch with the scheme's protocol (§3, §6)
 //	rfc1738 mail      [flags] mailto:ADDRESS       send stdin to a mailbox (§3.5)
 //	rfc1738 linkcheck [flags] [FILE|DIR|URL ...]   check every link of a document set (§3)
 //	rfc1738 browse    [flags] [URL]                a full-screen browser (gopher, ftp, news …)
+//	rfc1738 url       [--get T] [--set P=V] [URL ...] read and change parts (trurl-style)
+//	rfc1738 completion bash|zsh|fish               shell completion
+//	rfc1738 man                                    the manual page (roff)
+//	rfc1738 version                                the build's version (also --version)
 //
 // Run "rfc1738 help" for every command. Exit status: 0 success, 1 a
 // negative answer (an invalid URL, an error found, a failed fetch), 2 a
-// usage error or a URL no access method serves.
+// usage error or a URL no access method serves; get ends with 130 after
+// SIGINT and 143 after SIGTERM.
 package main
 
 import (
@@ -25,6 +30,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -40,6 +46,11 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string // nil: os.Getenv
+
+	// describe, when set, sees each FlagSet a command defines: the
+	// completion scripts and the man page read the flags from the
+	// commands themselves (see describeCommand).
+	describe func(fs *flag.FlagSet)
 }
 
 func (e *env) Getenv(key string) string {
@@ -82,14 +93,17 @@ func run(args []string, e *env) int {
 			if c, ok := commands[args[1]]; ok {
 				return c.run(e, []string{"--help"})
 			}
+			fmt.Fprintf(e.stderr, "rfc1738 help: unknown command %q\nRun 'rfc1738 help' for the list.\n", args[1])
+			return exitUsage
 		}
 		usage(e.stdout)
 		return exitOK
+	case "-version", "--version":
+		name = "version"
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(e.stderr, "rfc1738: unknown command %q\n", name)
-		usage(e.stderr)
+		fmt.Fprintf(e.stderr, "rfc1738: unknown command %q\nRun 'rfc1738 help' for the list.\n", name)
 		return exitUsage
 	}
 	return c.run(e, args[1:])
@@ -114,32 +128,58 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Run 'rfc1738 <command> --help' for a command's flags.")
 }
 
-// newFlags returns a FlagSet for c whose usage prints to e.stderr.
+// newFlags returns a FlagSet for c. Its Usage, the help that --help
+// asks for, prints to e.stdout; a bad flag is reported on e.stderr in the
+// short form of usageError.
 func newFlags(e *env, c *command) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: rfc1738 %s %s\n\n%s\n", c.name, c.args, c.summary)
-		var any bool
-		fs.VisitAll(func(*flag.Flag) { any = true })
-		if any {
-			fmt.Fprintln(e.stderr, "\nflags:")
-			fs.PrintDefaults()
-		}
+	fs.Usage = func() { commandHelp(e.stdout, c, fs) }
+	if e.describe != nil {
+		e.describe(fs)
 	}
 	return fs
 }
 
+// commandHelp writes the help of c: synopsis, summary and flags.
+func commandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: rfc1738 %s %s\n\n%s\n", c.name, c.args, c.summary)
+	var any bool
+	fs.VisitAll(func(*flag.Flag) { any = true })
+	if any {
+		fmt.Fprintln(w, "\nflags:")
+		out := fs.Output()
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(out)
+	}
+}
+
+// usageError reports a usage error of command cmd in the one short form
+// every command uses, an error line and where to find the help, and
+// returns exitUsage.
+func usageError(e *env, cmd string, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "rfc1738 %s: %s\n", cmd, fmt.Sprintf(format, args...))
+	fmt.Fprintf(e.stderr, "Run 'rfc1738 %s --help' for usage.\n", cmd)
+	return exitUsage
+}
+
 // parseFlags parses args with flags anywhere among the operands (URLs never
 // start with "-"; "--" ends the flags). It returns the operands, or
-// ok == false with the exit status to use.
+// ok == false with the exit status to use: --help prints the help, and a
+// bad flag is one line on stderr (usageError), not the whole help.
 func parseFlags(fs *flag.FlagSet, args []string) (operands []string, status int, ok bool) {
+	errOut, help := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(errOut); fs.Usage = help }()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				help()
 				return nil, exitOK, false
 			}
-			return nil, exitUsage, false
+			return nil, usageError(&env{stderr: errOut}, fs.Name(), "%v", err), false
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -238,4 +278,16 @@ func jsonLines(w io.Writer) (*bufio.Writer, *json.Encoder) {
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	return out, enc
+}
+
+// libError returns err's text for a command's error line: without the
+// "rfc1738: " its own package puts first (the line starts with
+// "rfc1738 CMD: " already), and without a file name the line names
+// already (an *os.PathError repeats it).
+func libError(err error, name string) string {
+	var pe *fs.PathError
+	if name != "" && errors.As(err, &pe) && pe.Path == name {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return strings.TrimPrefix(err.Error(), "rfc1738: ")
 }

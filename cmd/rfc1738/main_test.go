@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -167,8 +169,8 @@ func TestUsage(t *testing.T) {
 	if _, _, status := runCLI(t, "", "parse", "--nope"); status != exitUsage {
 		t.Errorf("bad flag: %d", status)
 	}
-	if _, errOut, status := runCLI(t, "", "parse", "--help"); status != 0 || !strings.Contains(errOut, "usage: rfc1738 parse") {
-		t.Errorf("--help: %d %q", status, errOut)
+	if out, _, status := runCLI(t, "", "parse", "--help"); status != 0 || !strings.Contains(out, "usage: rfc1738 parse") {
+		t.Errorf("--help: %d %q", status, out)
 	}
 	// Flags may follow the URLs.
 	out, _, _ := runCLI(t, "", "parse", "news:*", "--json")
@@ -177,14 +179,39 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-// binary builds the rfc1738 binary for an end-to-end test.
+// built is the rfc1738 binary the end-to-end tests share, built once.
+var built struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// binary builds the rfc1738 binary for an end-to-end test, once per run.
 func binary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "rfc1738")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "rfc1738-bin")
+		if built.err != nil {
+			return
+		}
+		built.path = filepath.Join(built.dir, "rfc1738")
+		if out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.path
+}
+
+func TestMain(m *testing.M) {
+	status := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(status)
 }
 
 // TestBinaryEndToEnd runs the built binary with stdin, as scripts do.

@@ -63,6 +63,9 @@ func runNormalize(e *env, args []string) int {
 				enc.Encode(j)
 				return
 			}
+			// One output line per input line, always: an empty one
+			// for an invalid input, so that paste(1) stays aligned.
+			fmt.Fprintln(out)
 			out.Flush()
 			fmt.Fprintf(e.stderr, "rfc1738 normalize: %s: offset %d: %s: %s\n", strconv.Quote(in), d.Offset, d.Rule, d.Message)
 			return

@@ -47,7 +47,7 @@ func runPlan(e *env, args []string) int {
 	}
 	p, err := c.Plan(u)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 plan:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 plan:", inCLITerms(err))
 		return failStatus(err)
 	}
 	if *asJSON {

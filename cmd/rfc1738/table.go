@@ -1,0 +1,89 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"sort"
+	"strings"
+)
+
+// The command table is the one source of help, completion scripts and
+// the man page: the commands registered in commands, and each command's
+// flags as its own run function defines them (describeCommand), so the
+// three can never disagree.
+
+// flagInfo is one flag of a command as the table gives it.
+type flagInfo struct {
+	name  string // without dashes: "o", "retry"
+	arg   string // the value's name ("FILE", "N"), or "" for a boolean
+	usage string // the usage text, the backquotes removed
+	def   string // the default, "" when it is the zero value
+}
+
+// dashed returns the flag as typed: "-O" for one letter, "--retry" else
+// (the flag package reads both forms; these are the ones shown).
+func (f flagInfo) dashed() string {
+	if len(f.name) == 1 {
+		return "-" + f.name
+	}
+	return "--" + f.name
+}
+
+// takesFile reports whether the flag's value names a file or a folder.
+func (f flagInfo) takesFile() bool {
+	switch f.arg {
+	case "FILE", "DIR", "PATH":
+		return true
+	}
+	return false
+}
+
+// describeCommand returns the flags of c, by running it with --help in
+// an environment that captures its FlagSet and discards its output.
+func describeCommand(c *command) []flagInfo {
+	var fs *flag.FlagSet
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		getenv:   func(string) string { return "" },
+		describe: func(f *flag.FlagSet) { fs = f }}
+	c.run(e, []string{"--help"})
+	if fs == nil {
+		return nil
+	}
+	var out []flagInfo
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, usage := flag.UnquoteUsage(f)
+		if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+			arg = ""
+		} else if arg == "value" || arg == "" {
+			arg = "VALUE"
+		}
+		def := f.DefValue
+		switch def {
+		case "false", "0", "", "[]", "0s":
+			def = ""
+		}
+		out = append(out, flagInfo{name: f.Name, arg: strings.ToUpper(arg), usage: usage, def: def})
+	})
+	return out
+}
+
+// commandNames returns the registered commands in order.
+func commandNames() []string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// firstSentence cuts a usage text to its first sentence or clause, for
+// the one-line descriptions of completion menus.
+func firstSentence(s string) string {
+	for _, sep := range []string{". ", "; ", " ("} {
+		if i := strings.Index(s, sep); i > 0 {
+			s = s[:i]
+		}
+	}
+	return strings.TrimSuffix(s, ".")
+}

@@ -1,0 +1,146 @@
+package download
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// PartPath returns the hidden file a download of path is written to
+// until it is complete: ".NAME.part" in the same folder, so that the
+// rename is atomic and a run that was killed leaves a name the next one
+// finds.
+func PartPath(path string) string {
+	dir, base := filepath.Split(path)
+	return filepath.Join(dir, "."+base+".part")
+}
+
+// A Part is the file a download is written to; Commit renames it to the
+// final path, Abort removes it or keeps it for a resume. A failed
+// download never leaves a file at the final path.
+type Part struct {
+	Path  string // the final path
+	Name  string // the .part file, PartPath(Path)
+	f     *os.File
+	n     int64 // bytes in the file
+	Found int64 // bytes a .part left by an earlier run held when opened; -1 when there was none
+}
+
+// CheckTarget says why path cannot be written, in terms of the path as
+// the user gave it: a folder (a name ending in "/", or an existing
+// folder), or a folder on the way that does not exist.
+func CheckTarget(path string) error {
+	if path == "" || path[len(path)-1] == '/' || path[len(path)-1] == filepath.Separator {
+		return fmt.Errorf("%s: is a folder name; give a file name, or save into it with --output-dir", path)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s: is a folder; give a file name, or save into it with --output-dir", path)
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: the folder %s does not exist", path, dir)
+	case err != nil:
+		return fmt.Errorf("%s: %w", path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%s: %s is not a folder", path, dir)
+	}
+	return nil
+}
+
+// OpenPart opens the .part file of path. With resume, an existing .part
+// is kept and written on from its end (Offset says where); without, it
+// is started anew. Either way Found reports what an earlier run left.
+func OpenPart(path string, resume bool) (*Part, error) {
+	if err := CheckTarget(path); err != nil {
+		return nil, err
+	}
+	p := &Part{Path: path, Name: PartPath(path), Found: -1}
+	if fi, err := os.Lstat(p.Name); err == nil {
+		if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: %s is not a regular file", path, p.Name)
+		}
+		p.Found = fi.Size()
+	}
+	flags := os.O_WRONLY | os.O_CREATE
+	if !resume {
+		flags |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(p.Name, flags, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	n, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", p.Name, err)
+	}
+	p.f, p.n = f, n
+	return p, nil
+}
+
+// Offset is the count of bytes in the part file: where a resume starts.
+func (p *Part) Offset() int64 { return p.n }
+
+// Write appends to the part file.
+func (p *Part) Write(b []byte) (int, error) {
+	n, err := p.f.Write(b)
+	p.n += int64(n)
+	return n, err
+}
+
+// ReadFrom appends r to the part file through the file's own ReadFrom
+// (splice(2) from a socket on Linux).
+func (p *Part) ReadFrom(r io.Reader) (int64, error) {
+	n, err := p.f.ReadFrom(r)
+	p.n += n
+	return n, err
+}
+
+// Restart empties the part file, for a server that sends the whole
+// resource although a resume was asked for.
+func (p *Part) Restart() error {
+	if err := p.f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := p.f.Seek(0, io.SeekStart)
+	p.n = 0
+	return err
+}
+
+// Commit makes the download complete: the part file is synced, made
+// readable (0644) and
+// renamed to the final path.
+func (p *Part) Commit() error {
+	err := p.f.Chmod(0o644)
+	if err == nil {
+		err = p.f.Sync()
+	}
+	if cerr := p.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(p.Name, p.Path)
+	}
+	if err != nil {
+		os.Remove(p.Name)
+		return fmt.Errorf("%s: %w", p.Path, err)
+	}
+	return nil
+}
+
+// Abort ends a failed download: with keep (a later run may resume) and
+// some bytes written, the part file stays and Abort reports true; else it
+// is removed.
+func (p *Part) Abort(keep bool) (kept bool) {
+	p.f.Close()
+	if keep && p.n > 0 {
+		return true
+	}
+	os.Remove(p.Name)
+	return false
+}

@@ -1,0 +1,87 @@
+package download
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPart(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	p, err := OpenPart(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != filepath.Join(dir, ".out.txt.part") || p.Found != -1 {
+		t.Errorf("part %s found %d", p.Name, p.Found)
+	}
+	p.Write([]byte("hello"))
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the final file exists before Commit")
+	}
+	if err := p.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "hello" {
+		t.Fatalf("file = %q", b)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+
+	// A failed download leaves the complete file alone, and no part
+	// file unless kept for a resume.
+	p, _ = OpenPart(path, false)
+	p.Write([]byte("partial"))
+	if p.Abort(false) {
+		t.Error("Abort(false) kept the part file")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "hello" {
+		t.Errorf("the complete file was replaced by %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("folder holds %v, want only out.txt", entries)
+	}
+	p, _ = OpenPart(path, false)
+	p.Write([]byte("part"))
+	if !p.Abort(true) {
+		t.Fatal("Abort(true) removed a part file with bytes")
+	}
+	// A resume writes on from its end; a fresh start empties it.
+	p, _ = OpenPart(path, true)
+	if p.Found != 4 || p.Offset() != 4 {
+		t.Errorf("resume: found %d offset %d, want 4", p.Found, p.Offset())
+	}
+	p.Write([]byte("ial"))
+	p.Commit()
+	if b, _ := os.ReadFile(path); string(b) != "partial" {
+		t.Errorf("resumed file %q", b)
+	}
+	p, _ = OpenPart(path, true)
+	p.Write([]byte("old"))
+	p.Abort(true)
+	p, _ = OpenPart(path, false)
+	if p.Found != 3 || p.Offset() != 0 {
+		t.Errorf("fresh start over a part: found %d offset %d", p.Found, p.Offset())
+	}
+	p.Abort(false)
+}
+
+func TestCheckTarget(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ path, want string }{
+		{dir + "/", "is a folder name"},
+		{dir, "is a folder;"},
+		{filepath.Join(dir, "missing", "x"), "the folder " + filepath.Join(dir, "missing") + " does not exist"},
+	} {
+		err := CheckTarget(tc.path)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.path+": ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("CheckTarget(%s) = %v, want %q", tc.path, err, tc.want)
+		}
+	}
+	if err := CheckTarget(filepath.Join(dir, "new")); err != nil {
+		t.Errorf("a new file in an existing folder: %v", err)
+	}
+}

@@ -1,0 +1,255 @@
+// Package edit reads and changes the parts of RFC 1738 URLs, as trurl
+// does for later URL specs: the value of a part by name (Get, Expand for
+// "{host}:{port}" templates), and a new URL with one part replaced (Set)
+// or extended (Append), the new value encoded as §2.2 and the scheme's
+// own rules (§3) ask.
+//
+// An edit replaces the bytes of one part and keeps every other byte of
+// the URL as written: an http search stays exactly as encoded when only
+// the host changes. The result is parsed again, so an edit never returns
+// an invalid URL.
+//
+// Part names: the common parts of §3.1, "scheme", "user", "password",
+// "host", "port" (the default port when none is written), "path" (as
+// written) and "url"; and each scheme's own parts (decoded), named
+// scheme.part: ftp.cwd (the <cwd> elements joined by "/"; a leading "/"
+// is the first element's, an absolute CWD, as in §3.2.2's %2Fetc), ftp.name,
+// ftp.type; http.path (decoded, "/" between segments), http.search (as
+// written: "&" and "=" are its delimiters); gopher.type,
+// gopher.selector, gopher.search, gopher.plus; mailto.address;
+// news.group, news.message-id; nntp.group, nntp.article; wais.database,
+// wais.search, wais.wtype, wais.wpath; file.path (decoded); and
+// prospero.hsoname.
+package edit
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/rfc1738/rfc1738"
+)
+
+// ErrUnknownPart is wrapped by the error for a part name a scheme does not
+// have.
+var ErrUnknownPart = errors.New("no such part")
+
+// Names returns the part names u has, common parts first.
+func Names(u rfc1738.URL) []string {
+	names := []string{"url", "scheme"}
+	if u.HasAuthority() {
+		names = append(names, "user", "password", "host", "port")
+	}
+	names = append(names, "path")
+	switch u.Kind() {
+	case rfc1738.KindFTP:
+		names = append(names, "ftp.cwd", "ftp.name", "ftp.type")
+	case rfc1738.KindHTTP:
+		names = append(names, "http.path", "http.search")
+	case rfc1738.KindGopher:
+		names = append(names, "gopher.type", "gopher.selector", "gopher.search", "gopher.plus")
+	case rfc1738.KindMailto:
+		names = append(names, "mailto.address")
+	case rfc1738.KindNews:
+		names = append(names, "news.group", "news.message-id")
+	case rfc1738.KindNNTP:
+		names = append(names, "nntp.group", "nntp.article")
+	case rfc1738.KindWAIS:
+		names = append(names, "wais.database", "wais.search", "wais.wtype", "wais.wpath")
+	case rfc1738.KindFile:
+		names = append(names, "file.path")
+	case rfc1738.KindProspero:
+		names = append(names, "prospero.hsoname")
+	}
+	return names
+}
+
+// Get returns the value of the named part of u (see the package
+// documentation), and false when u has no such part or it is absent.
+func Get(u rfc1738.URL, part string) (string, bool) {
+	switch part {
+	case "url":
+		return u.String(), true
+	case "scheme":
+		return u.Scheme(), true
+	case "user":
+		return u.User()
+	case "password":
+		return u.Password()
+	case "host":
+		return u.Host(), u.HasAuthority()
+	case "port":
+		if p, ok := u.Port(); ok {
+			return p, true
+		}
+		if d := u.DefaultPort(); d != 0 && u.HasAuthority() {
+			return strconv.Itoa(d), true
+		}
+		return "", false
+	case "path":
+		if p, ok := u.Path(); ok {
+			return p, true
+		}
+		return u.Opaque()
+	}
+	scheme, name, ok := strings.Cut(part, ".")
+	if !ok || scheme != u.Scheme() {
+		return "", false
+	}
+	switch scheme {
+	case "ftp":
+		f, _ := u.FTP()
+		switch name {
+		case "cwd":
+			return strings.Join(f.Cwd, "/"), len(f.Cwd) > 0
+		case "name":
+			return f.Name, true
+		case "type":
+			if f.Type == 0 {
+				return "", false
+			}
+			return string(f.Type), true
+		}
+	case "http":
+		h, _ := u.HTTP()
+		switch name {
+		case "path":
+			p, err := rfc1738.Unescape(h.Path)
+			return p, err == nil && h.HasPath
+		case "search":
+			return h.Search, h.HasSearch
+		}
+	case "gopher":
+		g, _ := u.Gopher()
+		switch name {
+		case "type":
+			return string(g.Type), true
+		case "selector":
+			return g.Selector, true
+		case "search":
+			return g.Search, g.HasSearch
+		case "plus":
+			return g.Plus, g.HasPlus
+		}
+	case "mailto":
+		m, _ := u.Mailto()
+		if name == "address" {
+			return m.Address, true
+		}
+	case "news":
+		n, _ := u.News()
+		switch name {
+		case "group":
+			return n.Group, n.Group != ""
+		case "message-id":
+			return n.MessageID, n.MessageID != ""
+		}
+	case "nntp":
+		n, _ := u.NNTP()
+		switch name {
+		case "group":
+			return n.Group, true
+		case "article":
+			return n.Article, n.HasArticle
+		}
+	case "wais":
+		w, _ := u.WAIS()
+		switch name {
+		case "database":
+			return w.Database, true
+		case "search":
+			return w.Search, w.HasSearch
+		case "wtype":
+			return w.Type, w.IsDocument
+		case "wpath":
+			return w.Path, w.IsDocument
+		}
+	case "file":
+		f, _ := u.File()
+		if name == "path" {
+			p, err := rfc1738.Unescape(f.Path)
+			return "/" + p, err == nil
+		}
+	case "prospero":
+		p, _ := u.Prospero()
+		if name == "hsoname" {
+			return p.Hsoname, true
+		}
+	}
+	return "", false
+}
+
+// has reports whether part is one of u's part names.
+func has(u rfc1738.URL, part string) bool {
+	for _, n := range Names(u) {
+		if n == part {
+			return true
+		}
+	}
+	return false
+}
+
+// Expand fills a template: each {part} is replaced by the part's value
+// (empty when absent, and for another scheme's part, so that one template
+// serves a list of mixed URLs), "{{" and "}}" are a literal brace. A name
+// no scheme has is an error naming it.
+func Expand(u rfc1738.URL, template string) (string, error) {
+	return ExpandFunc(u, template, nil)
+}
+
+// ExpandFunc is Expand with each value passed through esc (when not
+// nil): a decoded part may hold any byte, a line end or a terminal
+// escape included.
+func ExpandFunc(u rfc1738.URL, template string, esc func(string) string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(template); i++ {
+		c := template[i]
+		switch {
+		case c == '{' && strings.HasPrefix(template[i:], "{{"):
+			b.WriteByte('{')
+			i++
+		case c == '}' && strings.HasPrefix(template[i:], "}}"):
+			b.WriteByte('}')
+			i++
+		case c == '{':
+			end := strings.IndexByte(template[i:], '}')
+			if end < 0 {
+				return "", fmt.Errorf("template offset %d: \"{\" without \"}\" (\"{{\" writes a brace)", i)
+			}
+			name := template[i+1 : i+end]
+			if !has(u, name) && !schemePart(name) {
+				return "", fmt.Errorf("template offset %d: {%s}: %w in a %s URL; it has %s", i, name, ErrUnknownPart, u.Scheme(), strings.Join(Names(u), ", "))
+			}
+			v, ok := Get(u, name)
+			if !ok {
+				v = ""
+			}
+			if esc != nil {
+				v = esc(v)
+			}
+			b.WriteString(v)
+			i += end
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
+}
+
+// schemeParts are the part names of every scheme.
+var schemeParts = map[string]bool{}
+
+func init() {
+	for _, s := range []string{"ftp://h/", "http://h/", "gopher://h/", "mailto:a@b", "news:a", "nntp://h/a", "wais://h/d", "file:///", "prospero://h/x"} {
+		u, _ := rfc1738.Parse(s)
+		for _, n := range Names(u) {
+			if strings.Contains(n, ".") {
+				schemeParts[n] = true
+			}
+		}
+	}
+}
+
+// schemePart reports whether name is a part of some scheme.
+func schemePart(name string) bool { return schemeParts[name] }

@@ -1,0 +1,96 @@
+package edit
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/rfc1738/rfc1738"
+)
+
+func mustParse(t *testing.T, s string) rfc1738.URL {
+	t.Helper()
+	u, err := rfc1738.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func TestExpand(t *testing.T) {
+	for _, tc := range []struct{ url, tmpl, want string }{
+		{"ftp://myname@host.dom/%2Fetc/motd;type=a", "{user}@{host}:{port} {ftp.cwd} {ftp.name} {ftp.type}", "myname@host.dom:21 /etc motd a"}, // §3.2.2
+		{"gopher://spinaltap.micro.umn.edu/00/Weather/California/Los%20Angeles", "{gopher.type} {gopher.selector}", "0 0/Weather/California/Los Angeles"},
+		{"http://x.org:8080/a%20b/c?q=%26&r", "{host}:{port} {http.path} {http.search}", "x.org:8080 a b/c q=%26&r"},
+		{"news:comp.infosystems.www", "{news.group}", "comp.infosystems.www"},
+		{"mailto:joe%40x@y.org", "{mailto.address}", "joe@x@y.org"},
+		{"file://vms.host.edu/disk$user/my/notes/note12345.txt", "{file.path}", "/disk$user/my/notes/note12345.txt"}, // §3.10
+		{"http://h/", "{{{host}}}", "{h}"},
+	} {
+		got, err := Expand(mustParse(t, tc.url), tc.tmpl)
+		if err != nil || got != tc.want {
+			t.Errorf("Expand(%s, %q) = %q, %v; want %q", tc.url, tc.tmpl, got, err, tc.want)
+		}
+	}
+	// Another scheme's part is empty (one template for mixed lists); a
+	// name no scheme has is an error.
+	if got, err := Expand(mustParse(t, "http://h/"), "[{ftp.type}]"); err != nil || got != "[]" {
+		t.Errorf("an ftp part of an http URL: %q, %v", got, err)
+	}
+	if _, err := Expand(mustParse(t, "http://h/"), "{ftp.typo}"); !errors.Is(err, ErrUnknownPart) {
+		t.Errorf("an unknown part: %v", err)
+	}
+	if _, err := Expand(mustParse(t, "http://h/"), "{host"); err == nil {
+		t.Error("an unclosed brace expanded")
+	}
+}
+
+func TestSetAppend(t *testing.T) {
+	for _, tc := range []struct {
+		url, op, part, value, want string
+	}{
+		// Only the part changes: the search keeps its encoding.
+		{"http://a.org/x?q=%26&r", "set", "host", "b.org", "http://b.org/x?q=%26&r"},
+		{"http://a.org/x", "set", "port", "8080", "http://a.org:8080/x"},
+		{"http://a.org:8080/x", "set", "port", "", "http://a.org/x"},
+		{"ftp://h/pub/f", "set", "user", "me@home", "ftp://me%40home@h/pub/f"}, // §3.1: "@" in a user is encoded
+		{"ftp://me@h/pub/f", "set", "password", "p:w/d", "ftp://me:p%3Aw%2Fd@h/pub/f"},
+		{"ftp://h/pub/f", "set", "name", "a b;c", "ftp://h/pub/a%20b%3Bc"}, // §3.2.2: ";" is reserved in a segment
+		{"ftp://h/pub/f", "set", "ftp.cwd", "/etc", "ftp://h/%2Fetc/f"},    // §3.2.2: "/" inside a cwd is %2F
+		{"ftp://h/pub/f", "set", "type", "a", "ftp://h/pub/f;type=a"},
+		{"ftp://h/pub/f;type=a", "set", "type", "", "ftp://h/pub/f"},
+		{"http://h/a/b?x", "set", "http.path", "c d/e", "http://h/c%20d/e?x"},
+		{"http://h/a", "set", "search", "a b", "http://h/a?a%20b"},
+		{"gopher://h/0/file", "set", "selector", "/other file", "gopher://h/0/other%20file"},
+		{"gopher://h/7/find", "set", "gopher.search", "rfc 1738", "gopher://h/7/find%09rfc%201738"}, // §3.4.2
+		{"nntp://h/comp.lang.go/12", "set", "nntp.article", "13", "nntp://h/comp.lang.go/13"},
+		{"ftp://h/pub/f", "append", "path", "g h", "ftp://h/pub/f/g%20h"},
+		{"ftp://h/pub/", "append", "path", "g", "ftp://h/pub/g"},
+		{"http://h/a/", "append", "path", "b?c", "http://h/a/b%3Fc"},
+		{"http://h/a?x=1", "append", "query", "y=2&3", "http://h/a?x=1&y=2&3"},
+		{"gopher://h/1/dir", "append", "path", "f", "gopher://h/1/dir/f"},
+		{"file:///tmp", "append", "path", "a b", "file:///tmp/a%20b"},
+	} {
+		u := mustParse(t, tc.url)
+		var got rfc1738.URL
+		var err error
+		if tc.op == "set" {
+			got, err = Set(u, tc.part, tc.value)
+		} else {
+			got, err = Append(u, tc.part, tc.value)
+		}
+		if err != nil || got.String() != tc.want {
+			t.Errorf("%s %s %s=%q = %s, %v; want %s", tc.url, tc.op, tc.part, tc.value, got, err, tc.want)
+		}
+	}
+	for _, tc := range []struct{ url, part, value string }{
+		{"http://h/", "user", "me"},         // §3.3: http has no login
+		{"ftp://h/f", "password", "x"},      // a password needs a user
+		{"ftp://h/f", "host", "a_b"},        // §3.1 hosts: no "_"
+		{"ftp://h/f", "type", "x"},          // §3.2.2 typecodes
+		{"gopher://h/0x", "search", "a\tb"}, // §3.4.1: a TAB would end it
+	} {
+		if got, err := Set(mustParse(t, tc.url), tc.part, tc.value); err == nil {
+			t.Errorf("%s set %s=%q = %s; want an error", tc.url, tc.part, tc.value, got)
+		}
+	}
+}
