@@ -225,7 +225,8 @@ var ruleTests = []struct {
 	// A scheme begins a word.
 	{"C format string", `snprintf(b, n, "%s://%s:%hu/%s", p, h, port, f);`, nil},
 	{"shell variable", "curl $proto://$host/x and ${scheme}://h/", nil},
-	{"after an address", "joe@http://a.org/", nil},
+	{"pip's name@URL", "pip install Proj@git+https://git.repo/p.git@1.3.1", []want{{"git+https://git.repo/p.git@1.3.1", Bare, nil}}},
+	{"templates", "file://{path} ssh://[user@]host.xz http://| http://[v]/", nil},
 	// A bare URL broken after an ASCII hyphen in the middle of a word of
 	// its path is joined, the hyphen kept, when the next line makes it
 	// no worse; both other readings are noted.

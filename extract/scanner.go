@@ -548,6 +548,9 @@ scan:
 	if s.strict && n == len(u) && j < len(b) && b[j] == '[' && noHost(u[i+1-a:n]) {
 		return false // an IPv6 literal (not RFC 1738, §3.1): no torn "ssh://user@"
 	}
+	if p := u[i+1-a : n]; len(p) > 2 && p[0] == '/' && p[1] == '/' && class[p[2]]&cNational != 0 && ipv6At(p) != 2 {
+		return false // a template, not a URL: "file://{path}", "ssh://[user@]host"
+	}
 	// Map the trimmed length back to the input, dropping the segments
 	// the trimming emptied.
 	e, rest := a, n
@@ -617,10 +620,21 @@ func ipv6At(p []byte) int {
 	if k := bytes.LastIndexByte(p[2:end], '@'); k >= 0 {
 		h = 2 + k + 1
 	}
-	if h < end && p[h] == '[' {
-		return h
+	if h >= end || p[h] != '[' {
+		return -1
 	}
-	return -1
+	// RFC 3986 §3.2.2: hex digits, ':' and '.' (an IPv4 tail), with a ':'.
+	k := h + 1
+	colons := 0
+	for ; k < end && (hexVal(p[k]) < 16 || p[k] == ':' || p[k] == '.'); k++ {
+		if p[k] == ':' {
+			colons++
+		}
+	}
+	if k == end || p[k] != ']' || colons == 0 {
+		return -1
+	}
+	return h
 }
 
 // inputIndex returns the index in the input of byte k of the URL joined
@@ -640,11 +654,12 @@ func inputIndex(segs []seg, k int) int {
 type seg struct{ from, to int }
 
 // wordStart reports whether a scheme may begin after c: not after the
-// '%' of a format directive or an escape, the '$' of a variable, the '@'
-// of an address, the '&' of an entity or a '\' escape.
+// '%' of a format directive or an escape, the '$' of a variable, the '&'
+// of an entity or a '\' escape. ('@' may come before: pip's
+// "name@git+https://…".)
 func wordStart(c byte) bool {
 	switch c {
-	case '%', '$', '@', '&', '\\':
+	case '%', '$', '&', '\\':
 		return false
 	}
 	return true
