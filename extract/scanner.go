@@ -452,10 +452,10 @@ func (s *Scanner) atColon(i int) bool {
 	if a > s.floor && !wordStart(b[a-1]) {
 		return false
 	}
-	// Brackets are counted back to here: never into the last match, and
+	// Brackets are counted back to lo: never into the last match, and
 	// no further than lookback bytes, which every refill keeps (see
 	// fill), so the reading does not depend on where the buffer was cut.
-	outer := unclosed(b[max(s.floor, i-lookback, 0):a])
+	lo := max(s.floor, i-lookback, 0)
 	form := Bare
 	if i-a == 3 && equalFold(b[a:i], "url") {
 		// Appendix: the prefix "URL:" marks a URL; then scheme ':' and
@@ -488,6 +488,7 @@ func (s *Scanner) atColon(i int) bool {
 		run = cURL
 	}
 	limit := min(len(b), a+s.maxLen)
+	outer := unclosed(b[lo:a])
 	var inner [3]int
 	segs := s.segs[:0]
 	from, j := a, i+1
