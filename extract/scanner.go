@@ -535,6 +535,7 @@ scan:
 		j++
 	}
 	segs = append(segs, seg{from, j})
+	s.segs = segs // kept even when this is no URL, so the next call does not allocate
 	runEnd := j
 	cut := j == limit && j < len(b) && class[b[j]]&run != 0
 	u := s.scratch[:0]
