@@ -110,9 +110,9 @@ func TestEscapeRuleOnDatasets(t *testing.T) {
 // accepts: the figures the README's table shows. A change of the grammar
 // that moves one of them must change the README with it.
 var datasetAccepted = map[string]int{
-	"kasztp.txt":       43508,
+	"kasztp.txt":       43556,
 	"node_files.txt":   43285,
-	"isaacs_files.txt": 6185,
+	"isaacs_files.txt": 6207,
 }
 
 func TestDatasetAcceptanceCounts(t *testing.T) {

@@ -285,7 +285,7 @@ func TestValidity(t *testing.T) {
 		{"<URL:ftp://a.org/x;type=q>", false, "ftptype"},          // §3.2.2
 		{"<URL:http://a.org/a\n b>", true, ""},                    // Appendix: the line break is ignored
 		{"http://a.org/~joe/", false, "hsegment"},                 // §2.2: '~' is unsafe
-		{"ssh://u@[2001:db8::1]:22/r.git", false, "toplabel"},     // §3.1: no IPv6
+		{"ssh://u@[2001:db8::1]:22/r.git", false, "schemepart"},   // §3.1: no IPv6
 		{"<URL:http://a.org/\"x\">", false, "hsegment"},           // '"' is unsafe (§2.2)
 		{"<URL:news:comp.lang.c/x>", false, "group"},              // §3.6
 		{"nntp://h.org/comp.lang.c/12x", false, "digits"},         // §3.7

@@ -1,10 +1,21 @@
 package extract
 
 import (
+	"strconv"
 	"strings"
-
-	"github.com/rfc1738/rfc1738"
 )
+
+// FormatError says why Format cannot write a URL: the URL, the byte
+// offset of what is wrong and a sentence for people.
+type FormatError struct {
+	URL     string
+	Offset  int
+	Message string
+}
+
+func (e *FormatError) Error() string {
+	return "extract: format " + strconv.Quote(e.URL) + ": offset " + strconv.Itoa(e.Offset) + ": " + e.Message
+}
 
 // DefaultWidth is the line width Format is used with by default.
 const DefaultWidth = 72
@@ -25,10 +36,10 @@ const DefaultWidth = 72
 // The URL must be what <URL:…> can carry: a scheme, ':' and more (§2.1),
 // in printable ASCII without whitespace, '<' or '>' (encode anything else
 // first, §2.2). Format does not require a valid RFC 1738 URL; the error,
-// an *rfc1738.Error, names the first octet it cannot write.
+// a *FormatError, names the first octet it cannot write.
 func Format(url string, width int, indent string) (string, error) {
 	fail := func(off int, msg string) (string, error) {
-		return "", &rfc1738.Error{Input: url, Diagnostic: rfc1738.Diagnostic{Offset: off, Rule: "url", Message: msg}}
+		return "", &FormatError{URL: url, Offset: off, Message: msg}
 	}
 	for k := 0; k < len(url); k++ {
 		if c := url[k]; c <= ' ' || c >= 0x7f || c == '<' || c == '>' {

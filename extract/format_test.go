@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
@@ -50,9 +49,9 @@ func TestFormatRoundTrip(t *testing.T) {
 	check := func(u string, width int, indent string) {
 		text, err := Format(u, width, indent)
 		if err != nil {
-			var e *rfc1738.Error
-			if !errors.As(err, &e) || e.Input != u {
-				t.Fatalf("Format(%q): error %v is not an *rfc1738.Error on the input", u, err)
+			var e *FormatError
+			if !errors.As(err, &e) || e.URL != u {
+				t.Fatalf("Format(%q): error %v is not a *FormatError on the input", u, err)
 			}
 			refused++
 			return
@@ -155,7 +154,7 @@ func TestFormatErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := Format(tt.url, tt.width, tt.indent)
-		var e *rfc1738.Error
+		var e *FormatError
 		if !errors.As(err, &e) || e.Offset != tt.offset {
 			t.Errorf("Format(%q, %d, %q) = %q, %v; want an error at offset %d", tt.url, tt.width, tt.indent, got, err, tt.offset)
 		}

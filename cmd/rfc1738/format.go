@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/extract"
 	"github.com/rfc1738/rfc1738/internal/safetext"
 )
@@ -32,7 +31,7 @@ func runFormat(e *env, args []string) int {
 		return status
 	}
 	if _, err := extract.Format("x:y", *width, *indent); err != nil {
-		var perr *rfc1738.Error
+		var perr *extract.FormatError
 		errors.As(err, &perr)
 		fmt.Fprintf(e.stderr, "rfc1738 format: --width %d --indent %q: %s\n", *width, *indent, perr.Message)
 		return exitUsage
