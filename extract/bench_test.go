@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
 // rfcProse returns the RFC's text repeated to at least 4 MiB: prose with
@@ -65,6 +67,7 @@ func BenchmarkScanRFCProse(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	var n int
+	defer testserver.CPUThroughput(b, int64(len(text)))()
 	for b.Loop() {
 		r.Reset(text)
 		sc.Reset(r)
@@ -89,6 +92,7 @@ func BenchmarkScanDocTree(b *testing.B) {
 	b.SetBytes(total)
 	b.ReportAllocs()
 	var n int
+	defer testserver.CPUThroughput(b, total)()
 	for b.Loop() {
 		n = 0
 		for _, f := range files {

@@ -25,6 +25,7 @@ const (
 	cNational                   // §5 national
 	cTrailing                   // trailing sentence punctuation
 	cDigit                      // §5 digit
+	cBare                       // a bare URL runs over it unless strict: cURL and the national characters but '\\' and '`'
 
 	cAlphadigit = cAlpha | cDigit
 )
@@ -42,5 +43,11 @@ var class = func() (t [256]uint8) {
 	mark(spaceChars, cSpace)
 	mark(nationalChars, cNational)
 	mark(trailingPunct, cTrailing)
+	// §2.2 calls the national characters unsafe, but real text writes
+	// http://host/~user and [IPv6] literals unencoded: the default reading
+	// takes them and reports the URL invalid. A backslash and a backquote
+	// quote or escape in text (C, JSON, TeX, Markdown) far more often than
+	// they belong to a URL, so a bare URL still ends there.
+	mark(xcharChars+urlExtraChars+"{}|^~[]", cBare)
 	return t
 }()

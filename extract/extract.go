@@ -1,18 +1,33 @@
 // Package extract finds URLs in free text the way the Appendix of RFC 1738
 // recommends: in the wrapper <URL:…>, in plain angle brackets, after the
-// prefix URL:, and bare in prose.
+// prefix URL:, and bare in prose. Format is the writer's side: it puts a
+// URL into text the Appendix's way, so that extract gives it back.
 //
-// Inside a wrapper, whitespace (spaces, tabs, line breaks, indentation) is
-// ignored, so a URL broken across lines comes out whole; a hyphen followed
-// by a line break is kept, and the match carries a note with the reading
-// without it. A bare URL ends at whitespace, '<', '>', '"' or any octet a
-// URL cannot hold unencoded (§2.2), and trailing sentence punctuation is
-// left out of it.
+// Inside a wrapper, whitespace that breaks a line (with the indentation
+// around it) is ignored, so a URL broken across lines comes out whole;
+// whitespace within a line makes the wrapper text, not a URL. A hyphen a
+// typesetter put before a line break (U+2010 HYPHEN, U+00AD SOFT HYPHEN:
+// neither can be in a URL) is dropped, in a wrapper and in a bare URL
+// alike; an ASCII hyphen before a line break is kept, and the match
+// carries a note with the reading without it.
+//
+// A bare URL ends at whitespace, '<', '>', '"', '\', '`', a second '#',
+// a non-ASCII or control octet, an HTML character reference for a quote
+// or bracket ("&rdquo;", "&gt;"), and a ')', ']' or '}' that closes a
+// bracket opened before the URL ("(see http://a.org/x)/y"); trailing
+// sentence punctuation and unbalanced closing brackets are left out of
+// it. It runs on over the other octets §2.2 calls unsafe ('~', '{', '[',
+// …), as real text writes http://host/~user and IPv6 literals, and is
+// then reported invalid (SetStrict restores the stop at the first unsafe
+// octet). A bare URL whose path breaks after an ASCII hyphen in the
+// middle of a word is joined with the next line when that makes a URL no
+// worse, with both other readings noted.
 //
 // Each match says whether the URL is valid RFC 1738, with the errors the
-// core package rfc1738 reports. The Scanner streams over an io.Reader with
-// a bounded buffer, so input of any size is scanned in constant memory;
-// All is the convenience over a string.
+// core package rfc1738 reports, and the repaired strict form of an
+// invalid one when its unsafe octets can be encoded. The Scanner streams
+// over an io.Reader with a bounded buffer, so input of any size is
+// scanned in constant memory; All is the convenience over a string.
 //
 // What counts as a URL:
 //
@@ -31,7 +46,8 @@
 //     productions (mailto: and news: without "//", the eight others with
 //     "://"), any other scheme only in its scheme:// form; never "http:" or
 //     "http://" alone, never an e-mail address without mailto: nor a group
-//     name without news:.
+//     name without news:. A scheme begins a word: not after '%', '$', '@',
+//     '&' or '\' (the "%s://%s" of a format string is no URL).
 //
 // A wrapper ends at '>'. It is not a wrapper (and is searched for bare URLs
 // instead) when a '<' or a blank line comes first, or when its content runs
@@ -90,6 +106,10 @@ type Match struct {
 	// Errors are the core's diagnostics, with offsets into URL.
 	Valid  bool
 	Errors []rfc1738.Diagnostic
+	// Repaired is the strict URL that rfc1738.ParseLenient makes of an
+	// invalid URL by encoding its unsafe octets (§2.2: "~" as "%7E"), or
+	// "" when the URL is valid or cannot be so repaired.
+	Repaired string
 	// Notes tell of ambiguity, such as a hyphen at a line break.
 	Notes []Note
 }

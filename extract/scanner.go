@@ -16,8 +16,9 @@ const DefaultMaxLength = 8 << 10
 const maxScheme = 32
 
 // lookback is how many bytes before the scan position are kept when the
-// buffer is refilled: enough to find a scheme name cut by the refill.
-const lookback = maxScheme + 2
+// buffer is refilled: enough to find a scheme name cut by the refill, and
+// the '(' or '[' a bare URL may stand in.
+const lookback = 256
 
 // Scanner finds the URLs of a stream, one per call to Scan, like
 // bufio.Scanner. Its memory is bounded: it buffers a fixed window of the
@@ -40,7 +41,8 @@ type Scanner struct {
 	eof    bool
 	err    error
 	maxLen int
-	window int // bytes wanted after an event before it is handled
+	window int  // bytes wanted after an event before it is handled
+	strict bool // a bare URL stops at the first unsafe octet (SetStrict)
 
 	colon, lt int // where the next ':' and '<' are (see find)
 	skipping  bool
@@ -52,6 +54,7 @@ type Scanner struct {
 	lastNL int64
 
 	scratch []byte
+	segs    []seg
 	notes   []Note
 	m       Match
 	started bool
@@ -91,9 +94,18 @@ func (s *Scanner) SetMaxLength(n int) {
 // Reset makes the scanner read r from its start, keeping its buffer and
 // maximum length, so one Scanner serves many files without allocating.
 func (s *Scanner) Reset(r io.Reader) {
-	*s = Scanner{r: r, buf: s.buf, scratch: s.scratch[:0], notes: s.notes[:0],
-		maxLen: s.maxLen, window: s.window, line: 1, lastNL: -1}
+	*s = Scanner{r: r, buf: s.buf, scratch: s.scratch[:0], segs: s.segs[:0], notes: s.notes[:0],
+		maxLen: s.maxLen, window: s.window, strict: s.strict, line: 1, lastNL: -1}
 }
+
+// SetStrict sets how a bare URL meets an octet that §2.2 calls unsafe,
+// such as the '~' of http://host/~user or the '[' of an IPv6 literal.
+// By default the URL runs on over the national characters but '\\' and
+// '`', and is reported invalid with the §2.2 error where each stands and
+// the repaired strict form (Match.Repaired). Strict, the URL stops at the
+// first unsafe octet, with a note giving the longer reading; an IPv6
+// literal, which would leave no host, is then no URL at all.
+func (s *Scanner) SetStrict(strict bool) { s.strict = strict }
 
 // Match returns the match found by the last call to Scan.
 func (s *Scanner) Match() Match { return s.m }
@@ -108,7 +120,11 @@ func (s *Scanner) Scan() bool {
 	s.started = true
 	for {
 		if s.skipping {
-			for s.pos < s.end && class[s.buf[s.pos]]&cURL != 0 {
+			run := cBare
+			if s.strict {
+				run = cURL
+			}
+			for s.pos < s.end && class[s.buf[s.pos]]&run != 0 {
 				s.pos++
 			}
 			if s.pos == s.end && !s.eof {
@@ -146,7 +162,7 @@ func (s *Scanner) Scan() bool {
 		if ok {
 			return true
 		}
-		s.pos = i + 1
+		s.pos = max(s.pos, i+1) // bracket may have skipped text that is no URL
 	}
 }
 
@@ -243,13 +259,16 @@ func (s *Scanner) bracket(i int) bool {
 			return false
 		}
 	}
-	// Appendix: whitespace inside the wrapper is ignored; a hyphen
-	// followed by a line break is kept, and the reading without it noted.
+	// Appendix: whitespace that breaks a line inside the wrapper is
+	// ignored; a typesetter's hyphen before the break (U+2010, U+00AD)
+	// is dropped; an ASCII hyphen before it is kept, and the reading
+	// without it noted.
 	u := s.scratch[:0]
 	s.notes = s.notes[:0]
 	first, last := -1, -1
 	limit := min(len(b), j+s.maxLen)
-	var hyphens []int // indexes in u of hyphens before a line break
+	var hyphens []hyphenAt
+	spaced := -1 // where whitespace within a line stands inside the URL
 	k := j
 	for ; k < limit; k++ {
 		c := b[k]
@@ -279,12 +298,32 @@ func (s *Scanner) bracket(i int) bool {
 		if breaks > 1 {
 			return false
 		}
-		if breaks == 1 && len(u) > 0 && u[len(u)-1] == '-' {
-			hyphens = append(hyphens, len(u)-1)
+		inside := len(u) > 0 && k+1 < limit && b[k+1] != '>'
+		switch {
+		case !inside:
+			// Whitespace between the wrapper and the URL.
+		case breaks == 0:
+			if spaced < 0 {
+				spaced = k
+			}
+		case typesetterHyphen(u) > 0:
+			u = u[:len(u)-typesetterHyphen(u)]
+		case u[len(u)-1] == '-':
+			hyphens = append(hyphens, hyphenAt{len(u) - 1, last})
 		}
 	}
 	s.scratch = u
 	if k >= limit || first < 0 {
+		return false
+	}
+	if spaced >= 0 {
+		// Appendix: whitespace is there to break long URLs across lines;
+		// "<mailto:joe at example.org>" is text, and its first word is
+		// no URL either.
+		for spaced > i && class[b[spaced]]&cSpace != 0 {
+			spaced--
+		}
+		s.pos, s.floor = spaced+1, spaced+1
 		return false
 	}
 	colon := schemeEnd(u)
@@ -295,9 +334,9 @@ func (s *Scanner) bracket(i int) bool {
 	s.m.Start = s.posAt(first)
 	s.m.End = s.posAt(last + 1)
 	for _, h := range hyphens {
-		alt := s.m.URL[:h] + s.m.URL[h+1:]
+		alt := s.m.URL[:h.u] + s.m.URL[h.u+1:]
 		s.notes = append(s.notes, Note{
-			Offset:      s.hyphenOffset(j, h),
+			Offset:      s.offset(h.in),
 			Message:     "a line break follows '-': the hyphen may be the typesetter's, not the URL's (RFC 1738 Appendix); without it the URL reads " + alt,
 			Alternative: alt,
 		})
@@ -307,18 +346,22 @@ func (s *Scanner) bracket(i int) bool {
 	return true
 }
 
-// hyphenOffset returns the input offset of the h-th non-space byte from j.
-func (s *Scanner) hyphenOffset(j, h int) int64 {
-	for k := j; k < s.end; k++ {
-		if class[s.buf[k]]&cSpace != 0 {
-			continue
-		}
-		if h == 0 {
-			return s.offset(k)
-		}
-		h--
+// hyphenAt is an ASCII hyphen before a line break in a wrapper: its
+// index in the URL and in the buffer.
+type hyphenAt struct{ u, in int }
+
+// typesetterHyphen returns the length of the U+2010 HYPHEN or U+00AD SOFT
+// HYPHEN that ends u, or 0. Neither can be in a URL (§2.2): before a line
+// break, it is the typesetter's.
+func typesetterHyphen(u []byte) int {
+	n := len(u)
+	switch {
+	case n >= 3 && u[n-3] == 0xe2 && u[n-2] == 0x80 && u[n-1] == 0x90:
+		return 3
+	case n >= 2 && u[n-2] == 0xc2 && u[n-1] == 0xad:
+		return 2
 	}
-	return s.offset(j)
+	return 0
 }
 
 // schemeEnd returns the index of the ':' that ends a scheme (a letter,
@@ -404,6 +447,15 @@ func (s *Scanner) atColon(i int) bool {
 	if a == i {
 		return false
 	}
+	// A scheme begins a word: in "%s://%s:%hu/%s" or "$proto://host" the
+	// letters before "://" belong to a format directive or a variable.
+	if a > s.floor && !wordStart(b[a-1]) {
+		return false
+	}
+	// Brackets are counted back to lo: never into the last match, and
+	// no further than lookback bytes, which every refill keeps (see
+	// fill), so the reading does not depend on where the buffer was cut.
+	lo := max(s.floor, i-lookback, 0)
 	form := Bare
 	if i-a == 3 && equalFold(b[a:i], "url") {
 		// Appendix: the prefix "URL:" marks a URL; then scheme ':' and
@@ -420,27 +472,112 @@ func (s *Scanner) atColon(i int) bool {
 	} else if i+1 < len(b) && b[i+1] != '/' && !isMailtoOrNews(b[a:i]) {
 		return false // the common case in prose: "Note:", "e.g.:"
 	}
+	var emphasis byte // Markdown: *http://a.org/* and _http://a.org/_
+	if a > s.floor && (b[a-1] == '*' || b[a-1] == '_') {
+		emphasis = b[a-1]
+	}
+
 	// A bare URL runs over the octets a URL may hold unencoded (§2.2,
-	// §5 xchar, '%' of an escape, one '#' of a fragment).
+	// §5 xchar, '%' of an escape, one '#' of a fragment) and, unless
+	// strict, over the unsafe national characters real text writes
+	// unencoded (§2.2: the URL is then reported invalid). It goes on
+	// across a line break after a typesetter's hyphen, and after an ASCII
+	// hyphen in a path when that makes a no worse URL (Appendix).
+	run := cBare
+	if s.strict {
+		run = cURL
+	}
 	limit := min(len(b), a+s.maxLen)
-	j := i + 1
+	outer := unclosed(b[lo:a])
+	var inner [3]int
+	segs := s.segs[:0]
+	from, j := a, i+1
 	hash := false
+	joinSeg, hyphen := -1, -1 // the segment after an ASCII hyphen at a line break, and the hyphen
+scan:
 	for j < limit {
 		c := b[j]
-		if class[c]&cURL == 0 || (c == '#' && hash) {
+		if class[c]&run == 0 {
+			if k := typesetterBreak(b, from, j, limit, run); k > 0 {
+				segs = append(segs, seg{from, j})
+				from, j = k, k
+				continue
+			}
+			if k := hyphenBreak(b, i, from, j, limit); k > 0 && joinSeg < 0 {
+				segs = append(segs, seg{from, j})
+				joinSeg, hyphen = len(segs), j-1
+				from, j = k, k
+				continue
+			}
 			break
 		}
-		hash = hash || c == '#'
+		switch c {
+		case '#':
+			if hash {
+				break scan
+			}
+			hash = true
+		case '(', '[', '{':
+			inner[pair(c)]++
+		case ')', ']', '}':
+			// A closing bracket whose opening one stands before the URL
+			// ends it: "(see http://a.org/x)/y", "[t](http://a.org/)".
+			if p := pair(c); inner[p] > 0 {
+				inner[p]--
+			} else if outer[p] > 0 {
+				break scan
+			}
+		case '&':
+			if entityEnds(b[j:limit]) {
+				break scan
+			}
+		}
 		j++
 	}
+	segs = append(segs, seg{from, j})
+	s.segs = segs // kept even when this is no URL, so the next call does not allocate
 	runEnd := j
-	cut := j == limit && j < len(b) && class[b[j]]&cURL != 0
-	e := trimTrailing(b, i+1, j)
-	if !schemepartOK(b[a:e], i-a, form == Bare) {
+	cut := j == limit && j < len(b) && class[b[j]]&run != 0
+	u := s.scratch[:0]
+	for _, g := range segs {
+		u = append(u, b[g.from:g.to]...)
+	}
+	s.scratch = u
+	n := trimTrailing(u, i+1-a, len(u), emphasis)
+	if !schemepartOK(u[:n], i-a, form == Bare) {
 		return false
 	}
+	if s.strict && n == len(u) && j < len(b) && b[j] == '[' && noHost(u[i+1-a:n]) {
+		return false // an IPv6 literal (not RFC 1738, §3.1): no torn "ssh://user@"
+	}
+	if p := u[i+1-a : n]; len(p) > 2 && p[0] == '/' && p[1] == '/' && class[p[2]]&cNational != 0 && ipv6At(p) != 2 {
+		return false // a template, not a URL: "file://{path}", "ssh://[user@]host"
+	}
+	// Map the trimmed length back to the input, dropping the segments
+	// the trimming emptied.
+	e, rest := a, n
+	for k, g := range segs {
+		if rest <= g.to-g.from {
+			e = g.from + rest
+			segs = segs[:k+1]
+			break
+		}
+		rest -= g.to - g.from
+	}
+	s.segs = segs
+	joined := joinSeg >= 0 && joinSeg < len(segs)
+	hyphenU := 0 // the ASCII hyphen's index in u
+	for _, g := range segs[:max(joinSeg, 0)] {
+		hyphenU += g.to - g.from
+	}
+	hyphenU--
+	reverted := false
+	if joined && len(rfc1738.Check(string(u[:n])).Errors) > len(rfc1738.Check(string(u[:hyphenU+1])).Errors) {
+		// The next line makes the URL worse: it is prose, not the rest.
+		n, e, joined, reverted = hyphenU+1, hyphen+1, false, true
+	}
 	s.notes = s.notes[:0]
-	s.m = Match{URL: string(b[a:e]), Form: form}
+	s.m = Match{URL: string(u[:n]), Form: form}
 	s.m.Start = s.posAt(a)
 	s.m.End = s.posAt(e)
 	switch {
@@ -448,57 +585,320 @@ func (s *Scanner) atColon(i int) bool {
 		s.notes = append(s.notes, Note{Offset: s.offset(j),
 			Message: "the URL runs on past " + strconv.Itoa(s.maxLen) + " bytes; it was cut there"})
 		s.skipping = true
+	case joined:
+		written, without := s.m.URL[:hyphenU+1], s.m.URL[:hyphenU]+s.m.URL[hyphenU+1:]
+		s.notes = append(s.notes,
+			Note{Offset: s.offset(hyphen),
+				Message:     "the URL goes on after '-' at a line break (RFC 1738 Appendix); as written on its line it reads " + written,
+				Alternative: written},
+			Note{Offset: s.offset(hyphen),
+				Message:     "the hyphen at the line break may be the typesetter's, not the URL's (RFC 1738 Appendix); without it the URL reads " + without,
+				Alternative: without})
 	case e == runEnd && e < len(b) && class[b[e]]&cNational != 0 && b[e] != '\\':
-		s.nationalNote(a, e)
-	case e == runEnd && b[e-1] == '-':
-		s.hyphenNote(a, e)
+		s.nationalNote(u[:n], a, e)
+	case reverted || e == runEnd && b[e-1] == '-':
+		s.hyphenNote(u[:n], a, e)
+	}
+	if h := ipv6At(u[i+1-a : n]); h >= 0 {
+		s.notes = append(s.notes, Note{Offset: s.offset(inputIndex(segs, i+1-a+h)),
+			Message: "the host is an IPv6 literal, which RFC 1738 does not know (§3.1: a host is a name or four decimal numbers)"})
 	}
 	s.finish()
 	s.pos, s.floor = e, e
 	return true
 }
 
-// trimTrailing leaves sentence punctuation out of the bare URL b[from:j]:
-// '.', ',', ';', ':', '!', '?', '\” and a ')' that closes no '('. It
-// returns the new end.
-func trimTrailing(b []byte, from, j int) int {
-	// Count the parentheses once; trimming a ')' changes the count by one.
-	open, closed := 0, 0
-	for _, c := range b[from:j] {
+// ipv6At returns the index of the '[' that starts the host of the
+// schemepart p ("//user@[2001:db8::1]:22/x"), or -1.
+func ipv6At(p []byte) int {
+	if len(p) < 3 || p[0] != '/' || p[1] != '/' {
+		return -1
+	}
+	end := len(p)
+	if k := bytes.IndexByte(p[2:], '/'); k >= 0 {
+		end = 2 + k
+	}
+	h := 2
+	if k := bytes.LastIndexByte(p[2:end], '@'); k >= 0 {
+		h = 2 + k + 1
+	}
+	if h >= end || p[h] != '[' {
+		return -1
+	}
+	// RFC 3986 §3.2.2: hex digits, ':' and '.' (an IPv4 tail), with a ':'.
+	k := h + 1
+	colons := 0
+	for ; k < end && (hexVal(p[k]) < 16 || p[k] == ':' || p[k] == '.'); k++ {
+		if p[k] == ':' {
+			colons++
+		}
+	}
+	if k == end || p[k] != ']' || colons == 0 {
+		return -1
+	}
+	return h
+}
+
+// inputIndex returns the index in the input of byte k of the URL joined
+// from segs.
+func inputIndex(segs []seg, k int) int {
+	for _, g := range segs {
+		if k < g.to-g.from {
+			return g.from + k
+		}
+		k -= g.to - g.from
+	}
+	return segs[len(segs)-1].to
+}
+
+// seg is a piece b[from:to] of a bare URL in the input: a URL broken
+// across lines is joined from several.
+type seg struct{ from, to int }
+
+// wordStart reports whether a scheme may begin after c: not after the
+// '%' of a format directive or an escape, the '$' of a variable, the '&'
+// of an entity or a '\' escape. ('@' may come before: pip's
+// "name@git+https://…".)
+func wordStart(c byte) bool {
+	switch c {
+	case '%', '$', '&', '\\':
+		return false
+	}
+	return true
+}
+
+// pair numbers the bracket pairs ( ), [ ] and { }.
+func pair(c byte) int {
+	switch c {
+	case '(', ')':
+		return 0
+	case '[', ']':
+		return 1
+	}
+	return 2
+}
+
+// unclosed counts the brackets of each pair that are opened in b and not
+// closed there.
+func unclosed(b []byte) (open [3]int) {
+	var closed [3]int
+	for k := len(b) - 1; k >= 0; k-- {
+		switch c := b[k]; c {
+		case ')', ']', '}':
+			closed[pair(c)]++
+		case '(', '[', '{':
+			if p := pair(c); closed[p] > 0 {
+				closed[p]--
+			} else {
+				open[p]++
+			}
+		}
+	}
+	return open
+}
+
+// typesetterBreak reports where a bare URL goes on when b[j] starts a
+// hyphen a typesetter put at a line break — U+2010 HYPHEN (groff) or
+// U+00AD SOFT HYPHEN — with the URL before it and its rest after the
+// line break and indentation: neither character can be in a URL (§2.2),
+// so the hyphen is the typesetter's, never the URL's. It returns 0 when
+// there is no such break.
+func typesetterBreak(b []byte, from, j, limit int, run uint8) int {
+	var n int
+	switch {
+	case j+3 <= limit && b[j] == 0xe2 && b[j+1] == 0x80 && b[j+2] == 0x90:
+		n = 3
+	case j+2 <= limit && b[j] == 0xc2 && b[j+1] == 0xad:
+		n = 2
+	default:
+		return 0
+	}
+	if j == from {
+		return 0
+	}
+	k := lineBreak(b, j+n, limit)
+	if k < 0 || class[b[k]]&run == 0 {
+		return 0
+	}
+	return k
+}
+
+// hyphenBreak reports where a bare URL goes on when b[j] is the
+// whitespace of a line break right after an ASCII hyphen in the middle
+// of a word of the URL's path (the scheme's ':' is b[i]): "http://a.org/
+// long-⏎name.html". It returns 0 otherwise. Whether the joined reading is
+// taken is decided once the rest is known (see atColon).
+func hyphenBreak(b []byte, i, from, j, limit int) int {
+	if j-2 < from || b[j-1] != '-' || class[b[j-2]]&cAlphadigit == 0 || class[b[j]]&cSpace == 0 {
+		return 0
+	}
+	// In the path: after "//host/".
+	if i+3 > j || b[i+1] != '/' || b[i+2] != '/' || bytes.IndexByte(b[i+3:j-1], '/') < 0 {
+		return 0
+	}
+	k := lineBreak(b, j, limit)
+	if k < 0 || class[b[k]]&cAlphadigit == 0 {
+		return 0
+	}
+	return k
+}
+
+// lineBreak returns the index after a run of whitespace at b[j:] that
+// holds exactly one line break, or -1 when the run holds none or a blank
+// line, or reaches limit.
+func lineBreak(b []byte, j, limit int) int {
+	breaks := 0
+	for ; j < limit && class[b[j]]&cSpace != 0; j++ {
+		if b[j] == '\n' {
+			breaks++
+		}
+	}
+	if breaks != 1 || j == limit {
+		return -1
+	}
+	return j
+}
+
+// entityEnds reports whether b starts with an HTML character reference
+// for a character that ends a URL in text: a quotation mark, an angle
+// bracket, a no-break space, a dash or an ellipsis ("&rdquo;", "&gt;",
+// "&#8221;", "&#x22;"). "&amp;" and the like are left to the URL.
+func entityEnds(b []byte) bool {
+	name, ok := entityName(b)
+	if !ok {
+		return false
+	}
+	if name[0] == '#' {
+		v := 0
+		digits := name[1:]
+		base := 10
+		if len(digits) > 0 && digits[0]|0x20 == 'x' {
+			base, digits = 16, digits[1:]
+		}
+		if len(digits) == 0 || len(digits) > 7 {
+			return false
+		}
+		for _, c := range digits {
+			d := int(hexVal(c))
+			if d >= base {
+				return false
+			}
+			v = v*base + d
+		}
+		return v >= 0x80 || v == '\'' || class[v]&cBare == 0
+	}
+	switch string(name) {
+	case "quot", "apos", "lt", "gt", "nbsp", "ldquo", "rdquo", "lsquo", "rsquo", "laquo", "raquo",
+		"lsaquo", "rsaquo", "sbquo", "bdquo", "hellip", "ndash", "mdash":
+		return true
+	}
+	return false
+}
+
+// entityName returns the name of the HTML character reference "&name;"
+// at the start of b ("#8221" for "&#8221;").
+func entityName(b []byte) ([]byte, bool) {
+	if len(b) < 3 || b[0] != '&' {
+		return nil, false
+	}
+	for k := 1; k < len(b) && k <= 10; k++ {
+		c := b[k]
+		switch {
+		case c == ';':
+			return b[1:k], k > 1
+		case class[c]&cAlphadigit != 0, c == '#' && k == 1:
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+func hexVal(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c|0x20 && c|0x20 <= 'f':
+		return c | 0x20 - 'a' + 10
+	}
+	return 255
+}
+
+// noHost reports whether the schemepart p of a bare URL that stops at
+// '[' is "//" or "//user@", with the host still to come.
+func noHost(p []byte) bool {
+	if len(p) < 2 || p[0] != '/' || p[1] != '/' {
+		return false
+	}
+	return len(p) == 2 || p[len(p)-1] == '@' && bytes.IndexByte(p[2:], '/') < 0
+}
+
+// trimTrailing leaves out of the bare URL u[from:j] what ends a sentence
+// or markup: the punctuation '.', ',', ';', ':', '!', '?', '\”, a ')',
+// ']' or '}' that closes nothing in the URL, an HTML character reference
+// ("&copy;"), and the emphasis character the URL was opened with
+// (Markdown's * and _), when not zero. It returns the new end.
+func trimTrailing(u []byte, from, j int, emphasis byte) int {
+	// Count the brackets once; trimming one changes its count by one.
+	var open, closed [3]int
+	for _, c := range u[from:j] {
 		switch c {
-		case '(':
-			open++
-		case ')':
-			closed++
+		case '(', '[', '{':
+			open[pair(c)]++
+		case ')', ']', '}':
+			closed[pair(c)]++
 		}
 	}
 	for j > from {
-		c := b[j-1]
-		if class[c]&cTrailing != 0 {
+		c := u[j-1]
+		if c == ';' {
+			if k := entityBefore(u[from:j]); k > 0 {
+				j -= k
+				continue
+			}
+		}
+		if class[c]&cTrailing != 0 || (c == emphasis && c != 0) {
 			j--
 			continue
 		}
-		if c == ')' && closed > open {
-			closed--
-			j--
-			continue
+		if c == ')' || c == ']' || c == '}' {
+			if p := pair(c); closed[p] > open[p] {
+				closed[p]--
+				j--
+				continue
+			}
 		}
 		break
 	}
 	return j
 }
 
-// nationalNote notes a bare URL that stopped at an unsafe national
-// character (§2.2), such as the '~' of http://host/~user: the text may
-// mean the longer URL, written carelessly. A backslash is left alone: in
-// text it escapes (JSON, C, TeX) far more often than it belongs to a URL.
-func (s *Scanner) nationalNote(a, e int) {
+// entityBefore returns the length of the HTML character reference that
+// ends b, or 0.
+func entityBefore(b []byte) int {
+	for k := len(b) - 2; k >= 0 && len(b)-k <= 11; k-- {
+		if b[k] == '&' {
+			if _, ok := entityName(b[k:]); ok {
+				return len(b) - k
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// nationalNote notes a bare URL u that stopped at an unsafe national
+// character b[e] (§2.2), such as the '~' of http://host/~user under
+// SetStrict or a '`' always: the text may mean the longer URL, written
+// carelessly. A backslash is left alone: in text it escapes (JSON, C,
+// TeX) far more often than it belongs to a URL.
+func (s *Scanner) nationalNote(u []byte, a, e int) {
 	b := s.buf[:s.end]
 	j := e
 	for j < len(b) && j-a < s.maxLen && class[b[j]]&(cURL|cNational) != 0 {
 		j++
 	}
-	j = trimTrailing(b, e, j)
+	j = trimTrailing(b, e, j, 0)
 	// Only a longer URL is worth a note: "x/~user", not "x/`" alone.
 	longer := false
 	for _, c := range b[e:j] {
@@ -507,36 +907,30 @@ func (s *Scanner) nationalNote(a, e int) {
 	if !longer {
 		return
 	}
-	alt := string(b[a:j])
+	alt := string(u) + string(b[e:j])
 	s.notes = append(s.notes, Note{Offset: s.offset(e),
 		Message:     "the URL stops at " + strconv.QuoteRune(rune(b[e])) + ", which RFC 1738 §2.2 says must be encoded; the text may mean " + alt,
 		Alternative: alt})
 }
 
-// hyphenNote notes a bare URL that ends with '-' at a line break: the
-// Appendix warns it may go on on the next line.
-func (s *Scanner) hyphenNote(a, e int) {
+// hyphenNote notes a bare URL u, ending at b[e] with '-' at a line break,
+// that was not joined with the next line: the Appendix warns it may go
+// on there.
+func (s *Scanner) hyphenNote(u []byte, a, e int) {
 	b := s.buf[:s.end]
-	j := e
-	breaks := 0
-	for j < len(b) && j-a < s.maxLen && class[b[j]]&cSpace != 0 {
-		if b[j] == '\n' {
-			breaks++
-		}
-		j++
-	}
-	if breaks != 1 {
+	j := lineBreak(b, e, min(len(b), a+s.maxLen))
+	if j < 0 {
 		return
 	}
 	k := j
 	for k < len(b) && k-a < s.maxLen && class[b[k]]&cURL != 0 {
 		k++
 	}
-	k = trimTrailing(b, j, k)
+	k = trimTrailing(b, j, k, 0)
 	if k == j {
 		return
 	}
-	alt := string(b[a:e]) + string(b[j:k])
+	alt := string(u) + string(b[j:k])
 	s.notes = append(s.notes, Note{Offset: s.offset(e - 1),
 		Message:     "the URL ends with '-' at a line break; RFC 1738 Appendix: it may go on on the next line, as " + alt,
 		Alternative: alt})
@@ -548,6 +942,9 @@ func (s *Scanner) finish() {
 		s.m.Valid = true
 	} else {
 		s.m.Errors = rfc1738.Check(s.m.URL).Errors
+		if u, _, err := rfc1738.ParseLenient(s.m.URL); err == nil {
+			s.m.Repaired = u.String()
+		}
 	}
 	if len(s.notes) > 0 {
 		s.m.Notes = append([]Note(nil), s.notes...)

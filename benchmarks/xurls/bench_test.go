@@ -80,6 +80,7 @@ func benchExtract(b *testing.B, files []string) {
 	b.SetBytes(size(files))
 	b.ReportAllocs()
 	var n int
+	defer testserver.CPUThroughput(b, size(files))()
 	for b.Loop() {
 		n = 0
 		for _, f := range files {
@@ -100,6 +101,7 @@ func benchRegexp(b *testing.B, re *regexp.Regexp, files []string) {
 	b.SetBytes(size(files))
 	b.ReportAllocs()
 	var n int
+	defer testserver.CPUThroughput(b, size(files))()
 	for b.Loop() {
 		n = 0
 		for _, f := range files {

@@ -1,6 +1,6 @@
 module github.com/rfc1738/rfc1738/benchmarks/xurls
 
-go 1.26
+go 1.26.0
 
 require github.com/rfc1738/rfc1738 v0.0.0
 

@@ -19,7 +19,7 @@ func init() {
 	register(&command{
 		name:  "extract",
 		short: "find URLs in text, as the Appendix says",
-		args:  "[--json] [--valid-only] [--unique] [--jobs N] [FILE ...]",
+		args:  "[--json] [--valid-only] [--unique] [--strict] [--jobs N] [FILE ...]",
 		summary: "Find URLs in text as the RFC 1738 Appendix says: <URL:…>, <…>, URL:… and bare, whole across line breaks. " +
 			"Reads stdin when no FILE; gzip is read transparently. Files are scanned in parallel, output in input order. " +
 			"Exit status 1 when no URL is found.",
@@ -43,7 +43,10 @@ type jsonMatch struct {
 	Valid     bool       `json:"valid"`
 	Fragment  *string    `json:"fragment"`
 	Errors    []jsonDiag `json:"errors"`
-	Notes     []jsonNote `json:"notes"`
+	// Repaired is the strict form of an invalid URL whose unsafe octets
+	// can be encoded (§2.2), null otherwise.
+	Repaired *string    `json:"repaired"`
+	Notes    []jsonNote `json:"notes"`
 }
 
 type jsonNote struct {
@@ -62,16 +65,17 @@ type extractBatch struct {
 }
 
 type extractOptions struct {
-	json, validOnly, unique bool
+	json, validOnly, unique, strict bool
 }
 
 func runExtract(e *env, args []string) int {
 	c := commands["extract"]
 	fs := newFlags(e, c)
 	var o extractOptions
-	fs.BoolVar(&o.json, "json", false, `write JSON Lines: {"url","file","line","column","offset","end_line","end_column","end_offset","form","valid","fragment","errors","notes"}`)
+	fs.BoolVar(&o.json, "json", false, `write JSON Lines: {"url","file","line","column","offset","end_line","end_column","end_offset","form","valid","fragment","errors","repaired","notes"}`)
 	fs.BoolVar(&o.validOnly, "valid-only", false, "write only the URLs that are valid RFC 1738")
 	fs.BoolVar(&o.unique, "unique", false, "write each URL once, where it is first found")
+	fs.BoolVar(&o.strict, "strict", false, "end a bare URL at the first octet §2.2 calls unsafe (~, {, [ …) instead of taking it whole and reporting it invalid")
 	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "files scanned at once")
 	files, status, ok := parseFlags(fs, args)
 	if !ok {
@@ -97,6 +101,7 @@ func runExtract(e *env, args []string) int {
 		go func() {
 			defer wg.Done()
 			sc := extract.NewScanner(nil)
+			sc.SetStrict(o.strict)
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= len(files) {
@@ -224,7 +229,7 @@ func newJSONMatch(file string, m extract.Match) jsonMatch {
 		Line: m.Start.Line, Column: m.Start.Column, Offset: m.Start.Offset,
 		EndLine: m.End.Line, EndColumn: m.End.Column, EndOffset: m.End.Offset,
 		Form: m.Form.String(), Valid: m.Valid, Fragment: opt(m.Fragment()),
-		Errors: diags(m.Errors), Notes: []jsonNote{}}
+		Errors: diags(m.Errors), Repaired: opt(m.Repaired, m.Repaired != ""), Notes: []jsonNote{}}
 	for _, n := range m.Notes {
 		j.Notes = append(j.Notes, jsonNote{Offset: n.Offset, Message: n.Message, Alternative: opt(n.Alternative, n.Alternative != "")})
 	}

@@ -81,7 +81,7 @@ func TestExtractJSON(t *testing.T) {
 	want0 := map[string]any{
 		"url": "ftp://info.cern.ch/pub/www/doc;type=d", "file": "<stdin>",
 		"line": 1.0, "column": 33.0, "offset": 32.0, "end_line": 2.0, "end_column": 7.0, "end_offset": 70.0,
-		"form": "url-bracket", "valid": true, "fragment": nil, "errors": []any{}, "notes": []any{},
+		"form": "url-bracket", "valid": true, "fragment": nil, "errors": []any{}, "repaired": nil, "notes": []any{},
 	}
 	if !reflect.DeepEqual(got[0], want0) {
 		t.Errorf("first line\n got %v\nwant %v", got[0], want0)
@@ -101,6 +101,41 @@ func TestExtractJSON(t *testing.T) {
 	out, _, _ = runCLI(t, in, "extract", "--valid-only")
 	if out != "ftp://info.cern.ch/pub/www/doc;type=d\nhttp://a.org/very-long#top\n" {
 		t.Errorf("--valid-only: %q", out)
+	}
+}
+
+// TestExtractUnsafe: a bare URL with '~' is taken whole, invalid, with the
+// §2.2 error at the '~' and the repaired strict form; --strict stops at
+// the '~' as the grammar does, with a note.
+func TestExtractUnsafe(t *testing.T) {
+	in := "papers at http://host.dom/~joe/paper.ps, and a mirror\n"
+	out, _, status := runCLI(t, in, "extract", "--json")
+	if status != exitOK {
+		t.Fatalf("status %d", status)
+	}
+	var m struct {
+		URL      string
+		Valid    bool
+		Errors   []jsonDiag
+		Repaired *string
+		Notes    []jsonNote
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.URL != "http://host.dom/~joe/paper.ps" || m.Valid || len(m.Errors) != 1 || m.Errors[0].Offset != 16 ||
+		!strings.Contains(m.Errors[0].Message, "%7E") || m.Repaired == nil || *m.Repaired != "http://host.dom/%7Ejoe/paper.ps" {
+		t.Errorf("--json: %s", out)
+	}
+	out, _, _ = runCLI(t, in, "extract", "--json", "--strict")
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.URL != "http://host.dom/" || !m.Valid || m.Repaired != nil || len(m.Notes) != 1 || *m.Notes[0].Alternative != "http://host.dom/~joe/paper.ps" {
+		t.Errorf("--json --strict: %s", out)
+	}
+	if out, _, _ := runCLI(t, in, "extract", "--valid-only"); out != "" {
+		t.Errorf("--valid-only kept %q", out)
 	}
 }
 

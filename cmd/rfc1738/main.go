@@ -7,6 +7,7 @@
 //	rfc1738 encode    SCHEME --host … | --component C STRING   build or escape
 //	rfc1738 equal     A B                          same resource? (exit 0 or 1)
 //	rfc1738 extract   [--json] [FILE ...]          URLs in text (Appendix)
+//	rfc1738 format    [--width N] [URL ...]        URLs into text, <URL:…> (Appendix)
 //	rfc1738 plan      [--json] URL                 the protocol lines get would send
 //	rfc1738 get       [flags] URL... [-o FILE|-O]  fetch with the scheme's protocol (§3, §6)
 //	rfc1738 mail      [flags] mailto:ADDRESS       send stdin to a mailbox (§3.5)

@@ -1,0 +1,162 @@
+package extract
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rfc1738/rfc1738/internal/testserver"
+)
+
+// formatCorpus is every URL of the test corpus: the RFC's own, those of
+// the rule table, and the real URL lists of ../shared/bench/urls.
+func formatCorpus(t *testing.T) (small, lists []string) {
+	small = append(small, rfcURLs...)
+	for _, tt := range ruleTests {
+		for _, w := range tt.want {
+			small = append(small, w.url)
+		}
+	}
+	for _, name := range []string{"kasztp.txt", "node_files.txt", "isaacs_files.txt"} {
+		f, err := os.Open(testserver.SharedFile(t, "bench/urls/"+name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			lists = append(lists, sc.Text())
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return small, lists
+}
+
+// TestFormatRoundTrip is the writer's property: for every URL Format
+// takes, extract gives back exactly that URL from the formatted text,
+// and no line is longer than the width unless it holds a run with no
+// break the Appendix allows that would have fitted; no line ends after a
+// '-' or inside a %XX escape. The RFC's and the table's URLs are written
+// at every width from 20 to 100, the URL lists at one width each, in
+// turn over the same range.
+func TestFormatRoundTrip(t *testing.T) {
+	small, lists := formatCorpus(t)
+	formatted, refused := 0, 0
+	check := func(u string, width int, indent string) {
+		text, err := Format(u, width, indent)
+		if err != nil {
+			var e *FormatError
+			if !errors.As(err, &e) || e.URL != u {
+				t.Fatalf("Format(%q): error %v is not a *FormatError on the input", u, err)
+			}
+			refused++
+			return
+		}
+		formatted++
+		ms := All(text)
+		if len(ms) != 1 || ms[0].URL != u || ms[0].Form != URLBracket || len(ms[0].Notes) != 0 {
+			t.Fatalf("Format(%q, %d) =\n%s\nextract gives %+v", u, width, text, ms)
+		}
+		lines := strings.Split(text, "\n")
+		start := 0 // index in u of the line's first byte
+		for k, line := range lines {
+			lead := len("<URL:")
+			if k > 0 {
+				lead = columns(indent)
+			}
+			chunk := strings.TrimSuffix(strings.TrimPrefix(line[len(line)-len(strings.TrimLeft(line, " \t")):], "<URL:"), ">")
+			if k > 0 && !strings.HasPrefix(line, indent) {
+				t.Fatalf("Format(%q, %d): line %d does not start with the indent:\n%s", u, width, k+1, text)
+			}
+			if k < len(lines)-1 && (strings.HasSuffix(chunk, "-") || strings.HasSuffix(chunk, "%") || len(chunk) > 1 && chunk[len(chunk)-2] == '%') {
+				t.Fatalf("Format(%q, %d): line %d breaks after '-' or in an escape:\n%s", u, width, k+1, text)
+			}
+			if cols := lead + len(chunk) + len(line) - len(strings.TrimSuffix(line, ">")); cols > width {
+				first := strings.Index(u, ":") + 1
+				if strings.HasPrefix(u[first:], "//") {
+					first += 2
+				}
+				for p := start + 1; p < start+len(chunk) && lead+p-start <= width; p++ {
+					if breakAllowed(u, first, p) {
+						t.Fatalf("Format(%q, %d): line %d is %d columns, but could break after %q:\n%s", u, width, k+1, cols, u[start:p], text)
+					}
+				}
+			}
+			start += len(chunk)
+		}
+	}
+	for _, u := range small {
+		for width := 20; width <= 100; width++ {
+			check(u, width, "   ")
+		}
+	}
+	for i, u := range lists {
+		check(u, 20+i%81, []string{"", "  ", "\t"}[i%3])
+	}
+	t.Logf("%d formatted, %d refused (whitespace, '<', '>', 8-bit or no scheme)", formatted, refused)
+	if formatted < len(small)*81 {
+		t.Errorf("only %d of %d formatted", formatted, len(small)*81+len(lists))
+	}
+}
+
+func TestFormat(t *testing.T) {
+	tests := []struct {
+		url    string
+		width  int
+		indent string
+		want   string
+	}{
+		// Fits: one line.
+		{"ftp://ds.internic.net/rfc", 72, "  ", "<URL:ftp://ds.internic.net/rfc>"},
+		// Appendix: a fragment stays inside the brackets; breaks after
+		// '/' and '.' are preferred.
+		{"http://ds.internic.net/instructions/overview.html#WARNING", 40, "  ",
+			"<URL:http://ds.internic.net/\n  instructions/overview.html#WARNING>"},
+		// Never after '-' (Appendix): before it.
+		{"http://a.org/draft-ietf-uri-url-08.txt", 20, " ",
+			"<URL:http://a.org/\n draft-ietf-uri-url\n -08.txt>"},
+		// Never inside %XX.
+		{"ftp://h.org/%2Fetc/%2Fx%2Fy%2Fz", 26, "",
+			"<URL:ftp://h.org/%2Fetc/\n%2Fx%2Fy%2Fz>"},
+		// An unbreakable run overflows to the first allowed break.
+		{"http://a.org/" + strings.Repeat("-", 24) + "x/y", 20, " ",
+			"<URL:http://a.org/\n " + strings.Repeat("-", 24) + "x\n /y>"},
+		// A tab indents to column 8.
+		{"http://a.org/one/two/three", 22, "\t", "<URL:http://a.org/one/\n\ttwo/three>"},
+	}
+	for _, tt := range tests {
+		got, err := Format(tt.url, tt.width, tt.indent)
+		if err != nil || got != tt.want {
+			t.Errorf("Format(%q, %d, %q) =\n%s\n(%v), want\n%s", tt.url, tt.width, tt.indent, got, err, tt.want)
+		}
+	}
+}
+
+func TestFormatErrors(t *testing.T) {
+	tests := []struct {
+		url    string
+		width  int
+		indent string
+		offset int
+	}{
+		{"http://a.org/a b", 72, "", 14},                  // Appendix: whitespace only to break lines
+		{"http://a.org/<x>", 72, "", 13},                  // the wrapper's own delimiter
+		{"http://a.org/caf\xc3\xa9", 72, "", 16},          // §2.2: encode 8-bit octets first
+		{"uri@bunyip.com", 72, "", 0},                     // no scheme
+		{"http://", 72, "", 0},                            // no schemepart
+		{"http://a.org/", 72, "--", 0},                    // the indent is whitespace
+		{"http://a.org/", 6, "", 0},                       // too narrow for <URL:x>
+		{"http://a.org/", 20, strings.Repeat(" ", 11), 0}, // an indent past half the width
+	}
+	for _, tt := range tests {
+		got, err := Format(tt.url, tt.width, tt.indent)
+		var e *FormatError
+		if !errors.As(err, &e) || e.Offset != tt.offset {
+			t.Errorf("Format(%q, %d, %q) = %q, %v; want an error at offset %d", tt.url, tt.width, tt.indent, got, err, tt.offset)
+		}
+	}
+}

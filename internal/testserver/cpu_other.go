@@ -1,0 +1,8 @@
+//go:build !unix
+
+package testserver
+
+import "testing"
+
+// CPUThroughput reports nothing where the process's CPU time is not known.
+func CPUThroughput(b *testing.B, bytesPerOp int64) (stop func()) { return func() {} }
