@@ -7,11 +7,17 @@
 // get") therefore cannot disagree.
 //
 // Handlers are registered per scheme, as net/http's Transport.RegisterProtocol
-// does; the built-in ones are installed by NewClient. A handler type is
-// exported when it has settings of its own (Mailto's relay, WAIS's record
-// count and syntax, Telnet's terminal type); the others (ftp, http, file, gopher,
-// news and nntp, prospero) take theirs from the Client, and Client.Handler
-// returns them for a caller that wraps one.
+// does; the built-in ones are installed by NewClient, and a scheme without
+// a handler but with a gateway locator in Client.Gateways (§4) resolves to
+// the gateway handler. The plan keeps the handler that made it, and that
+// handler executes it: URL → Plan → handler → protocol client → output.
+// A handler type is exported when it has settings of its own (Mailto's
+// relay, WAIS's record count and syntax, Telnet's terminal type); the
+// others (ftp, http, file, gopher, news and nntp, prospero) take theirs
+// from the Client, and Client.Handler returns them for a caller that wraps
+// one. Each protocol's client, errors and rendering live in its own
+// package (access/ftp, gopher, nntp, smtp, telnet, wais); a handler is the
+// glue between the URL, its plan and that client.
 package access
 
 import (
@@ -89,6 +95,10 @@ type Plan struct {
 	// Data is the handler's own execution detail (e.g. the gopher+ form
 	// data), opaque to everyone else.
 	Data any
+
+	// handler is the handler that made the plan (Client.Plan), and the
+	// one that executes it (Client.Get).
+	handler Handler
 }
 
 // Lines returns the lines of the plan's steps.
@@ -170,11 +180,18 @@ type Client struct {
 
 	mu       sync.RWMutex
 	handlers map[string]Handler
+	gateway  Handler // serves the schemes of Gateways that have no handler
 }
 
 // defaultHandlers are installed by NewClient; each scheme's file adds its
 // own in an init function.
 var defaultHandlers = map[string]Handler{}
+
+// defaultGateway is installed by NewClient as the handler of a scheme
+// that has no handler of its own but a gateway locator in Client.Gateways
+// (§4); scheme_gateway.go sets it in an init function, as each scheme's
+// file adds its handler.
+var defaultGateway Handler
 
 // NewClient returns a Client with the built-in handlers and settings taken
 // from the environment.
@@ -184,6 +201,7 @@ func NewClient() *Client {
 		NNTPServer:   os.Getenv("NNTPSERVER"),
 		MaxRedirects: 10,
 		handlers:     map[string]Handler{},
+		gateway:      defaultGateway,
 	}
 	for scheme, h := range defaultHandlers {
 		c.handlers[scheme] = h
@@ -214,16 +232,26 @@ func (c *Client) RegisterProtocol(scheme string, h Handler) {
 	c.handlers[strings.ToLower(scheme)] = h
 }
 
-// Handler returns the handler for a scheme, or nil.
+// Handler returns the handler for a scheme: the one registered for it,
+// else the gateway handler when Gateways has a locator for the scheme
+// (§4), else nil.
 func (c *Client) Handler(scheme string) Handler {
+	scheme = strings.ToLower(scheme)
 	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.handlers[strings.ToLower(scheme)]
+	h := c.handlers[scheme]
+	c.mu.RUnlock()
+	if h != nil {
+		return h
+	}
+	if _, ok := c.Gateways[scheme]; ok {
+		return c.gateway
+	}
+	return nil
 }
 
 // Plan returns the conversation that Get would have for u.
 func (c *Client) Plan(u rfc1738.URL) (*Plan, error) {
-	h := c.handlerFor(u.Scheme()) // native, else a gateway locator (scheme_gateway.go)
+	h := c.Handler(u.Scheme())
 	if h == nil {
 		return nil, fmt.Errorf("%s: %w for the %s scheme (and no gateway locator, §4)", Redact(u.String()), ErrUnsupported, u.Scheme())
 	}
@@ -232,6 +260,7 @@ func (c *Client) Plan(u rfc1738.URL) (*Plan, error) {
 		return nil, err
 	}
 	p.Parsed = u
+	p.handler = h
 	if p.URL == "" {
 		p.URL = Redact(u.String())
 	}
@@ -241,15 +270,14 @@ func (c *Client) Plan(u rfc1738.URL) (*Plan, error) {
 	return p, nil
 }
 
-// Get fetches what u names: it makes the plan and has the scheme's
-// handler execute it.
+// Get fetches what u names: it makes the plan and has the handler that
+// made it execute it.
 func (c *Client) Get(ctx context.Context, u rfc1738.URL) (*Response, error) {
 	p, err := c.Plan(u)
 	if err != nil {
 		return nil, err
 	}
-	h := c.handlerFor(u.Scheme()) // native, else a gateway locator (scheme_gateway.go)
-	resp, err := h.Get(ctx, c, p)
+	resp, err := p.handler.Get(ctx, c, p)
 	if err != nil {
 		return nil, err
 	}

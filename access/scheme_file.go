@@ -76,14 +76,14 @@ func (fileHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	}
 	base := fileBaseURL(p)
 	var pending []os.DirEntry
-	next := func() (ftpListingItem, error) {
+	next := func() (listingItem, error) {
 		for len(pending) == 0 {
 			if err := ctx.Err(); err != nil {
-				return ftpListingItem{}, err
+				return listingItem{}, err
 			}
 			var err error
 			if pending, err = f.ReadDir(fileReadDirChunk); err != nil {
-				return ftpListingItem{}, err
+				return listingItem{}, err
 			}
 		}
 		e := pending[0]
@@ -93,10 +93,10 @@ func (fileHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 			name += "/"
 			seg += "/"
 		}
-		return ftpListingItem{Name: name, URL: base + seg}, nil
+		return listingItem{Name: name, URL: base + seg}, nil
 	}
 	// There is no protocol here: the raw listing is the names, one a line.
-	render := &ftpListingReader{format: c.Listing, next: next}
+	render := &listingReader{format: c.Listing, next: next}
 	return &Response{Body: &fileBody{ctx: ctx, f: f, r: render, url: p.URL}, Size: -1,
 		Type: c.Listing.mediaType("text/plain"), URL: p.URL, Plan: p}, nil
 }

@@ -1,10 +1,7 @@
 package access
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,10 +24,6 @@ const (
 // ftpQuitTimeout bounds the QUIT sent after a refusal: the answer is only
 // a courtesy, the error is already known.
 const ftpQuitTimeout = 2 * time.Second
-
-// ftpMaxListingLine bounds one line of an NLST listing rendered for people
-// or as JSON; the raw listing is passed on as it comes.
-const ftpMaxListingLine = 64 << 10
 
 // ftpHandler is the access method of §3.2: an FTP conversation that sends
 // exactly the commands §3.2.2 derives from the URL, through access/ftp.
@@ -371,106 +364,18 @@ func ftpItemURL(base, name string) string {
 	return string(b)
 }
 
-// A ftpListingItem is one entry of a directory listing.
-type ftpListingItem struct {
-	Name string `json:"name"`
-	URL  string `json:"url"`
-}
-
-// ftpListingReader renders a stream of listing items, pulled one at a time
-// from next, as text (name, two spaces, URL), JSON Lines, or bare names
-// one a line (ListingRaw, for listings that have no protocol bytes).
-type ftpListingReader struct {
-	format Listing
-	next   func() (ftpListingItem, error)
-	buf    bytes.Buffer
-	err    error
-}
-
-func (r *ftpListingReader) Read(p []byte) (int, error) {
-	for r.buf.Len() == 0 && r.err == nil {
-		it, err := r.next()
-		if err != nil {
-			r.err = err
-			break
-		}
-		switch r.format {
-		case ListingJSON:
-			enc := json.NewEncoder(&r.buf)
-			enc.SetEscapeHTML(false)
-			enc.Encode(it)
-			continue
-		case ListingRaw:
-			r.buf.WriteString(it.Name)
-			r.buf.WriteByte('\n')
-			continue
-		}
-		r.buf.WriteString(ftpPrintable(it.Name))
-		r.buf.WriteString("  ")
-		r.buf.WriteString(it.URL)
-		r.buf.WriteByte('\n')
-	}
-	if r.buf.Len() > 0 {
-		return r.buf.Read(p)
-	}
-	return 0, r.err
-}
-
-// ftpPrintable replaces control characters with "?", so that a hostile name
-// cannot drive the terminal.
-func ftpPrintable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '?'
-		}
-		return r
-	}, s)
-}
-
 // newNLSTRenderer renders an NLST listing (RFC 959 §4.1.3: one name per
 // CRLF line) per format; ListingRaw passes the server's bytes on.
 func newNLSTRenderer(format Listing, base string, body io.Reader) io.Reader {
 	if format == ListingRaw {
 		return body
 	}
-	br := bufio.NewReaderSize(body, 4096)
-	return &ftpListingReader{format: format, next: func() (ftpListingItem, error) {
-		for {
-			line, err := ftpReadLine(br, ftpMaxListingLine)
-			if err != nil {
-				return ftpListingItem{}, err
-			}
-			if line == "" {
-				continue
-			}
-			return ftpListingItem{Name: line, URL: ftpItemURL(base, line)}, nil
+	names := ftp.NewNameReader(body)
+	return &listingReader{format: format, next: func() (listingItem, error) {
+		name, err := names.Next()
+		if err != nil {
+			return listingItem{}, err
 		}
+		return listingItem{Name: name, URL: ftpItemURL(base, name)}, nil
 	}}
-}
-
-// errFTPListingLine is the error of a listing line longer than the bound.
-var errFTPListingLine = errors.New("listing line too long")
-
-// ftpReadLine reads a line of at most max bytes without its CRLF or
-// LF; a last line without an end counts too. At the end it returns io.EOF.
-func ftpReadLine(r *bufio.Reader, max int) (string, error) {
-	var line []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) > max+2 {
-			return "", fmt.Errorf("ftp listing: %w (more than %d bytes)", errFTPListingLine, max)
-		}
-		line = append(line, chunk...)
-		switch err {
-		case nil:
-			return strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r"), nil
-		case bufio.ErrBufferFull:
-			continue
-		case io.EOF:
-			if len(line) > 0 {
-				return strings.TrimSuffix(string(line), "\r"), nil
-			}
-		}
-		return "", err
-	}
 }

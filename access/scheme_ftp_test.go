@@ -225,15 +225,15 @@ func TestFTPListing(t *testing.T) {
 		t.Errorf("text =\n%s\nwant (no password, §6)\n%s", got, want)
 	}
 	got := get(ListingJSON, base+"/%2Fpub/")
-	var items []ftpListingItem
+	var items []listingItem
 	for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
-		var it ftpListingItem
+		var it listingItem
 		if err := json.Unmarshal([]byte(l), &it); err != nil {
 			t.Fatalf("%q: %v", l, err)
 		}
 		items = append(items, it)
 	}
-	wantItems := []ftpListingItem{
+	wantItems := []listingItem{
 		{"a b;c.txt", "ftp://me@" + fake.Addr + "/%2Fpub/a%20b%3Bc.txt"},
 		{"nested", "ftp://me@" + fake.Addr + "/%2Fpub/nested"},
 	}

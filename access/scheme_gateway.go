@@ -38,18 +38,9 @@ const GatewayPlaceholder = "{url}"
 // gateway: RFC1738_GATEWAY_<SCHEME>=template.
 const GatewayEnvPrefix = "RFC1738_GATEWAY_"
 
-func init() { defaultHandlers["prospero"] = prosperoHandler{} }
-
-// handlerFor returns the handler of scheme: the native one, else the
-// gateway when c.Gateways has a template for it, else nil.
-func (c *Client) handlerFor(scheme string) Handler {
-	if h := c.Handler(scheme); h != nil {
-		return h
-	}
-	if _, ok := c.Gateways[strings.ToLower(scheme)]; ok {
-		return gatewayHandler{}
-	}
-	return nil
+func init() {
+	defaultHandlers["prospero"] = prosperoHandler{}
+	defaultGateway = gatewayHandler{}
 }
 
 // ParseGateways reads a gateway configuration: one "scheme template" pair
@@ -202,7 +193,7 @@ func (gatewayHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, e
 	if !ok {
 		return nil, fmt.Errorf("%s: not a plan of the gateway handler", p.URL)
 	}
-	h := c.Handler(d.inner.Scheme)
+	h := d.inner.handler // the handler that planned the gateway URL
 	if h == nil {
 		return nil, fmt.Errorf("%s: the gateway URL %s: %w for the %s scheme", p.URL, d.inner.URL, ErrUnsupported, d.inner.Scheme)
 	}

@@ -150,3 +150,20 @@ func TestGatewayHTTP(t *testing.T) {
 		t.Errorf("gopher gateway: %v", err)
 	}
 }
+
+// TestHandlerResolvesGateways: the registry answers for a scheme with a
+// gateway locator (§4) as for any other: its own handler first, else the
+// gateway handler, else none.
+func TestHandlerResolvesGateways(t *testing.T) {
+	c := NewClient()
+	if h := c.Handler("x-foo"); h != nil {
+		t.Errorf("x-foo without a gateway: %T", h)
+	}
+	c.Gateways = map[string]string{"x-foo": "http://gw.example/fetch?url={url}", "ftp": "http://gw.example/{url}"}
+	if h, ok := c.Handler("X-Foo").(gatewayHandler); !ok {
+		t.Errorf("x-foo with a gateway: %T", h)
+	}
+	if _, ok := c.Handler("ftp").(ftpHandler); !ok {
+		t.Errorf("ftp with a gateway: %T, want its own handler", c.Handler("ftp"))
+	}
+}

@@ -3,12 +3,10 @@ package access
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/rfc1738/rfc1738/internal/safetext"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -401,7 +399,7 @@ func (r *gopherRun) ask(ctx context.Context, d *gopherPlan) (*Response, error) {
 	if err != nil {
 		return nil, r.errorf("%w", err)
 	}
-	form, err := gopher.FillForm(qs, r.answerer(qs))
+	form, err := gopher.FillForm(qs, gopher.PromptAnswers(qs, r.c.Prompt))
 	if err != nil {
 		return nil, r.errorf("%w", err)
 	}
@@ -417,106 +415,6 @@ func (r *gopherRun) ask(ctx context.Context, d *gopherPlan) (*Response, error) {
 	return r.render(resp, d), nil
 }
 
-// errGopherNoPrompt is the cause when a form has questions and nobody can be
-// asked.
-var errGopherNoPrompt = errors.New("the item's form (+ASK, §3.4.5) has questions and nobody can be asked (no Prompt)")
-
-// answerer returns the FillForm answer function that asks each question
-// through c.Prompt, showing the Notes before it.
-func (r *gopherRun) answerer(qs []gopher.Question) func(int, gopher.Question) ([]string, error) {
-	shown := 0
-	return func(i int, q gopher.Question) ([]string, error) {
-		if r.c.Prompt == nil {
-			return nil, errGopherNoPrompt
-		}
-		var b strings.Builder
-		for ; shown < i; shown++ {
-			if n := qs[shown]; !n.Answerable() {
-				b.WriteString(safetext.Escape(n.Prompt))
-				b.WriteString("\n")
-			}
-		}
-		shown = i + 1
-		b.WriteString(safetext.Escape(q.Prompt))
-		defs := make([]string, len(q.Defaults))
-		for k, v := range q.Defaults {
-			defs[k] = safetext.Escape(v)
-		}
-		switch q.Kind {
-		case "Choose", "ChooseF":
-			if len(q.Defaults) == 0 {
-				return nil, fmt.Errorf("a %s question without choices", q.Kind)
-			}
-			for k, v := range defs {
-				fmt.Fprintf(&b, " (%d) %s", k+1, v)
-			}
-			fmt.Fprintf(&b, " [%s]: ", defs[0])
-			a, err := r.c.Prompt(b.String(), false)
-			if err != nil || a == "" {
-				return nil, err
-			}
-			for _, v := range q.Defaults {
-				if a == v {
-					return []string{v}, nil
-				}
-			}
-			if n, err := strconv.Atoi(a); err == nil && n >= 1 && n <= len(q.Defaults) {
-				return []string{q.Defaults[n-1]}, nil
-			}
-			return nil, fmt.Errorf("%q is not one of the choices %q", a, q.Defaults)
-		case "Select":
-			// Gopher+: a check box, answered "1" (on) or "0" (off).
-			def := "0"
-			if len(q.Defaults) > 0 && strings.TrimSpace(q.Defaults[0]) == "1" {
-				def = "1"
-			}
-			fmt.Fprintf(&b, " (y/n) [%s]: ", map[string]string{"0": "n", "1": "y"}[def])
-			a, err := r.c.Prompt(b.String(), false)
-			if err != nil {
-				return nil, err
-			}
-			switch strings.ToLower(strings.TrimSpace(a)) {
-			case "":
-				return []string{def}, nil
-			case "y", "yes", "1", "on", "true":
-				return []string{"1"}, nil
-			case "n", "no", "0", "off", "false":
-				return []string{"0"}, nil
-			}
-			return nil, fmt.Errorf("%q is not y or n", a)
-		case "AskL":
-			// Lines until an empty one; an answer holding line breaks is
-			// the whole text at once.
-			b.WriteString(" (lines; an empty line ends): ")
-			var lines []string
-			for {
-				a, err := r.c.Prompt(b.String(), false)
-				if err != nil {
-					return nil, err
-				}
-				if strings.Contains(a, "\n") {
-					return append(lines, strings.Split(strings.TrimSuffix(strings.ReplaceAll(a, "\r\n", "\n"), "\n"), "\n")...), nil
-				}
-				if a == "" {
-					return lines, nil
-				}
-				lines = append(lines, a)
-			}
-		}
-		// Ask, AskP (a password: not echoed), AskF and kinds this client
-		// does not know: one line, empty meaning the default.
-		if len(defs) > 0 && defs[0] != "" && q.Kind != "AskP" {
-			fmt.Fprintf(&b, " [%s]", defs[0])
-		}
-		b.WriteString(": ")
-		a, err := r.c.Prompt(b.String(), q.Kind == "AskP")
-		if err != nil || a == "" {
-			return nil, err
-		}
-		return []string{a}, nil
-	}
-}
-
 // render returns the Response for a fetched item: menus as a listing per
 // c.Listing, everything else as the item's bytes.
 func (r *gopherRun) render(resp *gopher.Response, d *gopherPlan) *Response {
@@ -527,7 +425,7 @@ func (r *gopherRun) render(resp *gopher.Response, d *gopherPlan) *Response {
 	b := &gopherBody{run: r, resp: resp, needDot: resp.Plus && status == "+-1"}
 	switch {
 	case resp.Kind == gopher.Menu && r.c.Listing != ListingRaw:
-		b.r = &gopherMenuRenderer{m: resp.Menu(), listing: r.c.Listing}
+		b.r = gopher.NewMenuRenderer(resp.Menu(), r.c.Listing == ListingJSON)
 		out.Type = r.c.Listing.mediaType("text/plain; charset=utf-8")
 	case resp.Kind == gopher.Menu:
 		b.r = resp.Body
@@ -535,7 +433,7 @@ func (r *gopherRun) render(resp *gopher.Response, d *gopherPlan) *Response {
 	default:
 		b.r = resp.Body
 		out.Size = resp.Size
-		out.Type = gopherMediaType(resp.Request.ItemType())
+		out.Type = gopher.MediaType(resp.Request.ItemType())
 		if d.kind == rfc1738.PlusAlternateView && d.req.HasPlus {
 			view, _, _ := strings.Cut(d.req.Plus[1:], " ")
 			out.Type = view
@@ -543,29 +441,6 @@ func (r *gopherRun) render(resp *gopher.Response, d *gopherPlan) *Response {
 	}
 	out.Body = b
 	return out
-}
-
-// gopherMediaType returns the media type of an item type, "" when unknown.
-func gopherMediaType(t byte) string {
-	switch t {
-	case '0':
-		return "text/plain"
-	case '4':
-		return "application/mac-binhex40"
-	case '5', '9':
-		return "application/octet-stream"
-	case '6':
-		return "text/x-uuencode"
-	case 'g':
-		return "image/gif"
-	case 'h':
-		return "text/html"
-	case 'M':
-		return "message/rfc822"
-	case 'P':
-		return "application/pdf"
-	}
-	return ""
 }
 
 // gopherBody is a Response.Body of the gopher handler: it names the URL in
@@ -615,104 +490,6 @@ func (b *gopherBody) WriteTo(w io.Writer) (int64, error) {
 
 func (b *gopherBody) Close() error { return b.resp.Body.Close() }
 
-// gopherMenuRenderer streams a menu as a listing, item by item: ListingText as
-// gopher.WriteListing lines (type, title, URL), ListingJSON as JSON Lines.
-// A menu with lines it cannot parse ends in an error naming them, after
-// the good items.
-type gopherMenuRenderer struct {
-	m       *gopher.MenuReader
-	listing Listing
-	buf     bytes.Buffer
-	err     error
-}
-
-func (m *gopherMenuRenderer) Read(p []byte) (int, error) {
-	for m.buf.Len() == 0 && m.err == nil {
-		it, err := m.m.Next()
-		switch {
-		case err == io.EOF && len(m.m.Malformed) > 0:
-			m.err = &gopher.MenuError{Lines: m.m.Malformed}
-		case err != nil:
-			m.err = err
-		case m.listing == ListingJSON:
-			enc := json.NewEncoder(&m.buf)
-			enc.SetEscapeHTML(false)
-			enc.Encode(newGopherJSONItem(it))
-		default:
-			gopherWriteItem(&m.buf, it)
-		}
-	}
-	if m.buf.Len() > 0 {
-		return m.buf.Read(p)
-	}
-	return 0, m.err
-}
-
-// gopherWriteItem writes one listing line in the style of
-// gopher.WriteListing: type label, Gopher+ mark ("+", or "?" for a form),
-// the display string with control bytes escaped, and the item's URL in the
-// RFC 1738 Appendix "<URL:…>" wrapper.
-func gopherWriteItem(w *bytes.Buffer, it gopher.Item) {
-	mark := " "
-	switch {
-	case it.Ask:
-		mark = "?"
-	case it.Plus:
-		mark = "+"
-	}
-	fmt.Fprintf(w, "%-6s%s %s", gopher.TypeName(it.Type), mark, safetext.Escape(it.Display))
-	if u := it.URL(); u != "" {
-		fmt.Fprintf(w, "  <URL:%s>", u)
-	}
-	w.WriteByte('\n')
-}
-
-// gopherJSONItem is a menu item as a JSON Lines object.
-type gopherJSONItem struct {
-	Type     string  `json:"type"`
-	Display  string  `json:"display"`
-	Selector string  `json:"selector"`
-	Host     string  `json:"host"`
-	Port     int     `json:"port"`
-	Plus     bool    `json:"plus"`
-	Ask      bool    `json:"ask"`
-	URL      *string `json:"url"` // null for info and error lines
-}
-
-func newGopherJSONItem(it gopher.Item) gopherJSONItem {
-	j := gopherJSONItem{Type: string(rune(it.Type)), Display: it.Display, Selector: it.Selector, Host: it.Host,
-		Port: it.Port, Plus: it.Plus, Ask: it.Ask}
-	if it.Type >= 0x80 {
-		j.Type = fmt.Sprintf("\\x%02x", it.Type)
-	}
-	if u := it.URL(); u != "" {
-		j.URL = &u
-	}
-	return j
-}
-
-// gopherJSONAttrItem is one item of a "!" or "$" reply as a JSON Lines object:
-// the item (from its +INFO block), its attribute blocks, and its views
-// with the URL of each (§3.4.8).
-type gopherJSONAttrItem struct {
-	gopherJSONItem
-	Attributes []gopherJSONBlock `json:"attributes"`
-	Views      []gopherJSONView  `json:"views"`
-}
-
-type gopherJSONBlock struct {
-	Name  string   `json:"name"`
-	Value string   `json:"value"`
-	Lines []string `json:"lines"`
-}
-
-type gopherJSONView struct {
-	Type     string  `json:"type"`
-	Language string  `json:"language"`
-	Size     int64   `json:"size"` // bytes, -1 when unknown
-	URL      *string `json:"url"`
-}
-
 // attributes renders a "!" or "$" reply (§3.4.6, §3.4.7) per c.Listing:
 // the raw attribute lines, JSON Lines (one object an item), or for people
 // each item's listing line followed by its blocks, views with their URLs.
@@ -732,89 +509,8 @@ func (r *gopherRun) attributes(resp *gopher.Response, d *gopherPlan) (*Response,
 		return nil, r.errorf("%w", err)
 	}
 	var buf bytes.Buffer
-	for i, group := range gopher.SplitItems(blocks) {
-		var it gopher.Item
-		if info, ok := gopher.Find(group, "INFO"); ok {
-			it, _ = info.Item()
-		}
-		if r.c.Listing == ListingJSON {
-			gopherWriteJSONAttrs(&buf, it, group)
-			continue
-		}
-		if i > 0 {
-			buf.WriteByte('\n')
-		}
-		gopherWriteTextAttrs(&buf, it, group)
-	}
+	gopher.WriteAttributes(&buf, blocks, r.c.Listing == ListingJSON)
 	out.Type = r.c.Listing.mediaType("text/plain; charset=utf-8")
 	out.Body = io.NopCloser(&buf)
 	return out, nil
-}
-
-// gopherViewURL is the URL of an item's alternate view: the item's URL with an
-// empty search and the view's Gopher+ string (§3.4.8).
-func gopherViewURL(it gopher.Item, v gopher.View) string {
-	u := it.URL()
-	if u == "" {
-		return ""
-	}
-	return u + "%09%09" + rfc1738.Escape(v.Plus(), rfc1738.GopherPart)
-}
-
-func gopherWriteTextAttrs(w *bytes.Buffer, it gopher.Item, group []gopher.Block) {
-	if it.Raw != "" {
-		gopherWriteItem(w, it)
-	}
-	for _, b := range group {
-		if b.Name == "INFO" {
-			continue // the listing line above
-		}
-		fmt.Fprintf(w, "  +%s:", safetext.Escape(b.Name))
-		if b.Value != "" {
-			w.WriteString(" " + safetext.Escape(b.Value))
-		}
-		w.WriteByte('\n')
-		if b.Name == "VIEWS" {
-			for _, v := range b.Views() {
-				fmt.Fprintf(w, "    %s", safetext.Escape(strings.TrimPrefix(v.Plus(), "+")))
-				if v.Size != "" {
-					fmt.Fprintf(w, " %s", safetext.Escape(v.Size))
-				}
-				if u := gopherViewURL(it, v); u != "" {
-					fmt.Fprintf(w, "  <URL:%s>", u)
-				}
-				w.WriteByte('\n')
-			}
-			continue
-		}
-		for _, l := range b.Lines {
-			fmt.Fprintf(w, "    %s\n", safetext.Escape(l))
-		}
-	}
-}
-
-func gopherWriteJSONAttrs(w *bytes.Buffer, it gopher.Item, group []gopher.Block) {
-	j := gopherJSONAttrItem{gopherJSONItem: newGopherJSONItem(it), Attributes: []gopherJSONBlock{}, Views: []gopherJSONView{}}
-	if it.Raw == "" {
-		j.Type = ""
-	}
-	for _, b := range group {
-		lines := b.Lines
-		if lines == nil {
-			lines = []string{}
-		}
-		j.Attributes = append(j.Attributes, gopherJSONBlock{Name: b.Name, Value: b.Value, Lines: lines})
-		if b.Name == "VIEWS" {
-			for _, v := range b.Views() {
-				jv := gopherJSONView{Type: v.Type, Language: v.Language, Size: v.Bytes}
-				if u := gopherViewURL(it, v); u != "" {
-					jv.URL = &u
-				}
-				j.Views = append(j.Views, jv)
-			}
-		}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(j)
 }

@@ -388,7 +388,7 @@ func TestGopherAsk(t *testing.T) {
 	t.Run("no prompt", func(t *testing.T) {
 		f := testserver.NewGopherFake(t, gopherReply(attrs))
 		_, _, err := planAndGet(t, NewClient(), fakeURL(f, "/0/form%09%09?"))
-		if !errors.Is(err, errGopherNoPrompt) || len(f.Requests()) != 1 {
+		if !errors.Is(err, gopher.ErrNoPrompt) || len(f.Requests()) != 1 {
 			t.Errorf("err %v after %d requests, want the no-prompt error after the attribute request", err, len(f.Requests()))
 		}
 	})
@@ -491,7 +491,7 @@ func TestGopherAttributesListing(t *testing.T) {
 	if err != nil || len(lines) != 2 {
 		t.Fatalf("%d JSON lines, %v:\n%s", len(lines), err, body)
 	}
-	var j gopherJSONAttrItem
+	var j gopher.JSONAttrItem
 	if err := json.Unmarshal([]byte(lines[0]), &j); err != nil {
 		t.Fatal(err)
 	}
@@ -555,7 +555,7 @@ func TestGopherGophernicus(t *testing.T) {
 	}
 	found := false
 	for _, l := range strings.Split(strings.TrimSpace(body), "\n") {
-		var it gopherJSONItem
+		var it gopher.JSONItem
 		if err := json.Unmarshal([]byte(l), &it); err != nil {
 			t.Fatalf("%q: %v", l, err)
 		}
@@ -645,7 +645,7 @@ func FuzzGopherListing(f *testing.F) {
 	f.Add("0Broken\t/b\r\n0A\t/a\th\t99999\r\n")
 	f.Fuzz(func(t *testing.T, menu string) {
 		for _, l := range []Listing{ListingText, ListingJSON} {
-			out, err := io.ReadAll(&gopherMenuRenderer{m: gopher.NewMenuReader(strings.NewReader(menu)), listing: l})
+			out, err := io.ReadAll(gopher.NewMenuRenderer(gopher.NewMenuReader(strings.NewReader(menu)), l == ListingJSON))
 			var me *gopher.MenuError
 			var pe *gopher.ProtocolError
 			if err != nil && !errors.As(err, &me) && !errors.As(err, &pe) {
@@ -663,7 +663,7 @@ func FuzzGopherListing(f *testing.F) {
 				if line == "" {
 					continue
 				}
-				var it gopherJSONItem
+				var it gopher.JSONItem
 				if err := json.Unmarshal([]byte(line), &it); err != nil {
 					t.Fatalf("JSON line %q: %v", line, err)
 				}

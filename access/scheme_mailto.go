@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -13,10 +12,10 @@ import (
 	"net/textproto"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access/smtp"
 )
 
 func init() { defaultHandlers["mailto"] = Mailto{} }
@@ -27,9 +26,6 @@ var ErrNotDataObject = errors.New("not a data object")
 
 // MaxMailBody bounds the body of a message Send reads.
 const MaxMailBody = 10 << 20
-
-// maxSMTPRead bounds everything read from the relay in one conversation.
-const maxSMTPRead = 1 << 20
 
 // The settings of Mailto.TLS: when Send upgrades the SMTP session with
 // STARTTLS (RFC 3207).
@@ -42,7 +38,7 @@ const (
 // Placeholders of the run-time parts of a mailto plan.
 const (
 	mailtoIfOffered = "<if offered>" // STARTTLS in the auto mode
-	mailtoRedacted  = "PLAIN <redacted>"
+	mailtoRedacted  = smtp.Redacted
 )
 
 // Mailto is the handler of mailto URLs (RFC 1738 §3.5). A mailto URL
@@ -189,33 +185,20 @@ type HeaderField struct {
 type Message struct {
 	Subject string
 	Header  []HeaderField // more fields, in order, after From, To, Subject and Date
-	Body    io.Reader     // at most MaxMailBody bytes; lines end in LF or CRLF
+	Body    io.Reader     // at most MaxMailBody bytes, no NUL; lines end in CRLF, LF or CR, all sent as CRLF
 	Date    time.Time     // the Date field; zero means now
 }
 
 // RelayError is the error of Send for a relay that broke the SMTP
 // protocol, as opposed to one that refused (a *textproto.Error).
-type RelayError struct {
-	Step    string // the command it answered, e.g. "STARTTLS"
-	Problem string
-}
-
-func (e *RelayError) Error() string { return "after " + e.Step + ": " + e.Problem }
-
-// smtpSession is one conversation of Send with the relay.
-type smtpSession struct {
-	c      *Client
-	nc     net.Conn // the TCP connection, under TLS after STARTTLS
-	tc     *smtpTrace
-	tp     *textproto.Conn
-	ext    map[string]string // EHLO keywords (upper case) and their parameters
-	secure bool
-}
+type RelayError = smtp.ProtocolError
 
 // Send sends m along p, the plan of a mailto URL, through the relay of p
 // (its Connect): EHLO, then exactly the plan's steps — STARTTLS (RFC 3207)
 // and a second EHLO, AUTH PLAIN (RFC 4954), MAIL FROM, RCPT TO, DATA —,
-// the message dot-stuffed (RFC 5321 §4.5.2), and QUIT. The message has
+// the message dot-stuffed (RFC 5321 §4.5.2) with every line end as CRLF
+// (§2.3.8; a message with NUL is refused before anything is dialled), and
+// QUIT. The message has
 // the header fields From (the envelope sender), To, Subject, Date and
 // m.Header; a field name must be printable ASCII without ":", and no
 // value may hold CR, LF or NUL (§6). A relay's refusal is a
@@ -231,6 +214,9 @@ func (h Mailto) Send(ctx context.Context, c *Client, p *Plan, m Message) error {
 		return fmt.Errorf("%s: no SMTP relay is configured (--smtp, $RFC1738_SMTP or $SMTP_RELAY)", p.URL)
 	}
 	msg, err := composeMessage(d, m)
+	if err == nil {
+		err = smtp.CheckMessage(msg)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.URL, err)
 	}
@@ -258,72 +244,56 @@ func (h Mailto) Send(ctx context.Context, c *Client, p *Plan, m Message) error {
 		}
 	}
 
-	var dialer net.Dialer
-	nc, err := dialer.DialContext(ctx, "tcp", p.Connect)
+	sc, err := smtp.Dial(ctx, p.Connect, c.Trace)
 	if err != nil {
-		return fmt.Errorf("%s: smtp relay: %w", p.URL, err)
+		return relayError(ctx, p, err)
 	}
-	if dl, ok := ctx.Deadline(); ok {
-		nc.SetDeadline(dl)
-	}
-	// The deadlines of the TCP connection hold under TLS too: a tls.Conn
-	// reads and writes through it.
-	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
-	tc := &smtpTrace{conn: nc, trace: c.Trace, left: maxSMTPRead}
-	s := &smtpSession{c: c, nc: nc, tc: tc, tp: textproto.NewConn(tc)}
 	fail := func(what string, err error) error {
-		s.tc.Close()
-		if cause := ctxCause(ctx, err); cause != nil {
-			err = fmt.Errorf("%w (%v)", cause, err)
-		}
-		return fmt.Errorf("%s: smtp relay %s: %s: %w", p.URL, p.Connect, what, err)
+		sc.Close()
+		return relayError(ctx, p, fmt.Errorf("%s: %w", what, err))
 	}
 	// refuse ends a session that is sound but cannot go on: QUIT, then
 	// the error.
 	refuse := func(what string, err error) error {
-		s.quit(ctx)
+		sc.Abort(ctx)
 		return fail(what, err)
 	}
-	if _, _, err := s.tp.ReadResponse(220); err != nil {
-		return fail("greeting", err)
-	}
-	if err := s.hello(); err != nil {
+	if err := sc.Hello(); err != nil {
 		return fail("EHLO", err)
 	}
 	expect := map[string]int{"MAIL": 250, "RCPT": 25, "DATA": 354}
 	for _, step := range p.Steps {
 		switch step.Verb {
 		case "STARTTLS":
-			if _, ok := s.ext["STARTTLS"]; !ok {
+			if _, ok := sc.Extension("STARTTLS"); !ok {
 				if step.Placeholder == "" {
 					return refuse("STARTTLS", errors.New("TLS is required, but the relay does not offer STARTTLS (RFC 3207 §4) in its answer to EHLO: nothing was sent"))
 				}
 				c.trace('!', "the relay does not offer STARTTLS: going on in plain text")
 				continue
 			}
-			if err := s.startTLS(ctx, tlsConfig); err != nil {
+			if err := sc.StartTLS(ctx, tlsConfig); err != nil {
 				return fail("STARTTLS", err)
 			}
-			if err := s.hello(); err != nil {
+			if err := sc.Hello(); err != nil {
 				return fail("EHLO after STARTTLS", err)
 			}
 		case "AUTH":
-			if err := plainAuthAllowed(nc.RemoteAddr(), s.secure); err != nil {
+			if err := smtp.PlainAuthAllowed(sc.RemoteAddr(), sc.Secure()); err != nil {
 				return refuse(step.Line(), err)
 			}
-			if mechs, ok := s.ext["AUTH"]; !ok || !hasWord(mechs, "PLAIN") {
+			if mechs, ok := sc.Extension("AUTH"); !ok || !smtp.HasWord(mechs, "PLAIN") {
 				offer := "no AUTH"
 				if ok {
 					offer = "AUTH " + mechs + ", not PLAIN"
 				}
 				hint := ""
-				if !s.secure {
+				if !sc.Secure() {
 					hint = " (many relays offer AUTH only under TLS)"
 				}
 				return refuse(step.Line(), fmt.Errorf("the relay offers %s in its answer to EHLO (RFC 4954 §3): the credentials were not sent%s", offer, hint))
 			}
-			if err := s.authPlain(d.user, h.Password); err != nil {
+			if err := sc.AuthPlain(d.user, h.Password); err != nil {
 				var te *textproto.Error
 				if errors.As(err, &te) {
 					return refuse(step.Line(), err)
@@ -331,36 +301,27 @@ func (h Mailto) Send(ctx context.Context, c *Client, p *Plan, m Message) error {
 				return fail(step.Line(), err)
 			}
 		default:
-			id, err := s.tp.Cmd("%s", step.Line())
-			if err != nil {
-				return fail(step.Verb, err)
-			}
-			s.tp.StartResponse(id)
-			_, _, err = s.tp.ReadResponse(expect[step.Verb])
-			s.tp.EndResponse(id)
-			if err != nil {
+			if err := sc.Cmd(expect[step.Verb], step.Line()); err != nil {
 				return fail(step.Line(), err)
 			}
 		}
 	}
-	tc.setQuiet(true)
-	w := s.tp.DotWriter()
-	_, err = w.Write(msg)
-	if err == nil {
-		err = w.Close()
-	}
-	tc.setQuiet(false)
-	if err != nil {
+	if err := sc.Data(msg); err != nil {
 		return fail("message", err)
 	}
-	c.trace('!', fmt.Sprintf("<message of %d bytes, dot-stuffed, then \".\">", len(msg)))
-	if _, _, err := s.tp.ReadResponse(250); err != nil {
-		return fail("end of data", err)
+	if err := sc.Quit(); err != nil {
+		return relayError(ctx, p, fmt.Errorf("QUIT: %w", err))
 	}
-	if err := s.cmd(221, "QUIT"); err != nil {
-		return fail("QUIT", err)
+	return nil
+}
+
+// relayError is the error of Send: the URL, the relay, and the context's
+// error when it is why err happened.
+func relayError(ctx context.Context, p *Plan, err error) error {
+	if cause := ctxCause(ctx, err); cause != nil {
+		err = fmt.Errorf("%w (%v)", cause, err)
 	}
-	return s.tc.Close()
+	return fmt.Errorf("%s: smtp relay %s: %w", p.URL, p.Connect, err)
 }
 
 // ctxCause returns the context's error when it is why err happened: the
@@ -390,139 +351,6 @@ func (h Mailto) tlsConfig(host string) (*tls.Config, error) {
 		cfg.ServerName = host
 	}
 	return cfg, nil
-}
-
-// cmd sends one command and reads its reply, which must have the code
-// (see textproto.Reader.ReadResponse).
-func (s *smtpSession) cmd(code int, format string, args ...any) error {
-	id, err := s.tp.Cmd(format, args...)
-	if err != nil {
-		return err
-	}
-	s.tp.StartResponse(id)
-	defer s.tp.EndResponse(id)
-	_, _, err = s.tp.ReadResponse(code)
-	return err
-}
-
-// hello sends EHLO and learns the extensions the relay offers (RFC 5321
-// §4.1.1.1), forgetting those it knew: after STARTTLS they are learnt
-// again (RFC 3207 §4.2). A relay that refuses EHLO with 5xx gets HELO,
-// and offers nothing (RFC 5321 §3.2).
-func (s *smtpSession) hello() error {
-	s.ext = map[string]string{}
-	id, err := s.tp.Cmd("EHLO localhost")
-	if err != nil {
-		return err
-	}
-	s.tp.StartResponse(id)
-	_, msg, err := s.tp.ReadResponse(250)
-	s.tp.EndResponse(id)
-	var te *textproto.Error
-	if errors.As(err, &te) && te.Code/100 == 5 {
-		return s.cmd(250, "HELO localhost")
-	}
-	if err != nil {
-		return err
-	}
-	// The first line is the relay's name; each other line is an
-	// ehlo-keyword and its parameters.
-	lines := strings.Split(msg, "\n")
-	for _, l := range lines[1:] {
-		k, v, _ := strings.Cut(l, " ")
-		s.ext[strings.ToUpper(k)] = v
-	}
-	return nil
-}
-
-// startTLS upgrades the session (RFC 3207 §4): STARTTLS, 220, then the
-// TLS handshake with the relay's certificate verified against cfg. The
-// trace goes on seeing the lines in clear text.
-func (s *smtpSession) startTLS(ctx context.Context, cfg *tls.Config) error {
-	if err := s.cmd(220, "STARTTLS"); err != nil {
-		// RFC 3207 §4: 454 means TLS is not available now. The relay
-		// offered it, so this is no reason to go on in plain text.
-		return fmt.Errorf("the relay offered STARTTLS, then refused it; the message is not sent in plain text instead: %w", err)
-	}
-	// RFC 3207 §6: whatever came with the 220 came in plain text, from
-	// anyone on the path; the TLS session must start from nothing.
-	if n := s.tp.R.Buffered(); n > 0 {
-		return &RelayError{Step: "STARTTLS", Problem: fmt.Sprintf("the relay sent %d bytes after its 220, before the TLS handshake (text injected in plain text?)", n)}
-	}
-	tlsConn := tls.Client(s.nc, cfg)
-	if err := tlsConn.HandshakeContext(ctx); err != nil {
-		return fmt.Errorf("TLS with %s failed, and the message is not sent in plain text instead: %w", cfg.ServerName, err)
-	}
-	st := tlsConn.ConnectionState()
-	s.tc.swap(tlsConn)
-	s.tp = textproto.NewConn(s.tc)
-	s.secure = true
-	s.c.trace('!', fmt.Sprintf("%s, %s, certificate for %s verified", tls.VersionName(st.Version), tls.CipherSuiteName(st.CipherSuite), cfg.ServerName))
-	return nil
-}
-
-// plainAuthAllowed decides whether AUTH PLAIN may be sent: its password
-// is only base64, so it goes under TLS, or to a relay on a loopback
-// address, where no network sees it (RFC 4616 §6; net/smtp's PlainAuth
-// decides the same).
-func plainAuthAllowed(relay net.Addr, secure bool) error {
-	if secure {
-		return nil
-	}
-	if a, ok := relay.(*net.TCPAddr); ok && a.IP.IsLoopback() {
-		return nil
-	}
-	return fmt.Errorf("the session with %s is not under TLS, and AUTH PLAIN would send the password in plain text (RFC 4616 §6): nothing was sent; use a relay that offers STARTTLS", relay)
-}
-
-// authPlain authenticates with AUTH PLAIN and an initial response (RFC
-// 4954 §4, RFC 4616 §2): base64 of NUL user NUL password, the
-// authorization identity left empty (the same as the user). The trace
-// sees "AUTH PLAIN <redacted>".
-func (s *smtpSession) authPlain(user, password string) error {
-	resp := base64.StdEncoding.EncodeToString([]byte("\x00" + user + "\x00" + password))
-	s.tc.setQuiet(true)
-	s.c.trace('>', "AUTH "+mailtoRedacted)
-	id, err := s.tp.Cmd("AUTH PLAIN %s", resp)
-	s.tc.setQuiet(false)
-	if err != nil {
-		return err
-	}
-	s.tp.StartResponse(id)
-	defer s.tp.EndResponse(id)
-	code, msg, err := s.tp.ReadResponse(0)
-	switch {
-	case err != nil:
-		return err
-	case code == 235: // RFC 4954 §6
-		return nil
-	case code == 334:
-		// The initial response was all there is to PLAIN: cancel the
-		// exchange (RFC 4954 §4: "*").
-		s.tp.PrintfLine("*")
-		return &RelayError{Step: "AUTH PLAIN", Problem: fmt.Sprintf("the relay asked for more (334 %s) after the whole PLAIN response", msg)}
-	}
-	return &textproto.Error{Code: code, Msg: msg}
-}
-
-func hasWord(list, word string) bool {
-	for _, w := range strings.Fields(list) {
-		if strings.EqualFold(w, word) {
-			return true
-		}
-	}
-	return false
-}
-
-// quit ends a session that cannot go on, politely (RFC 5321 §4.1.1.10),
-// within a short time: the error is already known.
-func (s *smtpSession) quit(ctx context.Context) {
-	dl := time.Now().Add(2 * time.Second)
-	if d, ok := ctx.Deadline(); ok && d.Before(dl) {
-		dl = d
-	}
-	s.nc.SetDeadline(dl)
-	s.cmd(221, "QUIT")
 }
 
 // composeMessage writes the header fields and the body (RFC 5322).
@@ -595,80 +423,4 @@ func isASCII(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// smtpTrace passes the SMTP conversation to a trace, line by line, and
-// bounds what is read from the relay. It sits above TLS (swap puts the
-// tls.Conn under it after STARTTLS), so the trace sees clear text.
-type smtpTrace struct {
-	conn  net.Conn // the TCP connection, then the tls.Conn over it
-	trace func(dir byte, line string)
-
-	mu    sync.Mutex
-	quiet bool // the message itself is not traced
-	in    []byte
-	out   []byte
-	left  int // bytes the relay may still send
-}
-
-// swap puts c under the trace: what was half read or written before
-// belongs to the old connection.
-func (t *smtpTrace) swap(c net.Conn) {
-	t.mu.Lock()
-	t.conn = c
-	t.in, t.out = t.in[:0], t.out[:0]
-	t.mu.Unlock()
-}
-
-func (t *smtpTrace) Close() error { return t.conn.Close() }
-
-func (t *smtpTrace) setQuiet(q bool) {
-	t.mu.Lock()
-	t.quiet = q
-	t.out = t.out[:0]
-	t.mu.Unlock()
-}
-
-func (t *smtpTrace) Read(p []byte) (int, error) {
-	t.mu.Lock()
-	left := t.left
-	t.mu.Unlock()
-	if left <= 0 {
-		return 0, fmt.Errorf("the relay sent more than %d bytes", maxSMTPRead)
-	}
-	if len(p) > left {
-		p = p[:left]
-	}
-	n, err := t.conn.Read(p)
-	t.mu.Lock()
-	t.left -= n
-	t.in = t.lines('<', append(t.in, p[:n]...))
-	t.mu.Unlock()
-	return n, err
-}
-
-func (t *smtpTrace) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	if !t.quiet {
-		t.out = t.lines('>', append(t.out, p...))
-	}
-	t.mu.Unlock()
-	return t.conn.Write(p)
-}
-
-// lines traces the complete lines of buf and returns the rest.
-func (t *smtpTrace) lines(dir byte, buf []byte) []byte {
-	for {
-		i := bytes.IndexByte(buf, '\n')
-		if i < 0 {
-			if len(buf) > 4096 { // a line too long to trace
-				buf = buf[:0]
-			}
-			return buf
-		}
-		if t.trace != nil {
-			t.trace(dir, string(bytes.TrimRight(buf[:i], "\r")))
-		}
-		buf = buf[i+1:]
-	}
 }

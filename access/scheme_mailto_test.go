@@ -478,30 +478,32 @@ func TestMailtoAuth(t *testing.T) {
 	})
 }
 
-// TestPlainAuthAllowed: the credentials of AUTH PLAIN go under TLS, or
-// to a loopback relay, and nowhere else (RFC 4616 §6).
-func TestPlainAuthAllowed(t *testing.T) {
-	tests := []struct {
-		addr   net.Addr
-		secure bool
-		ok     bool
-	}{
-		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 25}, false, true},
-		{&net.TCPAddr{IP: net.IPv4(127, 1, 2, 3), Port: 25}, false, true},
-		{&net.TCPAddr{IP: net.IPv6loopback, Port: 25}, false, true},
-		{&net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 587}, false, false}, // RFC 5737 TEST-NET-1
-		{&net.TCPAddr{IP: net.ParseIP("2001:db8::1"), Port: 587}, false, false},
-		{&net.TCPAddr{IP: net.ParseIP("::ffff:192.0.2.1"), Port: 587}, false, false},
-		{&net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 587}, true, true},
-		{&net.UnixAddr{Name: "/run/smtp", Net: "unix"}, false, false},
+// TestMailtoSendSmuggling: a body's lone CR or LF reaches the relay as
+// CRLF, so "\r.\r\n" cannot end the data early (RFC 5321 §2.3.8, SMTP
+// smuggling), and a body with NUL is refused before anything is dialled.
+func TestMailtoSendSmuggling(t *testing.T) {
+	f := testserver.StartSMTPFake(t)
+	c := NewClient()
+	c.Email = "me@here.example"
+	h := Mailto{Relay: f.Addr}
+	p, err := h.Plan(c, mustParse(t, "mailto:you@there.example"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		err := plainAuthAllowed(tt.addr, tt.secure)
-		if (err == nil) != tt.ok {
-			t.Errorf("%v secure=%v: %v, want ok=%v", tt.addr, tt.secure, err, tt.ok)
-		}
-		if err != nil && !strings.Contains(err.Error(), "plain text") {
-			t.Errorf("%v: %v", tt.addr, err)
-		}
+	ctx := testCtx(t, 10*time.Second)
+	date := time.Date(1994, 12, 20, 10, 0, 0, 0, time.UTC)
+	body := "hi\r.\r\nMAIL FROM:<evil@x.example>\rRCPT TO:<victim@y.example>\n"
+	if err := h.Send(ctx, c, p, Message{Body: strings.NewReader(body), Date: date}); err != nil {
+		t.Fatal(err)
+	}
+	want := "From: me@here.example\r\nTo: you@there.example\r\nDate: Tue, 20 Dec 1994 10:00:00 +0000\r\n\r\n" +
+		"hi\r\n..\r\nMAIL FROM:<evil@x.example>\r\nRCPT TO:<victim@y.example>\r\n.\r\n"
+	if got := f.Data(); got != want {
+		t.Errorf("DATA\n%q\nwant\n%q", got, want)
+	}
+	before := f.Conns()
+	err = h.Send(ctx, c, p, Message{Body: strings.NewReader("a\x00b\n"), Date: date})
+	if err == nil || !strings.Contains(err.Error(), "NUL") || f.Conns() != before {
+		t.Errorf("NUL: %v, %d connections", err, f.Conns()-before)
 	}
 }

@@ -6,7 +6,6 @@ package access
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -357,7 +356,7 @@ func (r *newsRun) over(ctx context.Context) (io.ReadCloser, string, error) {
 	next, stop := iter.Pull2(r.conn.Over(ctx, nntp.Range{Low: g.Low, High: g.High}))
 	var page []nntp.OverviewLine
 	var text bytes.Buffer
-	var js newsJSON
+	var js nntp.JSONLines
 	b := &newsListingBody{chunk: head}
 	b.close = func() error {
 		stop() // drains the rest of the listing, if any, so QUIT is in step
@@ -379,7 +378,7 @@ func (r *newsRun) over(ctx context.Context) (io.ReadCloser, string, error) {
 				// §8.3.2), dot-unstuffed.
 				return append(append(dst, r.last...), '\n'), nil
 			case ListingJSON:
-				return js.appendLine(dst, newsOverviewItem(ov, r.host, r.port))
+				return js.Append(dst, nntp.NewArticleItem(ov, r.host, r.port))
 			}
 			page = append(page, ov)
 		}
@@ -420,9 +419,9 @@ func (r *newsRun) listActive(ctx context.Context, s Step) (io.ReadCloser, string
 		}
 		r.lines = nil
 	case ListingJSON:
-		var js newsJSON
+		var js nntp.JSONLines
 		for _, g := range groups {
-			if out, err = js.appendLine(out, newsActiveItem(g, r.host, r.port)); err != nil {
+			if out, err = js.Append(out, nntp.NewGroupItem(g, r.host, r.port)); err != nil {
 				return nil, "", err
 			}
 		}
@@ -435,69 +434,6 @@ func (r *newsRun) listActive(ctx context.Context, s Step) (io.ReadCloser, string
 	}
 	body := &newsListingBody{chunk: out, next: func(dst []byte) ([]byte, error) { return dst, io.EOF }, close: r.finish}
 	return body, r.c.Listing.mediaType("text/plain"), nil
-}
-
-// newsArticleItem is a JSON Lines object of a group listing: one article.
-type newsArticleItem struct {
-	Number     int64  `json:"number"`
-	Subject    string `json:"subject"`
-	From       string `json:"from"`
-	Date       string `json:"date"`
-	MessageID  string `json:"message_id"`
-	References string `json:"references,omitempty"`
-	Bytes      int64  `json:"bytes,omitempty"`
-	Lines      int64  `json:"lines,omitempty"`
-	NewsURL    string `json:"news_url"`
-	NNTPURL    string `json:"nntp_url"`
-}
-
-// newsGroupItem is a JSON Lines object of the news:* listing: one group.
-type newsGroupItem struct {
-	Group    string `json:"group"`
-	Articles int64  `json:"articles"`
-	Low      int64  `json:"low"`
-	High     int64  `json:"high"`
-	Status   string `json:"status"`
-	NewsURL  string `json:"news_url"`
-	NNTPURL  string `json:"nntp_url"`
-}
-
-func newsOverviewItem(ov nntp.OverviewLine, host string, port int) newsArticleItem {
-	return newsArticleItem{
-		Number: ov.Number, Subject: ov.Subject, From: ov.From, Date: ov.Date,
-		MessageID: ov.MessageID, References: ov.References, Bytes: ov.Bytes, Lines: ov.Lines,
-		NewsURL: nntp.NewsURL(ov.MessageID), NNTPURL: nntp.NNTPURL(host, port, ov.Group, ov.Number),
-	}
-}
-
-func newsActiveItem(g nntp.ActiveGroup, host string, port int) newsGroupItem {
-	count := int64(0)
-	if g.High >= g.Low {
-		count = g.High - g.Low + 1 // RFC 3977 §6.1.1: an estimate is allowed
-	}
-	return newsGroupItem{
-		Group: g.Name, Articles: count, Low: g.Low, High: g.High, Status: g.Status,
-		NewsURL: nntp.NewsGroupURL(g.Name), NNTPURL: nntp.NNTPURL(host, port, g.Name, 0),
-	}
-}
-
-// newsJSON encodes JSON Lines objects into one reused buffer.
-type newsJSON struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-}
-
-// appendLine appends v as one JSON line (HTML characters unescaped).
-func (j *newsJSON) appendLine(dst []byte, v any) ([]byte, error) {
-	if j.enc == nil {
-		j.enc = json.NewEncoder(&j.buf)
-		j.enc.SetEscapeHTML(false)
-	}
-	j.buf.Reset()
-	if err := j.enc.Encode(v); err != nil {
-		return dst, err
-	}
-	return append(dst, j.buf.Bytes()...), nil
 }
 
 // newsListingBody is a body rendered a chunk at a time: next appends the

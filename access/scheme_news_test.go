@@ -524,7 +524,7 @@ func TestNewsINN(t *testing.T) {
 			t.Fatal(err)
 		}
 		for line := range strings.Lines(body) {
-			var item newsArticleItem
+			var item nntp.ArticleItem
 			if err := json.Unmarshal([]byte(line), &item); err != nil {
 				t.Fatalf("%v: %q", err, line)
 			}
@@ -596,7 +596,7 @@ func TestNewsINN(t *testing.T) {
 		}
 		found := false
 		for line := range strings.Lines(body) {
-			var g newsGroupItem
+			var g nntp.GroupItem
 			if err := json.Unmarshal([]byte(line), &g); err != nil {
 				t.Fatalf("%v: %q", err, line)
 			}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"github.com/rfc1738/rfc1738"
-	"github.com/rfc1738/rfc1738/internal/safetext"
 	"io"
 	"strconv"
 	"strings"
@@ -301,18 +300,7 @@ func TypeName(t byte) string {
 func WriteListing(w io.Writer, items []Item) error {
 	bw := bufio.NewWriter(w)
 	for _, it := range items {
-		mark := " "
-		switch {
-		case it.Ask:
-			mark = "?"
-		case it.Plus:
-			mark = "+"
-		}
-		fmt.Fprintf(bw, "%-6s%s %s", TypeName(it.Type), mark, safetext.Escape(it.Display))
-		if u := it.URL(); u != "" {
-			fmt.Fprintf(bw, "  <URL:%s>", u)
-		}
-		bw.WriteByte('\n')
+		writeItem(bw, it)
 	}
 	return bw.Flush()
 }
