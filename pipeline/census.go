@@ -1,0 +1,124 @@
+package main
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/extract"
+)
+
+// Place is where a URL was found: its document (a file, or a WARC record's
+// WARC-Target-URI) and the line and byte column of its first byte, both
+// from 1, as "rfc1738 extract --json" counts them.
+type Place struct {
+	Document string `json:"document"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+}
+
+func comparePlaces(a, b Place) int {
+	if c := strings.Compare(a.Document, b.Document); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Line, b.Line); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Column, b.Column)
+}
+
+// URLStats is what the census knows of one distinct URL: the normal form
+// when it is valid (§2.2, rfc1738.Normalize), the text as written when not.
+type URLStats struct {
+	Valid  bool
+	Scheme string // lower case; for an invalid URL, what stands before ':'
+	Host   string // lower case; "" when invalid or when the URL has none
+	Rule   string // the §5 rule of the first error, when invalid
+	Count  int64  // occurrences
+	// Samples are the first places (by document, line, column) it was
+	// found, at most the census's sample limit.
+	Samples []Place
+}
+
+// mergeSamples returns the first max places of two sorted lists, sorted.
+func mergeSamples(a, b []Place, max int) []Place {
+	out := make([]Place, 0, min(len(a)+len(b), max))
+	for len(out) < max && (len(a) > 0 || len(b) > 0) {
+		if len(b) == 0 || len(a) > 0 && comparePlaces(a[0], b[0]) <= 0 {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return out
+}
+
+// merge adds b's occurrences to a.
+func (a URLStats) merge(b URLStats, samples int) URLStats {
+	a.Count += b.Count
+	a.Samples = mergeSamples(a.Samples, b.Samples, samples)
+	return a
+}
+
+// census gathers the URLs of many documents, one entry per distinct URL.
+type census struct {
+	samples int
+	urls    map[string]*URLStats
+}
+
+func newCensus(samples int) *census {
+	return &census{samples: samples, urls: map[string]*URLStats{}}
+}
+
+// add counts one URL found by extract in document doc.
+func (c *census) add(doc string, m extract.Match) {
+	key := m.URL
+	var valid URLStats
+	u, err := rfc1738.Parse(m.URL)
+	if err == nil {
+		// §2.2: equal URLs are counted as one, by their normal form.
+		key = rfc1738.Normalize(u)
+	}
+	e := c.urls[key]
+	if e == nil {
+		if err == nil {
+			valid = URLStats{Valid: true, Scheme: u.Scheme(), Host: strings.ToLower(u.Host())}
+		} else {
+			valid = URLStats{Scheme: schemeOf(m.URL), Rule: firstRule(m, err)}
+		}
+		e = &valid
+		c.urls[key] = e
+	}
+	e.Count++
+	p := Place{Document: doc, Line: m.Start.Line, Column: m.Start.Column}
+	// Places arrive in order within a document; keep the least ones.
+	if len(e.Samples) < c.samples {
+		i, _ := slices.BinarySearchFunc(e.Samples, p, comparePlaces)
+		e.Samples = slices.Insert(e.Samples, i, p)
+	} else if c.samples > 0 && comparePlaces(p, e.Samples[len(e.Samples)-1]) < 0 {
+		i, _ := slices.BinarySearchFunc(e.Samples, p, comparePlaces)
+		e.Samples = slices.Insert(e.Samples[:len(e.Samples)-1], i, p)
+	}
+}
+
+// firstRule is the §5 rule of the first error of an invalid URL.
+func firstRule(m extract.Match, err error) string {
+	if len(m.Errors) > 0 {
+		return m.Errors[0].Rule
+	}
+	if e, ok := err.(*rfc1738.Error); ok {
+		return e.Rule
+	}
+	return ""
+}
+
+// schemeOf returns the scheme of a URL that may be invalid: the text before
+// the first ':' in lower case (§2.1: "interpreters should treat upper case
+// letters as equivalent to lower case in scheme names").
+func schemeOf(s string) string {
+	if i := strings.IndexByte(s, ':'); i > 0 {
+		return strings.ToLower(s[:i])
+	}
+	return ""
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// sniffSize is how much of a file or record is looked at to tell text from
+// binary: a NUL byte in it means "not text", as for grep and git.
+const sniffSize = 8 << 10
+
+// bufSize is the read buffer of a file and of its decompressed stream.
+const bufSize = 256 << 10
+
+// docCounts counts what the documents of one file were.
+type docCounts struct {
+	Documents      int64 // documents scanned: a plain file, or a WARC record
+	Records        int64 // WARC records read
+	RecordsSkipped int64 // WARC records not scanned: other types, or binary
+}
+
+// readers holds the buffers reused from one file to the next.
+type readers struct {
+	raw, text *bufio.Reader
+	gz        *gzip.Reader
+}
+
+// eachDocument calls scan for each document of the file read from r: the
+// whole file when it is text (gzip or not), or each record of a WARC file
+// (gzip or not) whose block is a document — "conversion" (WET), "response"
+// and "resource" — named by its WARC-Target-URI. A file that is not text,
+// a broken gzip stream or a malformed WARC record ends the file with an
+// error saying what and where; the documents before it were scanned.
+func (rd *readers) eachDocument(name string, r io.Reader, n *docCounts, scan func(doc string, r io.Reader) error) error {
+	rd.raw = resetReader(rd.raw, r)
+	text := rd.raw
+	// gzip is told by its magic number (RFC 1952 §2.3.1), not the name.
+	if magic, _ := rd.raw.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		var err error
+		if rd.gz == nil {
+			rd.gz, err = gzip.NewReader(rd.raw)
+		} else {
+			err = rd.gz.Reset(rd.raw)
+		}
+		if err != nil {
+			return fmt.Errorf("gzip: %s", strings.TrimPrefix(err.Error(), "gzip: "))
+		}
+		rd.text = resetReader(rd.text, &gzipErrors{r: rd.gz})
+		text = rd.text
+	}
+	if isWARC(text) {
+		return eachRecord(name, text, n, scan)
+	}
+	if i, err := nulIn(text, sniffSize); err != nil {
+		return err
+	} else if i >= 0 {
+		return fmt.Errorf("not text: a NUL byte at offset %d", i)
+	}
+	n.Documents++
+	return scan(name, text)
+}
+
+func eachRecord(name string, text *bufio.Reader, n *docCounts, scan func(doc string, r io.Reader) error) error {
+	wr := newWARCReader(text)
+	for {
+		rec, err := wr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		n.Records++
+		switch strings.ToLower(rec.Type) {
+		case "conversion", "response", "resource":
+		default:
+			n.RecordsSkipped++
+			continue
+		}
+		if i, err := nulIn(text, int(min(rec.Length, sniffSize))); err != nil {
+			return err
+		} else if i >= 0 {
+			n.RecordsSkipped++
+			continue
+		}
+		doc := rec.TargetURI
+		if doc == "" {
+			doc = fmt.Sprintf("%s@%d", name, rec.Offset)
+		}
+		n.Documents++
+		if err := scan(doc, wr.Block()); err != nil {
+			return err
+		}
+	}
+}
+
+// nulIn returns the offset of the first NUL byte in the next size bytes
+// of br (fewer at the end of the input), or -1.
+func nulIn(br *bufio.Reader, size int) (int, error) {
+	head, err := br.Peek(size)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return -1, err
+	}
+	return bytes.IndexByte(head, 0), nil
+}
+
+func resetReader(br *bufio.Reader, r io.Reader) *bufio.Reader {
+	if br == nil {
+		return bufio.NewReaderSize(r, bufSize)
+	}
+	br.Reset(r)
+	return br
+}
+
+// gzipErrors names gzip as the source of a read error and says where in
+// the decompressed stream it came ("gzip: unexpected EOF after 1200
+// bytes" for a truncated file).
+type gzipErrors struct {
+	r io.Reader
+	n int64
+}
+
+func (g *gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	g.n += int64(n)
+	if err != nil && err != io.EOF {
+		msg := strings.TrimPrefix(err.Error(), "gzip: ")
+		err = fmt.Errorf("gzip: %s after %d bytes", msg, g.n)
+	}
+	return n, err
+}
