@@ -62,6 +62,9 @@ type Options struct {
 // Stats counts what a run did.
 type Stats struct {
 	Fetched, Unchanged, Deleted, Skipped, Failed, Refused int
+	// Recorded counts gopher items kept in their menu, not followed:
+	// searches, telnet sessions, "h URL:" links, other servers.
+	Recorded int
 	Dirs                                                  int
 	Bytes                                                 int64
 	Planned                                               int // files queued for transfer
@@ -202,6 +205,8 @@ func (r *run) visit(ctx context.Context, t crawl.Task) {
 		job(ctx)
 	}
 }
+
+var zeroTime time.Time
 
 // safeName checks one remote name as a local path element: a name that
 // would leave the folder or cannot be a file name ("", ".", "..", one
