@@ -65,9 +65,9 @@ type Stats struct {
 	// Recorded counts gopher items kept in their menu, not followed:
 	// searches, telnet sessions, "h URL:" links, other servers.
 	Recorded int
-	Dirs                                                  int
-	Bytes                                                 int64
-	Planned                                               int // files queued for transfer
+	Dirs     int
+	Bytes    int64
+	Planned  int // files queued for transfer
 }
 
 // A run is the state of one Mirror call.
