@@ -12,6 +12,7 @@
 //	rfc1738 mail      [flags] mailto:ADDRESS       send stdin to a mailbox (§3.5)
 //	rfc1738 linkcheck [flags] [FILE|DIR|URL ...]   check every link of a document set (§3)
 //	rfc1738 browse    [flags] [URL]                a full-screen browser (gopher, ftp, news …)
+//	rfc1738 mirror    [flags] URL DIR              a local copy of an ftp tree or a gopher hole
 //
 // Run "rfc1738 help" for every command. Exit status: 0 success, 1 a
 // negative answer (an invalid URL, an error found, a failed fetch), 2 a
