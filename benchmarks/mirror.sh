@@ -98,18 +98,22 @@ t2=$(now)
 t3=$(now)
 "$bin" mirror -q --email bench@example.org "$url" "$work/ours" >"$work/second.log"
 t4=$(now)
+lftp -c "set net:max-retries 1; open -u anonymous,bench@example.org $url; mirror --parallel=2 / $work/lftp2" >/dev/null
+t5=$(now)
 
 same "$work/lftp" lftp
+same "$work/lftp2" "lftp --parallel=2"
 # Our copies hold the manifest besides the tree.
 rm "$work/ours/.rfc1738-mirror.jsonl" "$work/ours4/.rfc1738-mirror.jsonl"
 same "$work/ours" "rfc1738 mirror"
 same "$work/ours4" "rfc1738 mirror --parallel 4"
 
-/usr/bin/python3 - "$t0" "$t1" "$t2" "$t3" "$t4" <<'PY'
+/usr/bin/python3 - "$t0" "$t1" "$t2" "$t3" "$t4" "$t5" <<'PY'
 import sys
-t0, t1, t2, t3, t4 = map(float, sys.argv[1:])
-lftp, ours, ours4, again = t1 - t0, t2 - t1, t3 - t2, t4 - t3
+t0, t1, t2, t3, t4, t5 = map(float, sys.argv[1:])
+lftp, ours, ours4, again, lftp2 = t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4
 print(f"lftp -c mirror:                   {lftp:7.2f} s")
+print(f"lftp -c 'mirror --parallel=2':    {lftp2:7.2f} s")
 print(f"rfc1738 mirror (--parallel 2):    {ours:7.2f} s   {ours / lftp:5.2f} of lftp's time")
 print(f"rfc1738 mirror --parallel 4:      {ours4:7.2f} s   {ours4 / lftp:5.2f} of lftp's time")
 print(f"rfc1738 mirror again (no change): {again:7.2f} s")
