@@ -101,7 +101,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		}
 		switch strings.ToLower(r.URL.Scheme) {
 		case "http":
-			if err := httpCheckRedirectPort(c, r.URL); err != nil {
+			if err := c.CheckRedirectPort(r.URL); err != nil {
 				return err
 			}
 			c.trace('>', "GET "+r.URL.RequestURI()+" HTTP/1.1")
@@ -146,8 +146,10 @@ func httpUnwrapURLError(err error) error {
 	return err
 }
 
-// httpCheckRedirectPort applies the §6 port guard to a redirect target.
-func httpCheckRedirectPort(c *Client, t *url.URL) error {
+// CheckRedirectPort applies the §6 port guard to the target of an http
+// redirect: a URL the peer chose passes the same guard as one the user
+// typed.
+func (c *Client) CheckRedirectPort(t *url.URL) error {
 	if t.Port() == "" {
 		return nil
 	}

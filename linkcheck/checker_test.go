@@ -367,3 +367,21 @@ func TestInterrupted(t *testing.T) {
 		t.Errorf("results %+v of %d, want the http one", rs, run.Total())
 	}
 }
+
+// §4: a scheme without a native method is checked through its gateway.
+func TestGateway(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.RawQuery, "gone") {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write([]byte("found"))
+	}))
+	defer srv.Close()
+	k := newChecker(t)
+	k.Client.Gateways = map[string]string{"prospero": srv.URL + "/fetch?url={url}"}
+	checkAll(t, k, []verdict{
+		{"prospero://host.dom//pros/name", linkcheck.OK, "through the prospero gateway"},
+		{"prospero://host.dom//pros/gone", linkcheck.Broken, "404"},
+	})
+}

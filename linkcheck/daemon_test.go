@@ -154,3 +154,42 @@ func TestGopherFaults(t *testing.T) {
 		}
 	}
 }
+
+// --recursive on ftp: the items of a directory's listing are checked.
+func TestVSFTPDRecursive(t *testing.T) {
+	addr, _ := testserver.VSFTPD(t)
+	run := &linkcheck.Run{Checker: newChecker(t), Depth: 1}
+	run.Add("ftp://"+addr+"/pub/nested/", linkcheck.Place{})
+	if err := run.Check(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range run.Results() {
+		got = append(got, strings.TrimPrefix(r.URL, "ftp://"+addr)+" "+r.Status.String())
+	}
+	want := "/pub/nested/ ok, /pub/nested/deeper ok, /pub/nested/inner.txt ok"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("checked %q, want %q", strings.Join(got, ", "), want)
+	}
+}
+
+// --recursive on gopher: the items of a menu are checked, on the same
+// host only (the menu's external item is left alone).
+func TestGophernicusRecursive(t *testing.T) {
+	g := testserver.Gophernicus(t)
+	base := fmt.Sprintf("gopher://%s:%d", g.Host, g.Port)
+	run := &linkcheck.Run{Checker: newChecker(t), Depth: 1}
+	run.Add(base+"/1/docs", linkcheck.Place{})
+	if err := run.Check(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	rs := run.Results()
+	if len(rs) < 3 {
+		t.Fatalf("%d URLs checked: %+v", len(rs), rs)
+	}
+	for _, r := range rs {
+		if !strings.HasPrefix(r.URL, base+"/") || r.Status != linkcheck.OK {
+			t.Errorf("%s: %s %s", r.URL, r.Status, r.Detail)
+		}
+	}
+}

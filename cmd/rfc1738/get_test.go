@@ -116,11 +116,14 @@ func TestWatchdogCancelsWhenIdle(t *testing.T) {
 	if err := explain(ctx, ctx.Err()); !strings.Contains(err.Error(), "--idle-timeout") {
 		t.Errorf("explain = %v", err)
 	}
-	// Progress keeps it quiet.
-	ctx, w = newWatchdog(context.Background(), 200*time.Millisecond)
+	// Progress keeps it quiet: 2 s of touches 100 ms apart against a 1 s
+	// limit. A watchdog that ignored them would fire within 1.25 s; a
+	// loaded machine under -race would have to stretch one 100 ms sleep
+	// tenfold to make a working one fire.
+	ctx, w = newWatchdog(context.Background(), time.Second)
 	defer w.stop()
-	for i := 0; i < 10; i++ {
-		time.Sleep(40 * time.Millisecond)
+	for i := 0; i < 20; i++ {
+		time.Sleep(100 * time.Millisecond)
 		w.touch()
 	}
 	if ctx.Err() != nil {

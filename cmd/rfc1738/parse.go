@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -57,14 +58,18 @@ type jsonURL struct {
 	Valid    bool       `json:"valid"`
 	Errors   []jsonDiag `json:"errors"`
 	Warnings []jsonDiag `json:"warnings"`
-	Scheme   *string    `json:"scheme"`
-	User     *string    `json:"user"`
-	Password *string    `json:"password"`
-	Host     *string    `json:"host"`
-	Port     *int       `json:"port"`
-	Path     *string    `json:"path"`
-	Opaque   *string    `json:"opaque"`
-	Fragment *string    `json:"fragment"`
+	// MoreErrors, MoreWarnings: how many were found beyond the first
+	// rfc1738.MaxDiagnostics of each, which are all a report holds.
+	MoreErrors   int          `json:"more_errors"`
+	MoreWarnings int          `json:"more_warnings"`
+	Scheme       *string      `json:"scheme"`
+	User         *string      `json:"user"`
+	Password     *string      `json:"password"`
+	Host         *string      `json:"host"`
+	Port         *json.Number `json:"port"`
+	Path         *string      `json:"path"`
+	Opaque       *string      `json:"opaque"`
+	Fragment     *string      `json:"fragment"`
 
 	FTP      *jsonFTP      `json:"ftp,omitempty"`
 	HTTP     *jsonHTTP     `json:"http,omitempty"`
@@ -146,7 +151,8 @@ func diags(ds []rfc1738.Diagnostic) []jsonDiag {
 }
 
 func newJSONURL(in string, r rfc1738.Report) *jsonURL {
-	j := &jsonURL{Input: in, Valid: r.Valid(), Errors: diags(r.Errors), Warnings: diags(r.Warnings)}
+	j := &jsonURL{Input: in, Valid: r.Valid(), Errors: diags(r.Errors), Warnings: diags(r.Warnings),
+		MoreErrors: r.MoreErrors, MoreWarnings: r.MoreWarnings}
 	if !r.Valid() {
 		return j
 	}
@@ -155,8 +161,13 @@ func newJSONURL(in string, r rfc1738.Report) *jsonURL {
 	j.User = opt(u.User())
 	j.Password = opt(u.Password())
 	j.Host = opt(u.Host(), u.HasAuthority())
-	if _, ok := u.Port(); ok {
-		n := u.PortNumber()
+	if digits, ok := u.Port(); ok {
+		// §5 port = digits: the exact number they spell, whatever its size
+		// (a JSON number has none), leading zeros dropped.
+		n := json.Number(strings.TrimLeft(digits, "0"))
+		if n == "" {
+			n = "0"
+		}
 		j.Port = &n
 	}
 	j.Path = opt(u.Path())
