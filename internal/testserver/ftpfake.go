@@ -64,6 +64,7 @@ type FTPSession struct {
 	conn net.Conn
 	dir  string
 	pasv net.Listener
+	rest int64 // the offset of the last REST, for the next RETR
 }
 
 // NewFTPFake starts a fake FTP server; the test's cleanup stops it,
@@ -351,14 +352,26 @@ func (s *FTPSession) standard(line string) bool {
 			h := strings.ReplaceAll(host, ".", ",")
 			s.Reply(fmt.Sprintf("227 Entering Passive Mode (%s,%d,%d).", h, port>>8, port&255))
 		}
+	case "REST":
+		n, err := strconv.ParseInt(arg, 10, 64)
+		if err != nil || n < 0 {
+			s.Reply("501 Bad REST parameter.")
+			break
+		}
+		s.rest = n
+		s.Reply(fmt.Sprintf("350 Restart position accepted (%d).", n))
 	case "RETR":
 		data, ok := s.fake.opts.Files[s.resolve(arg)]
+		rest := s.rest
+		s.rest = 0
 		if !ok || arg == "" {
 			s.closePasv()
 			s.Reply("550 Failed to open file.")
 			break
 		}
-		s.Send("150 Opening BINARY mode data connection for "+arg+" ("+strconv.Itoa(len(data))+" bytes).", data)
+		// As vsftpd: the 150 reply announces the whole file's size, and
+		// the data starts at the REST offset.
+		s.Send("150 Opening BINARY mode data connection for "+arg+" ("+strconv.Itoa(len(data))+" bytes).", data[min(int(rest), len(data)):])
 	case "NLST", "LIST":
 		p := s.resolve(arg)
 		var names []string
