@@ -3,6 +3,8 @@ package mirror
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -150,5 +152,68 @@ func TestMirrorInterrupted(t *testing.T) {
 		if b, err := os.ReadFile(filepath.Join(dir, p)); err != nil || int64(len(b)) != recs[p].Size {
 			t.Errorf("manifest names %s, on disk: %d bytes, %v", p, len(b), err)
 		}
+	}
+}
+
+// TestMirrorResume breaks a transfer after 40,000 of 100,000 bytes; the
+// next run sends REST 40000 (RFC 3659 §5) and completes the same bytes.
+func TestMirrorResume(t *testing.T) {
+	big := make([]byte, 100000)
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	var broke atomic.Bool
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: map[string]string{"/top/big.bin": string(big)},
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			switch {
+			case line == "LIST":
+				s.Send("150 Here comes the directory listing.", "-rw-r--r--    1 0        0          100000 Jan 01  2024 big.bin\r\n")
+				return true
+			case line == "RETR big.bin" && !broke.Load():
+				broke.Store(true)
+				dc, err := s.AcceptData()
+				if err != nil {
+					return false
+				}
+				s.Reply("150 Opening BINARY mode data connection for big.bin (100000 bytes).")
+				dc.Write(big[:40000])
+				dc.Close()
+				s.Drop()
+				return true
+			}
+			return false
+		},
+	})
+	url := "ftp://" + fake.Addr + "/top/"
+	dir := t.TempDir()
+	st, _ := Mirror(context.Background(), url, dir, Options{})
+	if st.Failed != 1 {
+		t.Fatalf("first run %+v, want the broken transfer failed", st)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "big.bin")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("big.bin exists after a broken transfer: %v", err)
+	}
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), url, dir, Options{Log: &log})
+	if err != nil || st.Fetched != 1 || st.Bytes != 60000 {
+		t.Fatalf("second run %+v, %v; want 60,000 bytes more\n%s", st, err, log.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "big.bin")); !bytes.Equal(b, big) {
+		t.Errorf("big.bin: %d bytes, not the file", len(b))
+	}
+	rest := false
+	for _, c := range fake.Commands() {
+		rest = rest || c == "REST 40000"
+	}
+	if !rest {
+		t.Errorf("no REST 40000 among %q", fake.Commands())
+	}
+	sum := sha256.Sum256(big)
+	if r := readManifest(t, dir)["big.bin"]; r.Size != 100000 || r.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("manifest %+v: the hash is of the whole file", r)
+	}
+	if !strings.Contains(log.String(), "resumed "+url+"big.bin at byte 40000") {
+		t.Errorf("log: %s", log.String())
 	}
 }

@@ -9,7 +9,9 @@ import (
 	"hash"
 	"io"
 	"net/textproto"
+	"os"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -390,12 +392,93 @@ func (r *run) ftpFile(ctx context.Context, s *ftpSite, rel []string, e entry, u,
 		r.fileFailed(u, err)
 		return
 	}
+	if e.size > 0 && !e.mtime.IsZero() {
+		r.ftpResumable(ctx, sc, e, u, local)
+		return
+	}
 	body, _, err := sc.pc.Retr(ctx, e.name)
 	if err != nil {
 		r.fileFailed(u, err)
 		return
 	}
 	r.save(u, local, e.size, e.mtime, body)
+}
+
+// partialName is where a file of known size and time is written while it
+// comes: kept when the transfer breaks, so that the next run resumes it.
+func partialName(local string) string {
+	dir, base := path.Split(local)
+	return dir + "." + base + ".rfc1738-partial"
+}
+
+// ftpResumable fetches a file of known size and time into its partial
+// file, resuming with REST (RFC 3659 §5) from the bytes a broken earlier
+// transfer left there when that partial has the listed time (the same
+// version of the file), and renames it to local once the end reply says
+// it is complete. A broken transfer leaves the partial (never the local
+// name) with the listed time; a server refusing REST sends it whole.
+func (r *run) ftpResumable(ctx context.Context, sc *siteConn, e entry, u, local string) {
+	part := partialName(local)
+	h := sha256.New()
+	var offset int64
+	if fi, err := r.root.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.size && fi.ModTime().Equal(e.mtime) {
+		if f, err := r.root.Open(part); err == nil {
+			offset, err = io.Copy(h, f)
+			f.Close()
+			if err != nil {
+				offset = 0
+			}
+		}
+	}
+	body, _, err := sc.pc.RetrFrom(ctx, e.name, offset)
+	if offset > 0 && isRefusal(err) {
+		offset = 0
+		body, _, err = sc.pc.Retr(ctx, e.name)
+	}
+	if err != nil {
+		r.fileFailed(u, err)
+		return
+	}
+	if offset == 0 {
+		h.Reset()
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	if offset == 0 {
+		flags |= os.O_TRUNC
+	}
+	f, err := r.root.OpenFile(part, flags, 0o644)
+	if err != nil {
+		body.Close()
+		r.fileFailed(u, err)
+		return
+	}
+	n, err := io.Copy(io.MultiWriter(f, h), body)
+	if err == nil {
+		err = body.Close()
+	} else {
+		body.Close()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = r.root.Rename(part, local)
+	}
+	if err != nil {
+		// The bytes that came stay for the next run, marked with the
+		// listed time of the version they belong to.
+		r.root.Chtimes(part, e.mtime, e.mtime)
+		r.fileFailed(u, err)
+		return
+	}
+	r.root.Chtimes(local, e.mtime, e.mtime)
+	if offset > 0 {
+		r.logf("resumed %s at byte %s", u, strconv.FormatInt(offset, 10))
+	}
+	r.record(u, local, offset+n, n, e.mtime, h)
 }
 
 // save writes body to local atomically, hashing it, sets the remote
@@ -411,13 +494,19 @@ func (r *run) save(u, local string, size int64, mtime time.Time, body io.ReadClo
 	if !mtime.IsZero() {
 		r.root.Chtimes(local, mtime, mtime)
 	}
-	if err := r.man.add(Record{URL: u, Path: local, Size: cw.n, Mtime: mtime, SHA256: hex.EncodeToString(h.Sum(nil))}); err != nil {
+	r.record(u, local, cw.n, cw.n, mtime, h)
+}
+
+// record adds a complete file of n bytes, of which came transferred in
+// this run, to the manifest and the counts.
+func (r *run) record(u, local string, n, came int64, mtime time.Time, h hash.Hash) {
+	if err := r.man.add(Record{URL: u, Path: local, Size: n, Mtime: mtime, SHA256: hex.EncodeToString(h.Sum(nil))}); err != nil {
 		r.logf("manifest: %v", err.Error())
 	}
 	if r.opt.Verbose {
-		r.logf("fetched %s -> %s (%d bytes)", u, local, cw.n)
+		r.logf("fetched %s -> %s (%d bytes)", u, local, n)
 	}
-	r.count(func(st *Stats) { st.Fetched++; st.Bytes += cw.n })
+	r.count(func(st *Stats) { st.Fetched++; st.Bytes += came })
 }
 
 func (r *run) fileFailed(u string, err error) {

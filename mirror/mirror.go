@@ -306,7 +306,7 @@ func (r *run) deleteGone() {
 		f.Close()
 		for _, e := range ents {
 			name := e.Name()
-			if names[name] || (dir == "" && name == ManifestName) {
+			if names[name] || (dir == "" && name == ManifestName) || strings.HasSuffix(name, ".rfc1738-partial") {
 				continue
 			}
 			rel := path.Join(dir, name)
