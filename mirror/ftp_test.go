@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
@@ -196,5 +197,37 @@ func TestMirrorFTP(t *testing.T) {
 				t.Errorf("manifest after --delete: %d records, hash#tag.txt kept %v", len(recs), ok)
 			}
 		})
+	}
+}
+
+// TestMirrorResumeVSFTPD: a partial file left by a broken run, with the
+// listed time, is completed with REST, as vsftpd's log shows.
+func TestMirrorResumeVSFTPD(t *testing.T) {
+	addr, root := testserver.VSFTPD(t)
+	top := filepath.Join(root, "resume")
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<14) // 256 KiB
+	os.MkdirAll(top, 0o755)
+	if err := os.WriteFile(filepath.Join(top, "big.bin"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chmodTree(t, top)
+	fi, _ := os.Stat(filepath.Join(top, "big.bin"))
+	// vsftpd lists times in UTC to the minute.
+	listed := fi.ModTime().UTC().Truncate(time.Minute)
+	dir := t.TempDir()
+	part := filepath.Join(dir, ".big.bin.rfc1738-partial")
+	os.WriteFile(part, big[:100000], 0o644)
+	os.Chtimes(part, listed, listed)
+
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), "ftp://"+addr+"/resume/", dir, Options{Log: &log})
+	if err != nil || st.Fetched != 1 || st.Bytes != int64(len(big)-100000) {
+		t.Fatalf("%+v, %v; want the rest of big.bin\n%s", st, err, log.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "big.bin")); !bytes.Equal(b, big) {
+		t.Errorf("big.bin: %d bytes, not the file", len(b))
+	}
+	if l := testserver.VSFTPDLog(root); !strings.Contains(l, `"REST 100000"`) {
+		t.Errorf("vsftpd's log shows no REST 100000:\n%s", l)
 	}
 }
