@@ -458,9 +458,9 @@ func (r *run) ftpResumable(ctx context.Context, sc *siteConn, e entry, u, local 
 	} else {
 		body.Close()
 	}
-	if err == nil {
-		err = f.Sync()
-	}
+	// No fsync per file (as lftp and wget): the manifest line follows the
+	// rename, so a killed run or a dropped server leaves it true; a crash
+	// of the machine itself may not.
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
