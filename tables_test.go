@@ -64,6 +64,9 @@ func TestEscapeNeedsTwoHexDigits(t *testing.T) {
 		if _, err := Parse(in); err == nil {
 			t.Errorf("Parse(%q) accepted a malformed escape", in)
 		}
+		if Valid(in) {
+			t.Errorf("Valid(%q) accepted a malformed escape", in)
+		}
 	}
 	for _, in := range []string{"http://h/%4F", "ftp://h/a%4fb", "gopher://h/0%4Ax", "news:a%4Bb@c", "x-y:ab%4cc"} {
 		if _, err := Parse(in); err != nil {
