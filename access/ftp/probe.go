@@ -34,16 +34,7 @@ func (c *Conn) Mdtm(ctx context.Context, name string) (time.Time, Reply, error) 
 	if err != nil {
 		return time.Time{}, rep, err
 	}
-	s := strings.TrimSpace(rep.Msg)
-	layout := "20060102150405"
-	if len(s) > len(layout) && s[len(layout)] == '.' {
-		layout += "." + strings.Repeat("0", min(len(s)-len(layout)-1, 9))
-	}
-	t, perr := time.ParseInLocation(layout, s, time.UTC)
-	if perr != nil {
-		return time.Time{}, rep, nil
-	}
-	return t, rep, nil
+	return parseTimeVal(strings.TrimSpace(rep.Msg)), rep, nil
 }
 
 // Pwd sends "PWD" (RFC 959 §4.1.3) and returns the directory named in the

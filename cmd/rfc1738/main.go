@@ -13,6 +13,7 @@
 //	rfc1738 mail      [flags] mailto:ADDRESS       send stdin to a mailbox (§3.5)
 //	rfc1738 linkcheck [flags] [FILE|DIR|URL ...]   check every link of a document set (§3)
 //	rfc1738 browse    [flags] [URL]                a full-screen browser (gopher, ftp, news …)
+//	rfc1738 mirror    [flags] URL DIR              a local copy of an ftp tree or a gopher hole
 //	rfc1738 url       [--get T] [--set P=V] [URL ...] read and change parts (trurl-style)
 //	rfc1738 completion bash|zsh|fish               shell completion
 //	rfc1738 man                                    the manual page (roff)

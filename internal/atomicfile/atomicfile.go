@@ -4,9 +4,14 @@
 package atomicfile
 
 import (
+	"errors"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
+	"strconv"
 )
 
 // Write writes body to a temporary file beside path and renames it to
@@ -44,20 +49,56 @@ func Write(path string, body io.Reader, closeBody io.Closer) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err = io.Copy(tmp, body); err != nil {
-		return err
-	}
-	if err = closeBody.Close(); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
+	if err = fill(tmp, body, closeBody); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// WriteIn is Write for a name inside root: the temporary file, the
+// rename and every path step stay inside root (os.Root refuses a ".." or
+// a symbolic link that leads out), so a download can never land outside
+// the folder it belongs to.
+func WriteIn(root *os.Root, name string, body io.Reader, closeBody io.Closer) (err error) {
+	dir, base := path.Split(filepath.ToSlash(name))
+	var tmp *os.File
+	var tmpName string
+	for range 100 {
+		tmpName = dir + "." + base + "." + strconv.FormatUint(rand.Uint64(), 36) + ".part"
+		tmp, err = root.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			root.Remove(tmpName)
+		}
+	}()
+	if err = fill(tmp, body, closeBody); err != nil {
+		return err
+	}
+	return root.Rename(tmpName, name)
+}
+
+// fill copies body into tmp, reads the protocol's end (closeBody), and
+// makes tmp durable and readable before it is renamed.
+func fill(tmp *os.File, body io.Reader, closeBody io.Closer) error {
+	if _, err := io.Copy(tmp, body); err != nil {
+		return err
+	}
+	if err := closeBody.Close(); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	return tmp.Close()
 }

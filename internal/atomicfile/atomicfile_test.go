@@ -45,3 +45,30 @@ func TestWrite(t *testing.T) {
 		t.Errorf("folder holds %v, want only out.txt", entries)
 	}
 }
+
+func TestWriteInStaysInside(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"../escape", "out/escape"} {
+		if err := WriteIn(root, name, strings.NewReader("x"), io.NopCloser(nil)); err == nil {
+			t.Errorf("WriteIn(%q) = nil, want an error", name)
+		}
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("%d files written outside the root", len(ents))
+	}
+	if err := WriteIn(root, "in", strings.NewReader("x"), io.NopCloser(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "in")); string(b) != "x" {
+		t.Errorf("in = %q", b)
+	}
+}

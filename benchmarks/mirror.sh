@@ -1,0 +1,121 @@
+#!/bin/sh
+# mirror.sh: rfc1738 mirror beside lftp's mirror on one loopback vsftpd,
+# in one run: SMALL small files in folders of PER_DIR and LARGE files of
+# LARGE_MB MiB each. Runs lftp (its default, one transfer at a time),
+# rfc1738 mirror (default --parallel 2) and rfc1738 mirror --parallel 4,
+# each into an empty folder, checks that each copy equals the tree
+# (diff -r), then times a second rfc1738 run that must fetch nothing.
+# Prints each time and the ratios; exit status 1 when a copy differs.
+#
+#   sudo sh benchmarks/mirror.sh               # SMALL=2000 LARGE=4 LARGE_MB=32
+#   sudo SMALL=200 sh benchmarks/mirror.sh
+#
+# Needs root (vsftpd chroots), vsftpd and lftp.
+set -eu
+
+SMALL=${SMALL:-2000}
+PER_DIR=${PER_DIR:-50}
+LARGE=${LARGE:-4}
+LARGE_MB=${LARGE_MB:-32}
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+[ "$(id -u)" = 0 ] || { echo "mirror.sh: run as root (vsftpd needs it)" >&2; exit 2; }
+[ -x /usr/sbin/vsftpd ] || { echo "mirror.sh: vsftpd is not installed" >&2; exit 2; }
+command -v lftp >/dev/null || { echo "mirror.sh: lftp is not installed (apt-get install lftp)" >&2; exit 2; }
+
+work=$(mktemp -d /tmp/mirror-bench.XXXXXX)
+chmod 755 "$work"
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+root=$work/ftproot
+i=0
+while [ $i -lt "$SMALL" ]; do
+	d=$(printf 'd%03d' $((i / PER_DIR)))
+	mkdir -p "$root/$d"
+	printf 'file %d\n' $i >"$root/$d/f$i.txt"
+	i=$((i + 1))
+done
+mkdir -p "$root/large"
+i=0
+while [ $i -lt "$LARGE" ]; do
+	head -c $((LARGE_MB * 1048576)) /dev/urandom >"$root/large/big$i.bin"
+	i=$((i + 1))
+done
+chmod -R a+rX "$root"
+
+port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+pasv=$((20000 + (port % 100) * 100))
+cat >"$work/vsftpd.conf" <<CONF
+listen=YES
+listen_ipv6=NO
+listen_address=127.0.0.1
+listen_port=$port
+background=NO
+anonymous_enable=YES
+anon_root=$root
+no_anon_password=NO
+local_enable=NO
+write_enable=NO
+pasv_enable=YES
+pasv_address=127.0.0.1
+pasv_min_port=$pasv
+pasv_max_port=$((pasv + 99))
+secure_chroot_dir=/var/run/vsftpd/empty
+max_clients=0
+max_per_ip=0
+xferlog_enable=NO
+CONF
+chmod 600 "$work/vsftpd.conf"
+mkdir -p /var/run/vsftpd/empty
+/usr/sbin/vsftpd "$work/vsftpd.conf" &
+pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	/usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),1)" 2>/dev/null && break
+	sleep 0.2
+done
+
+bin=$work/rfc1738
+(cd "$here" && go build -o "$bin" ./cmd/rfc1738)
+url=ftp://127.0.0.1:$port/
+
+now() { date +%s.%N; }
+same() { diff -r "$root" "$1" >/dev/null || { echo "mirror.sh: $2's copy differs from the tree" >&2; status=1; }; }
+status=0
+
+echo "vsftpd 127.0.0.1:$port: $SMALL files of a few bytes in folders of $PER_DIR, $LARGE of $LARGE_MB MiB"
+
+t0=$(now)
+lftp -c "set net:max-retries 1; set ftp:use-feat on; open -u anonymous,bench@example.org $url; mirror / $work/lftp" >/dev/null
+t1=$(now)
+"$bin" mirror -q --email bench@example.org "$url" "$work/ours" >/dev/null
+t2=$(now)
+"$bin" mirror -q --email bench@example.org --parallel 4 "$url" "$work/ours4" >/dev/null
+t3=$(now)
+"$bin" mirror -q --email bench@example.org "$url" "$work/ours" >"$work/second.log"
+t4=$(now)
+lftp -c "set net:max-retries 1; open -u anonymous,bench@example.org $url; mirror --parallel=2 / $work/lftp2" >/dev/null
+t5=$(now)
+
+same "$work/lftp" lftp
+same "$work/lftp2" "lftp --parallel=2"
+# Our copies hold the manifest besides the tree.
+rm "$work/ours/.rfc1738-mirror.jsonl" "$work/ours4/.rfc1738-mirror.jsonl"
+same "$work/ours" "rfc1738 mirror"
+same "$work/ours4" "rfc1738 mirror --parallel 4"
+
+/usr/bin/python3 - "$t0" "$t1" "$t2" "$t3" "$t4" "$t5" <<'PY'
+import sys
+t0, t1, t2, t3, t4, t5 = map(float, sys.argv[1:])
+lftp, ours, ours4, again, lftp2 = t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4
+print(f"lftp -c mirror:                   {lftp:7.2f} s")
+print(f"lftp -c 'mirror --parallel=2':    {lftp2:7.2f} s")
+print(f"rfc1738 mirror (--parallel 2):    {ours:7.2f} s   {ours / lftp:5.2f} of lftp's time")
+print(f"rfc1738 mirror --parallel 4:      {ours4:7.2f} s   {ours4 / lftp:5.2f} of lftp's time")
+print(f"rfc1738 mirror again (no change): {again:7.2f} s")
+PY
+exit $status

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rfc1738/rfc1738/mirror"
+)
+
+func init() {
+	register(&command{
+		name:  "mirror",
+		short: "keep a local copy of an ftp tree or a gopher hole, incrementally",
+		args:  "[flags] URL DIR",
+		summary: "Copy the tree under an ftp directory URL (walked with the §3.2.2 CWD sequence; MLSD, LIST or NLST) or a\n" +
+			"gopher menu (§3.4) into DIR, with a manifest DIR/" + mirror.ManifestName + " (URL, path, size, time,\n" +
+			"SHA-256). A second run fetches only what is new or changed. Exit status: 0 all done, 1 some item failed\n" +
+			"or the run was cut short, 2 bad usage.",
+		run: runMirror,
+	})
+}
+
+func runMirror(e *env, args []string) int {
+	fs := newFlags(e, commands["mirror"])
+	parallel := fs.Int("parallel", mirror.DefaultParallel, "transfers and listings at once (logins kept per host)")
+	depth := fs.Int("depth", 0, "read at most `N` levels of directories or menus, the URL's own being 1 (0: all)")
+	var include, exclude globList
+	fs.Var(&include, "include", "fetch only files matching this `glob` (base name, or path with /; repeatable)")
+	fs.Var(&exclude, "exclude", "leave out files and directories matching this `glob` (repeatable)")
+	maxSize := fs.Int64("max-size", 0, "skip files larger than `BYTES` (0: no limit)")
+	maxTotal := fs.Int64("max-total", 0, "fetch at most `BYTES` in all (0: no limit)")
+	del := fs.Bool("delete", false, "remove local files whose remote ones are gone (never outside DIR)")
+	dry := fs.Bool("dry-run", false, "print what would be fetched or deleted; change nothing")
+	span := fs.Bool("span-hosts", false, "gopher: follow menus to other hosts and ports too")
+	verbose := fs.Bool("v", false, "print a line per fetched file, not only problems")
+	quiet := fs.Bool("q", false, "no progress line and no summary")
+	setup := accessSetup(fs)
+	operands, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if len(operands) != 2 || *parallel < 1 || *depth < 0 {
+		fmt.Fprintln(e.stderr, "usage: rfc1738 mirror [flags] URL DIR (--parallel at least 1, --depth at least 0)")
+		return exitUsage
+	}
+	c, err := setup(e)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 mirror:", err)
+		return exitUsage
+	}
+	opt := mirror.Options{
+		Parallel: *parallel, Depth: *depth, Include: include, Exclude: exclude,
+		MaxSize: *maxSize, MaxTotal: *maxTotal, Delete: *del, DryRun: *dry,
+		SpanHosts: *span, Email: c.Email, Verbose: *verbose || *dry, Log: e.stdout,
+	}
+	var mu sync.Mutex
+	progress := !*quiet && isTerminal(e.stderr)
+	last := time.Time{}
+	start := time.Now()
+	if progress {
+		opt.Progress = func(s mirror.Stats) {
+			mu.Lock()
+			defer mu.Unlock()
+			if now := time.Now(); now.Sub(last) > 200*time.Millisecond {
+				last = now
+				fmt.Fprintf(e.stderr, "\r\x1b[K%d/%d files, %s, %s/s", s.Fetched, s.Planned, byteSize(s.Bytes),
+					byteSize(int64(float64(s.Bytes)/max(now.Sub(start).Seconds(), 0.001))))
+			}
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	st, err := mirror.Mirror(ctx, operands[0], operands[1], opt)
+	if progress {
+		mu.Lock()
+		fmt.Fprint(e.stderr, "\r\x1b[K")
+		mu.Unlock()
+	}
+	if !*quiet {
+		el := time.Since(start)
+		fmt.Fprintf(e.stderr, "mirror: %d fetched (%s), %d unchanged, %d deleted, %d skipped, %d refused, %d failed; %d directories in %s\n",
+			st.Fetched, byteSize(st.Bytes), st.Unchanged, st.Deleted, st.Skipped, st.Refused, st.Failed, st.Dirs, el.Round(time.Millisecond))
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 mirror:", err)
+		return exitNegative
+	}
+	if st.Failed > 0 {
+		return exitNegative
+	}
+	return exitOK
+}
+
+// byteSize prints n with a binary unit.
+func byteSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

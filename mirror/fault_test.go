@@ -1,0 +1,219 @@
+package mirror
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rfc1738/rfc1738/internal/testserver"
+)
+
+// faultFiles is the fake's tree; its LIST adds lines no mirror may take.
+var faultFiles = map[string]string{
+	"/top/a.txt":     "a\n",
+	"/top/b.txt":     "bbbb\n",
+	"/top/sub/c.txt": "cc\n",
+}
+
+// fakeList answers LIST in the Unix format with true sizes, plus an
+// unreadable line and a name that would leave the folder.
+func fakeList(s *testserver.FTPSession) {
+	dir := s.Dir()
+	names := map[string]string{}
+	for p, body := range faultFiles {
+		if rel, ok := strings.CutPrefix(p, dir+"/"); ok {
+			if d, _, isDir := strings.Cut(rel, "/"); isDir {
+				names[d] = ""
+			} else {
+				names[rel] = body
+			}
+		}
+	}
+	keys := make([]string, 0, len(names))
+	for n := range names {
+		keys = append(keys, n)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString("total 3\r\n")
+	for _, n := range keys {
+		kind, size := "-", len(names[n])
+		if _, ok := faultFiles[path.Join(dir, n)]; !ok {
+			kind, size = "d", 4096
+		}
+		fmt.Fprintf(&b, "%srw-r--r--    1 0        0       %8d Jan 01  2024 %s\r\n", kind, size, n)
+	}
+	b.WriteString("this line is no listing\r\n")
+	b.WriteString("-rw-r--r--    1 0        0              1 Jan 01  2024 ../../escape\r\n")
+	s.Send("150 Here comes the directory listing.", b.String())
+}
+
+func TestMirrorFaults(t *testing.T) {
+	var drop atomic.Bool
+	drop.Store(true)
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: faultFiles,
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			switch {
+			case line == "LIST":
+				fakeList(s)
+				return true
+			case line == "RETR b.txt" && drop.Load():
+				// The server goes away in the middle of the tree.
+				s.Drop()
+				return true
+			}
+			return false
+		},
+	})
+	url := "ftp://" + fake.Addr + "/top/"
+	dir := t.TempDir()
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Fetched != 2 || st.Failed != 1 || st.Refused != 4 {
+		t.Errorf("first run %+v, want 2 fetched, 1 failed, 4 refused (2 per listing)\n%s", st, log.String())
+	}
+	for _, want := range []string{`unreadable LIST line in ftp://` + fake.Addr + `/top/: "this line is no listing"`, `refused "../../escape"`} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	// The manifest names exactly the complete files; the cut one left
+	// no file and no temporary file behind.
+	recs := readManifest(t, dir)
+	if _, ok := recs["b.txt"]; ok || len(recs) != 2 || recs["sub/c.txt"].Size != 3 {
+		t.Errorf("manifest %+v, want a.txt and sub/c.txt", recs)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "b.txt") || strings.HasSuffix(e.Name(), ".part") {
+			t.Errorf("%s left after the cut transfer", e.Name())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "..", "escape")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a file outside the folder: %v", err)
+	}
+
+	// The next run fetches only what is missing.
+	drop.Store(false)
+	log.Reset()
+	st, err = Mirror(context.Background(), url, dir, Options{Log: &log})
+	if err != nil || st.Fetched != 1 || st.Unchanged != 2 || st.Failed != 0 {
+		t.Errorf("second run %+v, %v; want b.txt only\n%s", st, err, log.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "b.txt")); string(b) != "bbbb\n" {
+		t.Errorf("b.txt = %q", b)
+	}
+}
+
+// TestMirrorInterrupted cancels the run (Ctrl-C) in the middle of a
+// transfer: the run says so and the manifest holds only complete files.
+func TestMirrorInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: faultFiles,
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			switch line {
+			case "LIST":
+				fakeList(s)
+				return true
+			case "RETR b.txt":
+				cancel()
+				<-s.Done()
+				return true
+			}
+			return false
+		},
+	})
+	dir := t.TempDir()
+	st, err := Mirror(ctx, "ftp://"+fake.Addr+"/top/", dir, Options{Parallel: 1})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Mirror = %+v, %v; want context.Canceled", st, err)
+	}
+	recs := readManifest(t, dir)
+	if _, ok := recs["b.txt"]; ok {
+		t.Errorf("manifest names the interrupted b.txt: %+v", recs)
+	}
+	for p := range recs {
+		if b, err := os.ReadFile(filepath.Join(dir, p)); err != nil || int64(len(b)) != recs[p].Size {
+			t.Errorf("manifest names %s, on disk: %d bytes, %v", p, len(b), err)
+		}
+	}
+}
+
+// TestMirrorResume breaks a transfer after 40,000 of 100,000 bytes; the
+// next run sends REST 40000 (RFC 3659 §5) and completes the same bytes.
+func TestMirrorResume(t *testing.T) {
+	big := make([]byte, 100000)
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	var broke atomic.Bool
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: map[string]string{"/top/big.bin": string(big)},
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			switch {
+			case line == "LIST":
+				s.Send("150 Here comes the directory listing.", "-rw-r--r--    1 0        0          100000 Jan 01  2024 big.bin\r\n")
+				return true
+			case line == "RETR big.bin" && !broke.Load():
+				broke.Store(true)
+				dc, err := s.AcceptData()
+				if err != nil {
+					return false
+				}
+				s.Reply("150 Opening BINARY mode data connection for big.bin (100000 bytes).")
+				dc.Write(big[:40000])
+				dc.Close()
+				s.Drop()
+				return true
+			}
+			return false
+		},
+	})
+	url := "ftp://" + fake.Addr + "/top/"
+	dir := t.TempDir()
+	st, _ := Mirror(context.Background(), url, dir, Options{})
+	if st.Failed != 1 {
+		t.Fatalf("first run %+v, want the broken transfer failed", st)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "big.bin")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("big.bin exists after a broken transfer: %v", err)
+	}
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), url, dir, Options{Log: &log})
+	if err != nil || st.Fetched != 1 || st.Bytes != 60000 {
+		t.Fatalf("second run %+v, %v; want 60,000 bytes more\n%s", st, err, log.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "big.bin")); !bytes.Equal(b, big) {
+		t.Errorf("big.bin: %d bytes, not the file", len(b))
+	}
+	rest := false
+	for _, c := range fake.Commands() {
+		rest = rest || c == "REST 40000"
+	}
+	if !rest {
+		t.Errorf("no REST 40000 among %q", fake.Commands())
+	}
+	sum := sha256.Sum256(big)
+	if r := readManifest(t, dir)["big.bin"]; r.Size != 100000 || r.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("manifest %+v: the hash is of the whole file", r)
+	}
+	if !strings.Contains(log.String(), "resumed "+url+"big.bin at byte 40000") {
+		t.Errorf("log: %s", log.String())
+	}
+}

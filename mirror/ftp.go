@@ -1,0 +1,525 @@
+package mirror
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"net/textproto"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access/ftp"
+	"github.com/rfc1738/rfc1738/internal/atomicfile"
+)
+
+// ftpSite holds the logins of one ftp mirror and what the server can do.
+type ftpSite struct {
+	pool *ftp.Pool
+	addr string
+	cred ftp.Credentials
+	base string   // URL of the mirror's top, ending in "/"
+	top  []string // §3.2.2: the CWD arguments from the login directory
+
+	mu      sync.Mutex
+	idle    []*siteConn
+	featsOK bool
+	mlsd    bool
+}
+
+// A siteConn is a login that knows which directory of the tree it is in,
+// so that files of one directory need no CWD between them.
+type siteConn struct {
+	pc  *ftp.PooledConn
+	dir string // key of the directory, "\x00" when unknown
+}
+
+const unknownDir = "\x00"
+
+func dirKey(rel []string) string { return strings.Join(rel, "/") }
+
+func (r *run) mirrorFTP(ctx context.Context, u rfc1738.URL) error {
+	v, _ := u.FTP()
+	user, pass, _ := v.Login(r.opt.Email)
+	s := &ftpSite{
+		pool: &ftp.Pool{MaxIdlePerLogin: r.opt.Parallel},
+		addr: u.HostPort(),
+		cred: ftp.Credentials{User: user, Password: pass, HasPassword: true},
+	}
+	// The URL names a directory: its <cwd>s, and its <name> too when
+	// there is one (ftp://host/pub is the directory pub).
+	s.top = append(s.top, v.Cwd...)
+	if v.Name != "" {
+		s.top = append(s.top, v.Name)
+	}
+	b := []byte("ftp://")
+	if v.HasUser {
+		b = rfc1738.AppendEscape(b, v.User, rfc1738.UserComponent)
+		b = append(b, '@')
+	}
+	b = append(b, u.HostPort()...)
+	b = append(b, '/')
+	for _, seg := range s.top {
+		b = rfc1738.AppendEscape(b, seg, rfc1738.FSegment)
+		b = append(b, '/')
+	}
+	s.base = string(b)
+	defer s.close()
+
+	// The top directory is listed first, on its own: a login or CWD that
+	// fails there fails the run.
+	sc, err := s.get(ctx, nil)
+	if err != nil {
+		return err
+	}
+	s.put(sc)
+	r.addFTPDir(s, nil, 0)
+	return r.fr.Run(ctx)
+}
+
+func (s *ftpSite) url(rel []string, name string, dir bool) string {
+	b := []byte(s.base)
+	for _, seg := range rel {
+		b = rfc1738.AppendEscape(b, seg, rfc1738.FSegment)
+		b = append(b, '/')
+	}
+	if dir {
+		return string(b)
+	}
+	return string(rfc1738.AppendEscape(b, name, rfc1738.FSegment))
+}
+
+// get returns a login in directory rel: an idle one already there, else
+// any idle one (or a new login) moved there with the §3.2.2 CWD
+// sequence from the login directory.
+func (s *ftpSite) get(ctx context.Context, rel []string) (*siteConn, error) {
+	key := dirKey(rel)
+	s.mu.Lock()
+	var sc *siteConn
+	for i, c := range s.idle {
+		if c.dir == key {
+			sc = c
+			s.idle = append(s.idle[:i], s.idle[i+1:]...)
+			break
+		}
+	}
+	if sc == nil && len(s.idle) > 0 {
+		sc = s.idle[len(s.idle)-1]
+		s.idle = s.idle[:len(s.idle)-1]
+	}
+	s.mu.Unlock()
+	if sc == nil {
+		pc, err := s.pool.Get(ctx, s.addr, s.cred)
+		if err != nil {
+			return nil, err
+		}
+		sc = &siteConn{pc: pc, dir: unknownDir}
+		if pc.Home == "" {
+			// Without a known login directory the connection can take
+			// the CWD sequence only once.
+			sc.dir = "\x00home"
+		}
+		s.features(ctx, pc)
+	}
+	if err := s.cd(ctx, sc, rel); err != nil {
+		if sc.pc.Usable() && sc.pc.Home == "" && sc.dir == unknownDir {
+			// It left an unknown login directory: no way back.
+			sc.pc.Conn.Close()
+			return s.get(ctx, rel)
+		}
+		s.put(sc)
+		return nil, err
+	}
+	return sc, nil
+}
+
+// cd moves sc to directory rel: back to the login directory, where
+// every URL's path starts, then §3.2.2's sequence, one CWD per <cwd>
+// element with its own argument, then one per directory below the top.
+func (s *ftpSite) cd(ctx context.Context, sc *siteConn, rel []string) error {
+	key := dirKey(rel)
+	if sc.dir == key {
+		return nil
+	}
+	if sc.dir != "\x00home" {
+		if sc.pc.Home == "" {
+			sc.dir = unknownDir
+			return errors.New("the server did not say its login directory (PWD)")
+		}
+		sc.dir = unknownDir
+		if _, err := sc.pc.Cwd(ctx, sc.pc.Home); err != nil {
+			return err
+		}
+	}
+	sc.dir = unknownDir
+	for _, seg := range append(append([]string(nil), s.top...), rel...) {
+		if _, err := sc.pc.Cwd(ctx, seg); err != nil {
+			return err
+		}
+	}
+	sc.dir = key
+	return nil
+}
+
+// features reads FEAT once per site: whether MLSD may be used.
+func (s *ftpSite) features(ctx context.Context, pc *ftp.PooledConn) {
+	s.mu.Lock()
+	done := s.featsOK
+	s.mu.Unlock()
+	if done {
+		return
+	}
+	feats, _, err := pc.Feat(ctx)
+	s.mu.Lock()
+	s.featsOK = err == nil || isRefusal(err)
+	// RFC 3659 §7.8: a server with MLSD lists "MLST" in FEAT.
+	s.mlsd = ftp.HasFeature(feats, "MLST")
+	s.mu.Unlock()
+}
+
+func (s *ftpSite) put(sc *siteConn) {
+	if !sc.pc.Usable() {
+		sc.pc.Conn.Close()
+		return
+	}
+	s.mu.Lock()
+	s.idle = append(s.idle, sc)
+	s.mu.Unlock()
+}
+
+func (s *ftpSite) close() {
+	s.mu.Lock()
+	idle := s.idle
+	s.idle = nil
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, sc := range idle {
+		if sc.dir == "\x00home" {
+			sc.pc.Conn.Quit(ctx)
+			continue
+		}
+		s.pool.Put(ctx, sc.pc)
+	}
+	s.pool.Close()
+}
+
+func isRefusal(err error) bool {
+	var te *textproto.Error
+	return errors.As(err, &te)
+}
+
+func (r *run) addFTPDir(s *ftpSite, rel []string, depth int) {
+	r.add(s.url(rel, "", true), depth, func(ctx context.Context) { r.ftpDir(ctx, s, rel, depth) })
+}
+
+// ftpDir lists one directory and queues its subdirectories and the
+// files that are new or changed.
+func (r *run) ftpDir(ctx context.Context, s *ftpSite, rel []string, depth int) {
+	local := path.Join(rel...)
+	where := s.url(rel, "", true)
+	sc, err := s.get(ctx, rel)
+	if err != nil {
+		r.logf("list %s: %v", where, err.Error())
+		r.count(func(st *Stats) { st.Failed++ })
+		return
+	}
+	ents, err := r.ftpList(ctx, s, sc, rel)
+	s.put(sc)
+	if err != nil {
+		r.logf("list %s: %v", where, err.Error())
+		r.count(func(st *Stats) { st.Failed++ })
+		return
+	}
+	r.count(func(st *Stats) { st.Dirs++ })
+	names := map[string]bool{}
+	for _, e := range ents {
+		if err := safeName(e.name, len(rel) == 0); err != nil {
+			r.logf("refused %q in %s: %v", e.name, where, err.Error())
+			r.count(func(st *Stats) { st.Refused++ })
+			continue
+		}
+		names[e.name] = true
+		child := path.Join(local, e.name)
+		if e.dir {
+			if matches(r.opt.Exclude, child) || (r.opt.Depth > 0 && depth+2 > r.opt.Depth) {
+				continue
+			}
+			if err := r.mkdir(child); err != nil {
+				r.logf("mkdir %s: %v", child, err.Error())
+				r.count(func(st *Stats) { st.Failed++ })
+				continue
+			}
+			sub := append(append([]string(nil), rel...), e.name)
+			r.addFTPDir(s, sub, depth+1)
+			continue
+		}
+		if !r.want(child, e.size, e.mtime) {
+			continue
+		}
+		u := s.url(rel, e.name, false)
+		if r.opt.DryRun {
+			r.logf("would fetch %s -> %s", u, child)
+			continue
+		}
+		e := e
+		r.add(u+";type=i", depth, func(ctx context.Context) { r.ftpFile(ctx, s, rel, e, u, child) })
+	}
+	r.markListed(local, names)
+}
+
+// ftpList reads the directory sc is in: MLSD where FEAT lists it (RFC
+// 3659 §7, exact names, sizes and times), else LIST in the Unix or DOS
+// format, else NLST with a CWD probe per name.
+func (r *run) ftpList(ctx context.Context, s *ftpSite, sc *siteConn, rel []string) ([]entry, error) {
+	where := s.url(rel, "", true)
+	s.mu.Lock()
+	mlsd := s.mlsd
+	s.mu.Unlock()
+	if mlsd {
+		var ents []entry
+		err := readLines(ctx, func() (io.ReadCloser, error) { return sc.pc.Mlsd(ctx, "") }, func(line string) {
+			m, ok := ftp.ParseMLSxEntry(line)
+			switch {
+			case !ok:
+				r.logf("unreadable MLSD line in %s: %q", where, line)
+				r.count(func(st *Stats) { st.Refused++ })
+			case m.Type == "file":
+				ents = append(ents, entry{name: m.Name, size: m.Size, mtime: m.Modify})
+			case m.Type == "dir":
+				ents = append(ents, entry{name: m.Name, dir: true, size: -1})
+			}
+		})
+		return ents, err
+	}
+	var ents []entry
+	bad, lines := 0, 0
+	now := time.Now().UTC()
+	err := readLines(ctx, func() (io.ReadCloser, error) { return sc.pc.List(ctx, "") }, func(line string) {
+		lines++
+		e, skip, ok := parseListLine(line, now)
+		switch {
+		case !ok:
+			bad++
+			r.logf("unreadable LIST line in %s: %q", where, line)
+		case !skip:
+			ents = append(ents, e)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if bad == 0 || bad < lines {
+		r.count(func(st *Stats) { st.Refused += bad })
+		return ents, nil
+	}
+	// No line of LIST was readable: NLST for the names, and a CWD into
+	// each tells a directory from a file.
+	var names []string
+	if err := readLines(ctx, func() (io.ReadCloser, error) { return sc.pc.Nlst(ctx, "") }, func(line string) {
+		names = append(names, path.Base(line))
+	}); err != nil {
+		return nil, err
+	}
+	ents = ents[:0]
+	for _, n := range names {
+		if safeName(n, false) != nil {
+			ents = append(ents, entry{name: n, size: -1})
+			continue
+		}
+		_, err := sc.pc.Cwd(ctx, n)
+		if err == nil {
+			ents = append(ents, entry{name: n, dir: true, size: -1})
+			sc.dir = unknownDir
+			if err := s.cd(ctx, sc, rel); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if !isRefusal(err) {
+			return nil, err
+		}
+		e := entry{name: n, size: -1}
+		if sc.pc.Binary(ctx) == nil {
+			if size, _, err := sc.pc.Size(ctx, n); err == nil {
+				e.size = size
+			}
+		}
+		ents = append(ents, e)
+	}
+	return ents, nil
+}
+
+// readLines opens a listing and calls each for every line.
+func readLines(ctx context.Context, open func() (io.ReadCloser, error), each func(string)) error {
+	body, err := open()
+	if err != nil {
+		return err
+	}
+	nr := ftp.NewNameReader(body)
+	for {
+		line, err := nr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			body.Close()
+			return err
+		}
+		each(line)
+	}
+	return body.Close()
+}
+
+// ftpFile fetches one file with TYPE I into DIR/local, atomically, and
+// records it in the manifest.
+func (r *run) ftpFile(ctx context.Context, s *ftpSite, rel []string, e entry, u, local string) {
+	sc, err := s.get(ctx, rel)
+	if err != nil {
+		r.fileFailed(u, err)
+		return
+	}
+	defer s.put(sc)
+	if err := sc.pc.Binary(ctx); err != nil {
+		r.fileFailed(u, err)
+		return
+	}
+	if e.size > 0 && !e.mtime.IsZero() {
+		r.ftpResumable(ctx, sc, e, u, local)
+		return
+	}
+	body, _, err := sc.pc.Retr(ctx, e.name)
+	if err != nil {
+		r.fileFailed(u, err)
+		return
+	}
+	r.save(u, local, e.size, e.mtime, body)
+}
+
+// partialName is where a file of known size and time is written while it
+// comes: kept when the transfer breaks, so that the next run resumes it.
+func partialName(local string) string {
+	dir, base := path.Split(local)
+	return dir + "." + base + ".rfc1738-partial"
+}
+
+// ftpResumable fetches a file of known size and time into its partial
+// file, resuming with REST (RFC 3659 §5) from the bytes a broken earlier
+// transfer left there when that partial has the listed time (the same
+// version of the file), and renames it to local once the end reply says
+// it is complete. A broken transfer leaves the partial (never the local
+// name) with the listed time; a server refusing REST sends it whole.
+func (r *run) ftpResumable(ctx context.Context, sc *siteConn, e entry, u, local string) {
+	part := partialName(local)
+	h := sha256.New()
+	var offset int64
+	if fi, err := r.root.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.size && fi.ModTime().Equal(e.mtime) {
+		if f, err := r.root.Open(part); err == nil {
+			offset, err = io.Copy(h, f)
+			f.Close()
+			if err != nil {
+				offset = 0
+			}
+		}
+	}
+	body, _, err := sc.pc.RetrFrom(ctx, e.name, offset)
+	if offset > 0 && isRefusal(err) {
+		offset = 0
+		body, _, err = sc.pc.Retr(ctx, e.name)
+	}
+	if err != nil {
+		r.fileFailed(u, err)
+		return
+	}
+	if offset == 0 {
+		h.Reset()
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	if offset == 0 {
+		flags |= os.O_TRUNC
+	}
+	f, err := r.root.OpenFile(part, flags, 0o644)
+	if err != nil {
+		body.Close()
+		r.fileFailed(u, err)
+		return
+	}
+	n, err := io.Copy(io.MultiWriter(f, h), body)
+	if err == nil {
+		err = body.Close()
+	} else {
+		body.Close()
+	}
+	// No fsync per file (as lftp and wget): the manifest line follows the
+	// rename, so a killed run or a dropped server leaves it true; a crash
+	// of the machine itself may not.
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = r.root.Rename(part, local)
+	}
+	if err != nil {
+		// The bytes that came stay for the next run, marked with the
+		// listed time of the version they belong to.
+		r.root.Chtimes(part, e.mtime, e.mtime)
+		r.fileFailed(u, err)
+		return
+	}
+	r.root.Chtimes(local, e.mtime, e.mtime)
+	if offset > 0 {
+		r.logf("resumed %s at byte %s", u, strconv.FormatInt(offset, 10))
+	}
+	r.record(u, local, offset+n, n, e.mtime, h)
+}
+
+// save writes body to local atomically, hashing it, sets the remote
+// time and records the file.
+func (r *run) save(u, local string, size int64, mtime time.Time, body io.ReadCloser) {
+	h := sha256.New()
+	cw := &countWriter{h: h}
+	if err := atomicfile.WriteIn(r.root, local, io.TeeReader(body, cw), body); err != nil {
+		body.Close()
+		r.fileFailed(u, err)
+		return
+	}
+	if !mtime.IsZero() {
+		r.root.Chtimes(local, mtime, mtime)
+	}
+	r.record(u, local, cw.n, cw.n, mtime, h)
+}
+
+// record adds a complete file of n bytes, of which came transferred in
+// this run, to the manifest and the counts.
+func (r *run) record(u, local string, n, came int64, mtime time.Time, h hash.Hash) {
+	if err := r.man.add(Record{URL: u, Path: local, Size: n, Mtime: mtime, SHA256: hex.EncodeToString(h.Sum(nil))}); err != nil {
+		r.logf("manifest: %v", err.Error())
+	}
+	if r.opt.Verbose {
+		r.logf("fetched %s -> %s (%d bytes)", u, local, n)
+	}
+	r.count(func(st *Stats) { st.Fetched++; st.Bytes += came })
+}
+
+func (r *run) fileFailed(u string, err error) {
+	r.logf("fetch %s: %v", u, fmt.Sprint(err))
+	r.count(func(st *Stats) { st.Failed++ })
+}
+
+type countWriter struct {
+	h hash.Hash
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return c.h.Write(p)
+}

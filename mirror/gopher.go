@@ -1,0 +1,195 @@
+package mirror
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access/gopher"
+)
+
+// GopherMenuName is the local name of a saved menu inside the folder of
+// its selector. A bare "%" never comes from a remote name (gopherSegment
+// writes "%" as "%25"), so it collides with nothing.
+const GopherMenuName = "%gophermap"
+
+// gopherSite is one gopher mirror.
+type gopherSite struct {
+	client gopher.Client
+	host   string // host:port of the URL
+}
+
+func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
+	v, _ := u.Gopher()
+	if v.Type != '1' {
+		return fmt.Errorf("mirror: %s is not a gopher menu (type %q); only a menu (type 1) can be mirrored", u, v.Type)
+	}
+	s := &gopherSite{host: strings.ToLower(u.HostPort())}
+	it := gopher.Item{Type: '1', Selector: v.Selector, Host: u.Host(), Port: u.PortNumber()}
+	if it.Port == 0 {
+		it.Port = u.DefaultPort()
+	}
+	r.addGopher(s, it, 0)
+	return r.fr.Run(ctx)
+}
+
+// gopherSegment makes one "/"-separated part of a selector a local name:
+// "%", control bytes and a name of dots are written %XX, so that two
+// different selectors never meet in one local path and none leaves the
+// folder.
+func gopherSegment(seg string) string {
+	if seg == "." || seg == ".." {
+		return strings.ReplaceAll(seg, ".", "%2E")
+	}
+	var b strings.Builder
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		if c == '%' || c < 0x20 || c == 0x7f {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// localPath is the local path of item it: its selector's parts made safe
+// (see gopherSegment), under "%host:port/" when it is on another server
+// than the URL's; a menu is the folder, its lines in GopherMenuName.
+func (s *gopherSite) localPath(it gopher.Item) string {
+	var parts []string
+	if hp := s.itemHost(it); hp != s.host {
+		parts = append(parts, "%"+gopherSegment(hp))
+	}
+	for _, seg := range strings.Split(it.Selector, "/") {
+		if seg != "" {
+			parts = append(parts, gopherSegment(seg))
+		}
+	}
+	if it.Type == '1' {
+		parts = append(parts, GopherMenuName)
+	} else if len(parts) == 0 || (len(parts) == 1 && strings.HasPrefix(parts[0], "%") && s.itemHost(it) != s.host) {
+		parts = append(parts, "%root")
+	}
+	p := strings.Join(parts, "/")
+	if p == ManifestName {
+		p = "%2E" + p[1:]
+	}
+	return p
+}
+
+func (s *gopherSite) itemHost(it gopher.Item) string {
+	return strings.ToLower(net.JoinHostPort(it.Host, strconv.Itoa(it.Port)))
+}
+
+func (r *run) addGopher(s *gopherSite, it gopher.Item, depth int) {
+	r.add(it.URL(), depth, func(ctx context.Context) {
+		if it.Type == '1' {
+			r.gopherMenu(ctx, s, it, depth)
+		} else {
+			r.gopherDoc(ctx, s, it)
+		}
+	})
+}
+
+// gopherMenu fetches a menu, saves its lines, and queues its items:
+// menus on the same server (any with SpanHosts) are followed, documents
+// and binaries fetched; searches (7), telnet sessions (8, T), CSO (2)
+// and "h URL:" links are recorded in the saved menu, not followed.
+func (r *run) gopherMenu(ctx context.Context, s *gopherSite, menu gopher.Item, depth int) {
+	u := menu.URL()
+	resp, err := s.client.Fetch(ctx, s.itemHost(menu), gopher.Request{Type: '1', Selector: menu.Selector})
+	if err != nil {
+		r.fileFailed(u, err)
+		return
+	}
+	defer resp.Body.Close()
+	mr := resp.Menu()
+	var saved bytes.Buffer
+	var items []gopher.Item
+	for {
+		it, err := mr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if _, bad := err.(*gopher.LineError); bad {
+				r.logf("unreadable menu line in %s: %v", u, err.Error())
+				r.count(func(st *Stats) { st.Refused++ })
+				continue
+			}
+			r.fileFailed(u, err)
+			return
+		}
+		saved.WriteString(it.Raw)
+		saved.WriteString("\r\n")
+		items = append(items, it)
+	}
+	r.count(func(st *Stats) { st.Dirs++ })
+	local := s.localPath(menu)
+	if !r.opt.DryRun {
+		if err := r.mkdir(parentDir(local)); err != nil {
+			r.fileFailed(u, err)
+			return
+		}
+		r.save(u, local, -1, zeroTime, io.NopCloser(&saved))
+	}
+	for _, it := range items {
+		switch {
+		case it.Type == 'i' || it.Type == '3':
+			continue
+		case it.Type == '7' || it.Type == '8' || it.Type == 'T' || it.Type == '2' || strings.HasPrefix(it.Selector, "URL:"):
+			r.count(func(st *Stats) { st.Recorded++ })
+			continue
+		case !r.opt.SpanHosts && s.itemHost(it) != s.host:
+			r.count(func(st *Stats) { st.Recorded++ })
+			continue
+		}
+		if it.Type == '1' {
+			if r.opt.Depth > 0 && depth+2 > r.opt.Depth {
+				continue
+			}
+			r.addGopher(s, it, depth+1)
+			continue
+		}
+		rel := s.localPath(it)
+		// A menu names no size or time: a document already complete in
+		// the manifest is not fetched again.
+		if !r.want(rel, -1, zeroTime) {
+			continue
+		}
+		if r.opt.DryRun {
+			r.logf("would fetch %s -> %s", it.URL(), rel)
+			continue
+		}
+		r.addGopher(s, it, depth)
+	}
+}
+
+// gopherDoc fetches one document or binary item.
+func (r *run) gopherDoc(ctx context.Context, s *gopherSite, it gopher.Item) {
+	u := it.URL()
+	local := s.localPath(it)
+	if err := r.mkdir(parentDir(local)); err != nil {
+		r.fileFailed(u, err)
+		return
+	}
+	resp, err := s.client.Fetch(ctx, s.itemHost(it), gopher.Request{Type: it.Type, Selector: it.Selector})
+	if err != nil {
+		r.fileFailed(u, err)
+		return
+	}
+	r.save(u, local, resp.Size, zeroTime, resp.Body)
+}
+
+func parentDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}

@@ -1,0 +1,154 @@
+package mirror
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// An entry is one name of a remote directory.
+type entry struct {
+	name  string
+	dir   bool
+	size  int64     // -1 when unknown
+	mtime time.Time // zero when unknown
+}
+
+var months = map[string]time.Month{
+	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
+	"jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
+}
+
+// parseListLine reads one line of a LIST reply (RFC 959 §4.1.3 leaves
+// its format to the server) in the two formats nearly every server
+// uses: Unix "ls -l" and the DOS/IIS one. ok is false for a line in
+// neither; skip is true for a line that names nothing ("total 12", ".",
+// "..", a symbolic link, whose target's kind LIST does not tell).
+func parseListLine(line string, now time.Time) (e entry, skip, ok bool) {
+	if strings.HasPrefix(line, "total ") {
+		return e, true, true
+	}
+	if e, skip, ok = parseUnixLine(line, now); ok {
+		return e, skip, ok
+	}
+	return parseDOSLine(line)
+}
+
+// fields returns the start and end offsets of the first n space-separated
+// fields of line.
+func fields(line string, n int) [][2]int {
+	var out [][2]int
+	i := 0
+	for len(out) < n {
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' {
+			j++
+		}
+		out = append(out, [2]int{i, j})
+		i = j
+	}
+	return out
+}
+
+// parseUnixLine: "drwxr-xr-x 2 owner group 4096 Nov 24 02:00 name", the
+// group (or owner and group) sometimes absent. The name starts one space
+// after the time or year, so names with spaces are read whole.
+func parseUnixLine(line string, now time.Time) (e entry, skip, ok bool) {
+	if len(line) < 10 || !strings.ContainsRune("-dlbcps", rune(line[0])) {
+		return e, false, false
+	}
+	f := fields(line, 9)
+	// Find size, month, day, time-or-year after the permissions.
+	for i := 2; i+3 < len(f); i++ {
+		size, err := strconv.ParseInt(line[f[i][0]:f[i][1]], 10, 64)
+		if err != nil || size < 0 {
+			continue
+		}
+		mon, isMon := months[strings.ToLower(line[f[i+1][0]:f[i+1][1]])]
+		if !isMon {
+			continue
+		}
+		day, err := strconv.Atoi(line[f[i+2][0]:f[i+2][1]])
+		if err != nil || day < 1 || day > 31 {
+			continue
+		}
+		ty := line[f[i+3][0]:f[i+3][1]]
+		var t time.Time
+		if h, m, found := strings.Cut(ty, ":"); found {
+			hh, err1 := strconv.Atoi(h)
+			mm, err2 := strconv.Atoi(m)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			// No year: the last such date not in the future (ls -l
+			// shows the time for dates within six months).
+			t = time.Date(now.Year(), mon, day, hh, mm, 0, 0, time.UTC)
+			if t.After(now.Add(24 * time.Hour)) {
+				t = t.AddDate(-1, 0, 0)
+			}
+		} else {
+			y, err := strconv.Atoi(ty)
+			if err != nil {
+				continue
+			}
+			t = time.Date(y, mon, day, 0, 0, 0, 0, time.UTC)
+		}
+		start := f[i+3][1] + 1
+		if start >= len(line) {
+			return e, false, false
+		}
+		e = entry{name: line[start:], size: size, mtime: t}
+		switch line[0] {
+		case 'd':
+			e.dir, e.size = true, -1
+		case '-':
+		default:
+			return e, true, true
+		}
+		if e.name == "." || e.name == ".." {
+			return e, true, true
+		}
+		return e, false, true
+	}
+	return e, false, false
+}
+
+// parseDOSLine: "01-02-20  03:04PM       <DIR>          name" or
+// "01-02-2020  15:04          1234 name".
+func parseDOSLine(line string) (e entry, skip, ok bool) {
+	f := fields(line, 3)
+	if len(f) < 3 {
+		return e, false, false
+	}
+	date, clock, what := line[f[0][0]:f[0][1]], line[f[1][0]:f[1][1]], line[f[2][0]:f[2][1]]
+	var t time.Time
+	var err error
+	for _, layout := range []string{"01-02-06 03:04PM", "01-02-2006 03:04PM", "01-02-06 15:04", "01-02-2006 15:04"} {
+		if t, err = time.Parse(layout, date+" "+clock); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return e, false, false
+	}
+	rest := strings.TrimLeft(line[f[2][1]:], " ")
+	if rest == "" {
+		return e, false, false
+	}
+	e = entry{name: rest, mtime: t, size: -1}
+	if what == "<DIR>" {
+		e.dir = true
+	} else if e.size, err = strconv.ParseInt(what, 10, 64); err != nil || e.size < 0 {
+		return e, false, false
+	}
+	if e.name == "." || e.name == ".." {
+		return e, true, true
+	}
+	return e, false, true
+}

@@ -1,0 +1,338 @@
+package mirror
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/crawl"
+	"github.com/rfc1738/rfc1738/internal/safetext"
+)
+
+// DefaultParallel is the number of transfers at once per host when
+// Options.Parallel is zero.
+const DefaultParallel = crawl.DefaultPerHost
+
+// Options control a mirror run. The zero value mirrors everything with
+// DefaultParallel transfers.
+type Options struct {
+	// Parallel bounds the listings and transfers running at once
+	// against the host; zero means DefaultParallel.
+	Parallel int
+	// Depth bounds the directory (or menu) levels read, the URL's own
+	// being level 1; zero means no bound.
+	Depth int
+	// Include, if not empty, keeps only files matching one of these
+	// globs (path.Match); Exclude drops files and directories matching
+	// one. A glob without "/" matches the base name, else the path
+	// relative to the mirror's top.
+	Include, Exclude []string
+	// MaxSize skips files larger than this many bytes; zero means none.
+	MaxSize int64
+	// MaxTotal stops fetching once this many bytes were planned; zero
+	// means no bound.
+	MaxTotal int64
+	// Delete removes local files whose remote ones are gone (only in
+	// directories listed whole in this run, and only inside the folder).
+	Delete bool
+	// DryRun lists and reports what would be fetched or deleted, and
+	// changes nothing.
+	DryRun bool
+	// SpanHosts lets a gopher mirror follow menus to other hosts.
+	SpanHosts bool
+	// Email is the anonymous ftp password (§3.2.1).
+	Email string
+	// Log receives one line per problem, deleted or refused item, and
+	// with Verbose per fetched file too; nil discards. Peer-controlled
+	// text is escaped.
+	Log     io.Writer
+	Verbose bool
+	// Progress, if set, is called now and then with the counts so far.
+	Progress func(Stats)
+}
+
+// Stats counts what a run did.
+type Stats struct {
+	Fetched, Unchanged, Deleted, Skipped, Failed, Refused int
+	// Recorded counts gopher items kept in their menu, not followed:
+	// searches, telnet sessions, "h URL:" links, other servers.
+	Recorded int
+	Dirs     int
+	Bytes    int64
+	Planned  int // files queued for transfer
+}
+
+// A run is the state of one Mirror call.
+type run struct {
+	opt  Options
+	root *os.Root
+	man  *manifest
+	fr   crawl.Frontier
+
+	mu      sync.Mutex
+	jobs    map[string]func(ctx context.Context)
+	listed  map[string]map[string]bool // local dir → local names listed remotely
+	stats   Stats
+	planned atomic.Int64
+	logMu   sync.Mutex
+}
+
+// Mirror copies the tree under rawURL (an ftp directory or a gopher menu)
+// into dir, creating dir if needed, and returns what it did. Problems
+// with single items are logged and counted, never fatal; the error is
+// for a run that could not start or was cut short (ctx cancelled, the
+// server gone), and the manifest then describes exactly the files that
+// are complete.
+func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error) {
+	u, err := rfc1738.Parse(rawURL)
+	if err != nil {
+		return Stats{}, err
+	}
+	if opt.Parallel <= 0 {
+		opt.Parallel = DefaultParallel
+	}
+	if !opt.DryRun {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return Stats{}, err
+		}
+	}
+	r := &run{opt: opt, jobs: map[string]func(context.Context){}, listed: map[string]map[string]bool{}}
+	if root, err := os.OpenRoot(dir); err == nil {
+		r.root = root
+		defer root.Close()
+	} else if !opt.DryRun {
+		return Stats{}, err
+	}
+	if r.root != nil {
+		if r.man, err = loadManifest(r.root); err != nil {
+			return Stats{}, fmt.Errorf("read manifest: %w", err)
+		}
+	} else {
+		r.man = &manifest{recs: map[string]Record{}}
+	}
+	if !opt.DryRun {
+		if err := r.man.open(); err != nil {
+			return Stats{}, fmt.Errorf("open manifest: %w", err)
+		}
+	}
+	r.fr = crawl.Frontier{Jobs: opt.Parallel, PerHost: opt.Parallel, Visit: r.visit}
+
+	var runErr error
+	switch u.Kind() {
+	case rfc1738.KindFTP:
+		runErr = r.mirrorFTP(ctx, u)
+	case rfc1738.KindGopher:
+		runErr = r.mirrorGopher(ctx, u)
+	default:
+		runErr = fmt.Errorf("mirror: %s URLs cannot be mirrored (ftp and gopher can)", u.Scheme())
+	}
+	if runErr == nil && ctx.Err() != nil {
+		runErr = ctx.Err()
+	}
+	if runErr == nil && opt.Delete {
+		r.deleteGone()
+	}
+	if cerr := r.man.compact(); runErr == nil && cerr != nil {
+		runErr = fmt.Errorf("write manifest: %w", cerr)
+	}
+	return r.snapshot(), runErr
+}
+
+func (r *run) snapshot() Stats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stats
+}
+
+func (r *run) count(f func(s *Stats)) {
+	r.mu.Lock()
+	f(&r.stats)
+	s := r.stats
+	r.mu.Unlock()
+	if r.opt.Progress != nil {
+		r.opt.Progress(s)
+	}
+}
+
+// logf writes one line; every argument is escaped with safetext.
+func (r *run) logf(format string, args ...any) {
+	if r.opt.Log == nil {
+		return
+	}
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = safetext.Escape(s)
+		}
+	}
+	r.logMu.Lock()
+	fmt.Fprintf(r.opt.Log, format+"\n", args...)
+	r.logMu.Unlock()
+}
+
+// add queues job under u, once per distinct URL (§2.2 via crawl).
+func (r *run) add(u string, depth int, job func(ctx context.Context)) {
+	pu, err := rfc1738.Parse(u)
+	if err != nil {
+		r.logf("refused %s: %v", u, err.Error())
+		r.count(func(s *Stats) { s.Refused++ })
+		return
+	}
+	key := rfc1738.Normalize(pu)
+	r.mu.Lock()
+	if _, dup := r.jobs[key]; dup {
+		r.mu.Unlock()
+		return
+	}
+	r.jobs[key] = job
+	r.mu.Unlock()
+	r.fr.Add(pu, depth)
+}
+
+func (r *run) visit(ctx context.Context, t crawl.Task) {
+	r.mu.Lock()
+	job := r.jobs[t.Key]
+	delete(r.jobs, t.Key)
+	r.mu.Unlock()
+	if job != nil && ctx.Err() == nil {
+		job(ctx)
+	}
+}
+
+var zeroTime time.Time
+
+// safeName checks one remote name as a local path element: a name that
+// would leave the folder or cannot be a file name ("", ".", "..", one
+// holding "/" or NUL) is refused, and so is the manifest's own name at
+// the top.
+func safeName(name string, top bool) error {
+	switch {
+	case name == "" || name == "." || name == "..":
+		return errors.New("the name would leave the folder")
+	case strings.ContainsAny(name, "/\x00"):
+		return errors.New("the name holds / or NUL")
+	case top && (name == ManifestName):
+		return errors.New("the name is the manifest's own")
+	}
+	return nil
+}
+
+// matches reports whether rel (slash-separated) matches one of globs.
+func matches(globs []string, rel string) bool {
+	for _, g := range globs {
+		target := rel
+		if !strings.Contains(g, "/") {
+			target = path.Base(rel)
+		}
+		if ok, _ := path.Match(g, target); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// markListed records that local dir rel was listed whole with names.
+func (r *run) markListed(rel string, names map[string]bool) {
+	r.mu.Lock()
+	r.listed[rel] = names
+	r.mu.Unlock()
+}
+
+// want decides whether the file rel of the listed size and time must be
+// fetched: it is new, its size or time differs from the manifest's, or
+// the local copy is gone or of another size. It also applies the
+// filters and limits, logging what it skips.
+func (r *run) want(rel string, size int64, mtime time.Time) bool {
+	if (len(r.opt.Include) > 0 && !matches(r.opt.Include, rel)) || matches(r.opt.Exclude, rel) {
+		r.count(func(s *Stats) { s.Skipped++ })
+		return false
+	}
+	if r.opt.MaxSize > 0 && size > r.opt.MaxSize {
+		r.logf("skipped %s: %d bytes, more than --max-size", rel, size)
+		r.count(func(s *Stats) { s.Skipped++ })
+		return false
+	}
+	if rec, ok := r.man.get(rel); ok && (size < 0 || rec.Size == size) && (mtime.IsZero() || rec.Mtime.Equal(mtime)) && r.root != nil {
+		if fi, err := r.root.Lstat(rel); err == nil && fi.Mode().IsRegular() && fi.Size() == rec.Size {
+			r.count(func(s *Stats) { s.Unchanged++ })
+			return false
+		}
+	}
+	if r.opt.MaxTotal > 0 {
+		n := max(size, 0)
+		if r.planned.Add(n) > r.opt.MaxTotal {
+			r.planned.Add(-n)
+			r.logf("skipped %s: --max-total reached", rel)
+			r.count(func(s *Stats) { s.Skipped++ })
+			return false
+		}
+	}
+	r.count(func(s *Stats) { s.Planned++ })
+	return true
+}
+
+// mkdir creates the local directory rel (dry run: nothing).
+func (r *run) mkdir(rel string) error {
+	if r.opt.DryRun || rel == "" {
+		return nil
+	}
+	return r.root.MkdirAll(rel, 0o755)
+}
+
+// deleteGone removes, in each directory listed whole, the local entries
+// that the listing did not name; os.Root keeps every removal inside the
+// folder, and symbolic links are removed, never followed.
+func (r *run) deleteGone() {
+	for dir, names := range r.listed {
+		d := dir
+		if d == "" {
+			d = "."
+		}
+		if r.root == nil {
+			continue
+		}
+		f, err := r.root.Open(d)
+		if err != nil {
+			continue
+		}
+		ents, _ := f.ReadDir(-1)
+		f.Close()
+		for _, e := range ents {
+			name := e.Name()
+			if names[name] || (dir == "" && name == ManifestName) || strings.HasSuffix(name, ".rfc1738-partial") {
+				continue
+			}
+			rel := path.Join(dir, name)
+			if r.opt.DryRun {
+				r.logf("would delete %s", rel)
+				r.count(func(s *Stats) { s.Deleted++ })
+				continue
+			}
+			if err := r.root.RemoveAll(rel); err != nil {
+				r.logf("delete %s: %v", rel, err.Error())
+				r.count(func(s *Stats) { s.Failed++ })
+				continue
+			}
+			r.logf("deleted %s", rel)
+			r.count(func(s *Stats) { s.Deleted++ })
+			r.man.mu.Lock()
+			var gone []string
+			for p := range r.man.recs {
+				if p == rel || strings.HasPrefix(p, rel+"/") {
+					gone = append(gone, p)
+				}
+			}
+			r.man.mu.Unlock()
+			for _, p := range gone {
+				r.man.add(Record{Path: p, Deleted: true})
+			}
+		}
+	}
+}
