@@ -54,7 +54,9 @@ func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	p.Steps = append(p.Steps, Step{Verb: "USER", Arg: user, HasArg: true})
 	pass := Step{Verb: "PASS", Arg: password, HasArg: true}
 	switch {
-	case !f.HasUser:
+	case f.IsAnonymous():
+		// §3.2.1: no user, or the anonymous user named without a
+		// password ("anonymous", "ftp"): the e-mail address.
 		pass.Placeholder = ftpPlaceholderEmail
 		if strings.ContainsAny(c.Email, LineDelimiters) {
 			return nil, &GuardError{URL: Redact(u.String()), Offset: -1, Rule: "line-delimiter",

@@ -84,6 +84,10 @@ func TestFTPPlanAndGet(t *testing.T) {
 		{"relative", "/etc/motd", "myname@", []string{"USER myname", "PASS <asked>", "CWD etc", "TYPE I", "RETR motd", "QUIT"}, "message of the day\n", 19, true},
 		// §3.2.1: anonymous, the e-mail address as the password.
 		{"anonymous", "/readme", "", []string{"USER anonymous", "PASS <e-mail address>", "TYPE I", "RETR readme", "QUIT"}, "top\n", 4, false},
+		// §3.2.1: the anonymous user named without a password is the same
+		// login; "ftp" is its common alias. Nothing is asked.
+		{"anonymous named", "/readme", "anonymous@", []string{"USER anonymous", "PASS <e-mail address>", "TYPE I", "RETR readme", "QUIT"}, "top\n", 4, false},
+		{"ftp named", "/readme", "ftp@", []string{"USER ftp", "PASS <e-mail address>", "TYPE I", "RETR readme", "QUIT"}, "top\n", 4, false},
 		// §3.2.1: user and password from the URL.
 		{"password", "/readme", "me:p%40ss@", []string{"USER me", "PASS <password>", "TYPE I", "RETR readme", "QUIT"}, "top\n", 4, false},
 		// §3.2.2 ;type=a and ;type=i.
