@@ -1,6 +1,7 @@
 package access
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -215,6 +216,12 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 			// Under TYPE A the 150 reply's count is the size on the
 			// server, not the count of bytes sent (line ends change).
 			resp.Type = "text/plain"
+			// RFC 959 §3.1.1.1: ASCII type is NVT-ASCII on the wire, and
+			// the receiver converts it to its own form of text: the local
+			// line end. ListingRaw keeps the wire's bytes.
+			if err == nil && c.Listing != ListingRaw {
+				b.render = newLocalText(b.body)
+			}
 		} else {
 			resp.Size = size
 		}
@@ -222,7 +229,7 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 		b.body, err = conn.Nlst(ctx, s.Arg)
 		resp.Type = "text/plain"
 		if err == nil {
-			b.render = newNLSTRenderer(c.Listing, ftpBaseURL(p, before), b.body)
+			b.render = newNLSTRenderer(c.Listing, ftpBaseURL(p, before, s), b.body)
 			resp.Type = c.Listing.mediaType("text/plain")
 		}
 	}
@@ -272,7 +279,7 @@ type ftpBody struct {
 	ctx    context.Context
 	conn   *ftp.Conn
 	body   io.ReadCloser
-	render io.Reader // the listing as rendered, for NLST
+	render io.Reader // what Read returns instead of body: the listing as rendered (NLST), local text (TYPE A)
 	url    string
 
 	closed bool
@@ -321,10 +328,11 @@ func (b *ftpBody) Close() error {
 	return b.err
 }
 
-// ftpBaseURL returns the URL of the folder the plan's CWDs reach, ending
+// ftpBaseURL returns the URL of the directory an NLST step lists, ending
 // in "/", for the URLs of listed names: the same login (never the
-// password, §6), host and port, and the CWD arguments re-encoded.
-func ftpBaseURL(p *Plan, before []Step) string {
+// password, §6), host and port, the CWD arguments re-encoded, and the
+// NLST argument, when there is one, as the last segment.
+func ftpBaseURL(p *Plan, before []Step, nlst Step) string {
 	u := p.Parsed
 	var b []byte
 	b = append(b, "ftp://"...)
@@ -340,30 +348,44 @@ func ftpBaseURL(p *Plan, before []Step) string {
 	b = append(b, '/')
 	for _, s := range before {
 		if s.Verb == "CWD" {
-			b = rfc1738.AppendEscape(b, s.Arg, rfc1738.FSegment)
+			b = appendFtpSegment(b, s.Arg)
 			b = append(b, '/')
 		}
+	}
+	if nlst.Arg != "" {
+		b = appendFtpSegment(b, nlst.Arg)
+		b = append(b, '/')
 	}
 	return string(b)
 }
 
-// ftpItemURL returns the URL of a name an NLST listed, relative to base:
-// each "/"-separated part becomes a <cwd> or the <name> (§3.2.2), and a
-// leading "/" stays inside the first part (%2F), as an absolute CWD.
-func ftpItemURL(base, name string) string {
-	parts := strings.Split(name, "/")
-	if len(parts) > 1 && parts[0] == "" {
-		parts = parts[1:]
-		parts[0] = "/" + parts[0]
+// appendFtpSegment appends s as one §3.2.2 segment: "/" and ";" encoded
+// as fsegment requires, and "?" too, which fsegment allows but later URL
+// syntaxes (RFC 3986) read as the start of a query.
+func appendFtpSegment(b []byte, s string) []byte {
+	start := len(b)
+	b = rfc1738.AppendEscape(b, s, rfc1738.FSegment)
+	if bytes.IndexByte(b[start:], '?') < 0 {
+		return b
 	}
-	b := []byte(base)
-	for i, part := range parts {
-		if i > 0 {
-			b = append(b, '/')
-		}
-		b = rfc1738.AppendEscape(b, part, rfc1738.FSegment)
+	seg := bytes.ReplaceAll(b[start:], []byte("?"), []byte("%3F"))
+	return append(b[:start], seg...)
+}
+
+// ftpItemURL returns the URL of a name an NLST of the directory base
+// listed. RFC 959 §4.1.3 leaves the form of the names to the server: bare
+// ("hello.txt", pyftpdlib, vsftpd for NLST without an argument) or with
+// the argument in front ("pub/hello.txt", proftpd, pure-ftpd). Either way
+// the entry is the name's last path segment inside base. ok is false for
+// "." and ".." (pure-ftpd lists them) and for an empty name: they are not
+// entries of the directory.
+func ftpItemURL(base, name string) (url string, ok bool) {
+	name = strings.TrimRight(name, "/")
+	seg := name[strings.LastIndexByte(name, '/')+1:]
+	if seg == "" || seg == "." || seg == ".." {
+		return "", false
 	}
-	return string(b)
+	return string(appendFtpSegment([]byte(base), seg)), true
 }
 
 // newNLSTRenderer renders an NLST listing (RFC 959 §4.1.3: one name per
@@ -374,10 +396,14 @@ func newNLSTRenderer(format Listing, base string, body io.Reader) io.Reader {
 	}
 	names := ftp.NewNameReader(body)
 	return &listingReader{format: format, next: func() (listingItem, error) {
-		name, err := names.Next()
-		if err != nil {
-			return listingItem{}, err
+		for {
+			name, err := names.Next()
+			if err != nil {
+				return listingItem{}, err
+			}
+			if url, ok := ftpItemURL(base, name); ok {
+				return listingItem{Name: name, URL: url}, nil
+			}
 		}
-		return listingItem{Name: name, URL: ftpItemURL(base, name)}, nil
 	}}
 }

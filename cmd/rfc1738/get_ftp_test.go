@@ -378,9 +378,15 @@ func TestGetFTPVsftpd(t *testing.T) {
 		}
 	})
 	t.Run("type=a", func(t *testing.T) {
+		// TYPE A: NVT-ASCII on the wire (vsftpd turns LF into CRLF), the
+		// local LF written; --raw keeps the wire's bytes.
 		stdout, _, status := runCLI(t, "", "get", base+"/pub/lf.txt;type=a")
-		if status != 0 || stdout != "line1\r\nline2\r\n" {
+		if status != 0 || stdout != "line1\nline2\n" {
 			t.Errorf("status %d, %q", status, stdout)
+		}
+		stdout, _, _ = runCLI(t, "", "get", "--raw", base+"/pub/lf.txt;type=a")
+		if stdout != "line1\r\nline2\r\n" {
+			t.Errorf("--raw: %q", stdout)
 		}
 		// Without a typecode the guess is TYPE I: the bytes as stored.
 		stdout, _, _ = runCLI(t, "", "get", base+"/pub/lf.txt")
