@@ -109,3 +109,55 @@ func TestGetFTPVsftpdAnonymousUser(t *testing.T) {
 		})
 	}
 }
+
+// TestGetGopherLikeCurl fetches gophernicus's text files that an RFC 1436
+// reader cuts short or alters — a lone "." line inside, ".." lines, a
+// last line that is only "." — and the root menu, and compares the bytes
+// with curl's: --raw gives exactly curl's bytes, the default the same text
+// with local line ends. -v says how the text was read.
+func TestGetGopherLikeCurl(t *testing.T) {
+	srv := testserver.Gophernicus(t)
+	base := "gopher://" + srv.Addr
+	for _, path := range []string{"/0/lonedot.txt", "/0/dots.txt", "/0/hello.txt", "/0/dotend.txt", "/1/"} {
+		t.Run(path, func(t *testing.T) {
+			want := curlBytes(t, base+path)
+			raw, stderr, status := runCLI(t, "", "get", "--raw", base+path)
+			if status != 0 || raw != string(want) {
+				t.Errorf("--raw: status %d (%s): %q\ncurl gives %q", status, stderr, raw, want)
+			}
+			if path == "/1/" {
+				if !strings.HasSuffix(raw, "\n.\r\n") && !strings.HasSuffix(raw, "\n.\n") {
+					t.Errorf("--raw menu lacks its final \".\" line: %q", raw)
+				}
+				return
+			}
+			text, trace, status := runCLI(t, "", "get", "-v", base+path)
+			local := strings.ReplaceAll(string(want), "\r\n", "\n")
+			if path == "/0/dotend.txt" {
+				// The last line "." cannot be told from a terminator: it
+				// is taken as one, and -v says so.
+				local = strings.TrimSuffix(local, ".\n")
+				if !strings.Contains(trace, `a lone "." line then the close ended it`) {
+					t.Errorf("-v does not say the \".\" line ended the text:\n%s", trace)
+				}
+			} else if !strings.Contains(trace, `the close ended it, no lone "." line before it`) {
+				t.Errorf("-v does not say how the text was read:\n%s", trace)
+			}
+			if status != 0 || text != local {
+				t.Errorf("status %d: %q, want curl's text with local line ends %q", status, text, local)
+			}
+		})
+	}
+	t.Run("lone dot counted", func(t *testing.T) {
+		out, trace, status := runCLI(t, "", "get", "-v", base+"/0/lonedot.txt")
+		if status != 0 || out != "line1\n.\n..dots\nend\n" || !strings.Contains(trace, `1 lone "." line(s) inside kept as data; 1 ".." line(s) kept as sent`) {
+			t.Errorf("status %d %q\n%s", status, out, trace)
+		}
+	})
+	t.Run("--gopher-unstuff", func(t *testing.T) {
+		out, trace, status := runCLI(t, "", "get", "-v", "--gopher-unstuff", base+"/0/dots.txt")
+		if status != 0 || out != ".dot line\n.two dots\nplain\n" || !strings.Contains(trace, `1 ".." line(s) un-stuffed`) {
+			t.Errorf("status %d %q\n%s", status, out, trace)
+		}
+	})
+}
