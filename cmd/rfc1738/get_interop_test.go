@@ -161,3 +161,25 @@ func TestGetGopherLikeCurl(t *testing.T) {
 		}
 	})
 }
+
+// TestGetGopherURLLinks: gophernicus serves "h" items with "URL:"
+// selectors as they are; the listing shows the URLs they point to (the
+// space encoded, §2.2), other items their gopher URLs.
+func TestGetGopherURLLinks(t *testing.T) {
+	srv := testserver.Gophernicus(t)
+	base := "gopher://" + srv.Addr
+	out, stderr, status := runCLI(t, "", "get", base+"/1/links")
+	for _, want := range []string{
+		"(HTML)  Example link  <URL:http://example.org/>\n",
+		"(HTML)  Spaced link  <URL:http://example.org/a%20b.html>\n",
+		"(HTML)  Local page  <URL:" + base + "/h/links/page.html>\n",
+	} {
+		if status != 0 || !strings.Contains(out, want) {
+			t.Errorf("status %d (%s): listing lacks %q:\n%s", status, stderr, want, out)
+		}
+	}
+	out, _, _ = runCLI(t, "", "get", "--json", base+"/1/links")
+	if !strings.Contains(out, `"selector":"URL:http://example.org/","host":"127.0.0.1","port":`) || !strings.Contains(out, `"url":"http://example.org/"}`) {
+		t.Errorf("JSON listing:\n%s", out)
+	}
+}

@@ -92,6 +92,14 @@ const (
 	GopherDotEnd  = "text\r\n.\r\n"
 )
 
+// GopherLinks is the gophermap of the Gophernicus tree's /links menu:
+// "h" items whose "URL:" selectors point out of gopherspace (one with a
+// space, which a listing must encode), and an "h" item that is a file.
+const GopherLinks = "hExample link\tURL:http://example.org/\n" +
+	"hSpaced link\tURL:http://example.org/a b.html\n" +
+	"hLocal page\t/links/page.html\n" +
+	".\n"
+
 // Gophernicus starts gophernicus (inetd-style) behind socat on a free
 // loopback port, serving this tree:
 //
@@ -100,6 +108,7 @@ const (
 //	dots.txt            lines starting with "." and "..", sent without dot-stuffing
 //	lonedot.txt         GopherLoneDot: a line that is only ".", then more lines
 //	dotend.txt          GopherDotEnd: text whose last line is only "."
+//	links/gophermap     GopherLinks: "h" items with "URL:" selectors
 //	docs/readme.txt, docs/with space.txt, docs/blob.bin (GopherBlob)
 //	cgi-bin/search      GophernicusSearchCGI
 //
@@ -116,6 +125,7 @@ func Gophernicus(t testing.TB) *GopherServer {
 		"dots.txt":            ".dot line\r\n..two dots\r\nplain\r\n",
 		"lonedot.txt":         GopherLoneDot,
 		"dotend.txt":          GopherDotEnd,
+		"links/gophermap":     GopherLinks,
 		"docs/readme.txt":     "a document\n",
 		"docs/with space.txt": "space name\n",
 		"docs/blob.bin":       string(GopherBlob()),
