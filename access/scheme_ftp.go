@@ -105,6 +105,9 @@ func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	}
 	p.Steps = append(p.Steps, Step{Verb: "QUIT"})
 	p.Notes = append(p.Notes, "each transfer opens a passive data connection first (EPSV, else PASV; not listed)")
+	if typ == 'i' || typ == 'I' {
+		p.Notes = append(p.Notes, "before RETR, FEAT and, when it lists SIZE, SIZE of the name (RFC 3659 §4; not listed): the size shows progress and checks the length received")
+	}
 	return p, nil
 }
 
@@ -209,8 +212,19 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 	resp := &Response{Body: b, Size: -1, URL: p.URL, Plan: p}
 	var err error
 	if s.Verb == "RETR" {
+		want := int64(-1)
+		if ftpTypeOf(before) != "A" {
+			if want, err = ftpSize(ctx, conn, s.Arg); err != nil {
+				ftpQuit(ctx, conn)
+				return nil, fmt.Errorf("%s: %w", p.URL, err)
+			}
+		}
 		var size int64
 		b.body, size, err = conn.Retr(ctx, s.Arg)
+		if size < 0 {
+			size = want // pyftpdlib's 150 reply has no count
+		}
+		b.want = want
 		resp.Type = "application/octet-stream"
 		if ftpTypeOf(before) == "A" {
 			// Under TYPE A the 150 reply's count is the size on the
@@ -238,6 +252,28 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
 	return resp, nil
+}
+
+// ftpSize asks the size of name before a TYPE I transfer, when the
+// server lists SIZE in FEAT (RFC 3659 §4, RFC 2389), so that progress can
+// show a percentage and the length received can be checked even when the
+// 150 reply gives no count. It returns -1 when the size is not known: no
+// FEAT, no SIZE, or a refusal (the RETR that follows reports a missing
+// file itself). Only a broken connection is an error.
+func ftpSize(ctx context.Context, conn *ftp.Conn, name string) (int64, error) {
+	var ce *ftp.CommandError
+	feats, _, err := conn.Feat(ctx)
+	if errors.As(err, &ce) {
+		return -1, nil
+	}
+	if err != nil || !ftp.HasFeature(feats, "SIZE") {
+		return -1, err
+	}
+	n, _, err := conn.Size(ctx, name)
+	if errors.As(err, &ce) {
+		return -1, nil
+	}
+	return n, err
 }
 
 // ftpTypeOf returns the argument of the last TYPE step, or "".
@@ -281,9 +317,21 @@ type ftpBody struct {
 	body   io.ReadCloser
 	render io.Reader // what Read returns instead of body: the listing as rendered (NLST), local text (TYPE A)
 	url    string
+	want   int64 // the SIZE of a TYPE I file, or -1
+	n      int64 // the bytes of body read
 
 	closed bool
 	err    error
+}
+
+// check compares the bytes received with the SIZE the server gave before
+// the transfer: fewer is a transfer cut short, even when the server's
+// final reply said it was complete.
+func (b *ftpBody) check(err error) error {
+	if err == io.EOF && b.want >= 0 && b.n < b.want {
+		return fmt.Errorf("%s: ftp: %w: %d bytes received, though SIZE said %d", b.url, ftp.ErrShortTransfer, b.n, b.want)
+	}
+	return err
 }
 
 func (b *ftpBody) wrap(err error) error {
@@ -300,13 +348,21 @@ func (b *ftpBody) Read(p []byte) (int, error) {
 		return n, b.wrap(err)
 	}
 	n, err := b.body.Read(p)
-	return n, b.wrap(err)
+	b.n += int64(n)
+	return n, b.check(b.wrap(err))
 }
 
 // WriteTo hands a plain transfer to the ftp body's large-buffer copy.
 func (b *ftpBody) WriteTo(w io.Writer) (int64, error) {
 	if wt, ok := b.body.(io.WriterTo); ok && b.render == nil {
 		n, err := wt.WriteTo(w)
+		b.n += n
+		if err == nil {
+			err = b.check(io.EOF)
+			if err == io.EOF {
+				err = nil
+			}
+		}
 		return n, b.wrap(err)
 	}
 	n, err := io.Copy(w, struct{ io.Reader }{b})

@@ -44,7 +44,8 @@ func ftpTestClient() (*Client, *int) {
 
 // ftpWire returns what the server must have received for plan lines: the
 // placeholders replaced by the values the test's client sends, and the
-// data-connection commands (EPSV, PASV) left out of got.
+// commands a plan notes but does not list (EPSV, PASV, FEAT, SIZE) left
+// out of got.
 func ftpWire(lines []string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
@@ -57,7 +58,9 @@ func ftpWire(lines []string) []string {
 }
 
 func ftpControl(cmds []string) []string {
-	return slices.DeleteFunc(cmds, func(s string) bool { return s == "EPSV" || s == "PASV" })
+	return slices.DeleteFunc(cmds, func(s string) bool {
+		return s == "EPSV" || s == "PASV" || s == "FEAT" || strings.HasPrefix(s, "SIZE ")
+	})
 }
 
 func ftpTestCtx(t *testing.T) context.Context {

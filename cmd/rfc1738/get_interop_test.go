@@ -3,11 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
@@ -69,6 +74,32 @@ func TestGetFTPPyftpdlib(t *testing.T) {
 		stdout, stderr, status := runCLI(t, "", "get", "ftp://anonymous@"+addr+"/pub/hello.txt")
 		if status != 0 || stdout != pyftpdlibFiles["pub/hello.txt"] {
 			t.Errorf("status %d, %q, stderr %q", status, stdout, stderr)
+		}
+	})
+
+	// pyftpdlib's 150 reply has no count; FEAT lists SIZE, which gives
+	// the size for progress and the length check.
+	t.Run("SIZE", func(t *testing.T) {
+		stdout, trace, status := runCLI(t, "", "get", "-v", base+"/pub/hello.txt")
+		n := strconv.Itoa(len(pyftpdlibFiles["pub/hello.txt"]))
+		if status != 0 || stdout != pyftpdlibFiles["pub/hello.txt"] ||
+			!strings.Contains(trace, "> SIZE hello.txt\n< 213 "+n+"\n") {
+			t.Errorf("status %d, %q\n%s", status, stdout, trace)
+		}
+		if got := conversation(trace); !slices.Equal(got, []string{"USER anonymous", "PASS ****", "CWD pub", "TYPE I", "FEAT", "SIZE hello.txt", "EPSV", "RETR hello.txt", "QUIT"}) {
+			t.Errorf("sent %q", got)
+		}
+		c := access.NewClient()
+		u, _ := rfc1738.Parse(base + "/pub/hello.txt")
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		resp, err := c.Get(ctx, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		if err := resp.Body.Close(); err != nil || resp.Size != int64(len(pyftpdlibFiles["pub/hello.txt"])) {
+			t.Errorf("Response.Size %d, %v", resp.Size, err)
 		}
 	})
 
