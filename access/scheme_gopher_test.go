@@ -298,7 +298,13 @@ func TestGopherGetFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := testserver.NewGopherFake(t, tt.reply)
-			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			// Only the stall needs a deadline to end it; every other fault
+			// must show itself however slow a loaded machine is.
+			timeout := 10 * time.Second
+			if tt.want == context.DeadlineExceeded {
+				timeout = 300 * time.Millisecond
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
 			c := NewClient()
 			u := mustParse(t, fakeURL(f, tt.path))

@@ -143,6 +143,31 @@ func TestFetchText(t *testing.T) {
 	}
 }
 
+// TestFetchTextStreams: a line of a text item is delivered when it has
+// arrived, although the server stalls before the next one.
+func TestFetchTextStreams(t *testing.T) {
+	f := testserver.NewGopherFake(t, testserver.GopherReply{Reply: []byte("first line\r\n"), Hold: true})
+	resp, err := (&gopher.Client{}).Fetch(ctxT(t), f.Addr, gopher.Request{Type: '0', Selector: "/slow"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got := make(chan string, 1)
+	go func() {
+		b := make([]byte, 4096)
+		n, _ := resp.Body.Read(b)
+		got <- string(b[:n])
+	}()
+	select {
+	case s := <-got:
+		if s != "first line\r\n" {
+			t.Errorf("read %q", s)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first line is held back until the server sends more")
+	}
+}
+
 func TestFetchBinaryRaw(t *testing.T) {
 	blob := testserver.GopherBlob()
 	blob = append(blob, "\r\n.\r\n..\r\n"...) // dots mean nothing in binary

@@ -110,6 +110,11 @@ func (d *dotReader) Read(p []byte) (int, error) {
 	}
 	n := 0
 	for n < len(p) {
+		if d.bol && n > 0 && d.br.Buffered() == 0 {
+			// A whole line is in hand: deliver it rather than wait for
+			// the next line's first byte from a server that stalls.
+			return n, nil
+		}
 		if d.bol {
 			// Look at the start of the line only. Peek further than one
 			// byte only after a ".", so an ordinary short line never waits

@@ -18,6 +18,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/internal/atomicfile"
 )
 
 func init() {
@@ -126,64 +127,11 @@ func runGet(e *env, args []string) int {
 		}
 		return exitOK
 	}
-	if err := writeAtomic(*output, body, resp.Body); err != nil {
+	if err := atomicfile.Write(*output, body, resp.Body); err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 get:", explain(ctx, err))
 		return exitNegative
 	}
 	return exitOK
-}
-
-// writeAtomic writes body to a temporary file beside path and renames it
-// to path only when everything arrived and closeBody (which reads the
-// protocol's own end of transfer) reported no error. On any failure the
-// temporary file is removed and path is left as it was: a failed download
-// never leaves a partial file looking complete.
-func writeAtomic(path string, body io.Reader, closeBody io.Closer) (err error) {
-	// A device or a pipe (-o /dev/null, a FIFO) is written in place: a
-	// rename would replace the device node with a plain file.
-	if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return err
-		}
-		if _, err = io.Copy(f, body); err == nil {
-			err = closeBody.Close()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.part")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = io.Copy(tmp, body); err != nil {
-		return err
-	}
-	if err = closeBody.Close(); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // errTooLarge is the error of a body longer than --max-size.

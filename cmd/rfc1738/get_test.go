@@ -10,45 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/iotest"
 	"time"
 )
-
-type closer struct{ err error }
-
-func (c closer) Close() error { return c.err }
-
-func TestWriteAtomic(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "out.txt")
-	if err := writeAtomic(path, strings.NewReader("hello"), closer{}); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "hello" {
-		t.Fatalf("file = %q", b)
-	}
-	// A body that fails mid-way, and a transfer whose end the protocol
-	// reports as failed, leave the old file alone and no temporary file.
-	bad := io.MultiReader(strings.NewReader("partial"), iotest.ErrReader(errors.New("connection dropped")))
-	if err := writeAtomic(path, bad, closer{}); err == nil {
-		t.Fatal("a failed body must fail")
-	}
-	if err := writeAtomic(path, strings.NewReader("all of it"), closer{errors.New("426 transfer aborted")}); err == nil {
-		t.Fatal("a failed close must fail")
-	}
-	if b, _ := os.ReadFile(path); string(b) != "hello" {
-		t.Errorf("the complete file was replaced by %q", b)
-	}
-	newPath := filepath.Join(dir, "new.bin")
-	writeAtomic(newPath, iotest.ErrReader(errors.New("boom")), closer{})
-	if _, err := os.Stat(newPath); !os.IsNotExist(err) {
-		t.Errorf("a failed download left %s", newPath)
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("folder holds %v, want only out.txt", entries)
-	}
-}
 
 func TestParseSize(t *testing.T) {
 	for in, want := range map[string]int64{"0": 0, "100": 100, "10K": 10 << 10, "5M": 5 << 20, "1G": 1 << 30, "2GiB": 2 << 30, "3kb": 3 << 10} {
@@ -153,11 +116,14 @@ func TestWatchdogCancelsWhenIdle(t *testing.T) {
 	if err := explain(ctx, ctx.Err()); !strings.Contains(err.Error(), "--idle-timeout") {
 		t.Errorf("explain = %v", err)
 	}
-	// Progress keeps it quiet.
-	ctx, w = newWatchdog(context.Background(), 200*time.Millisecond)
+	// Progress keeps it quiet: 2 s of touches 100 ms apart against a 1 s
+	// limit. A watchdog that ignored them would fire within 1.25 s; a
+	// loaded machine under -race would have to stretch one 100 ms sleep
+	// tenfold to make a working one fire.
+	ctx, w = newWatchdog(context.Background(), time.Second)
 	defer w.stop()
-	for i := 0; i < 10; i++ {
-		time.Sleep(40 * time.Millisecond)
+	for i := 0; i < 20; i++ {
+		time.Sleep(100 * time.Millisecond)
 		w.touch()
 	}
 	if ctx.Err() != nil {

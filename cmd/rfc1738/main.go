@@ -10,6 +10,8 @@
 //	rfc1738 plan      [--json] URL                 the protocol lines get would send
 //	rfc1738 get       [flags] URL [-o FILE]        fetch with the scheme's protocol (§3, §6)
 //	rfc1738 mail      [flags] mailto:ADDRESS       send stdin to a mailbox (§3.5)
+//	rfc1738 linkcheck [flags] [FILE|DIR|URL ...]   check every link of a document set (§3)
+//	rfc1738 browse    [flags] [URL]                a full-screen browser (gopher, ftp, news …)
 //
 // Run "rfc1738 help" for every command. Exit status: 0 success, 1 a
 // negative answer (an invalid URL, an error found, a failed fetch), 2 a

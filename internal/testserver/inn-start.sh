@@ -8,6 +8,11 @@ C=/etc/news/inn.conf
 grep -q '^domain:' $C || sed -i 's/^#domain:.*/domain:                      inn-ci.internal/' $C
 sed -i -e "s/^port:.*/port:                        $PORT/" \
        -e 's/^#bindaddress:.*/bindaddress:                 127.0.0.1/' $C
+# A loaded machine (a -race run on two cores) must not make nnrpd refuse
+# readers ("400 load at 22.69, try later") or innwatch throttle innd: no load
+# limits for a test server.
+sed -i -e 's/^nnrpdloadlimit:.*/nnrpdloadlimit:              0/' \
+       -e 's/^doinnwatch:.*/doinnwatch:                  false/' $C
 # make 127.0.0.1 a *reader* (nnrpd) instead of a feeding peer ("transit mode", 401 MODE-READER)
 sed -i 's/^\(\s*hostname:\s*\)"localhost, 127.0.0.1, ::1"/\1"::1"/' /etc/news/incoming.conf
 install -d -o news -g news /run/news /var/log/news           # what systemd would create

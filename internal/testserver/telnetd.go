@@ -58,29 +58,11 @@ func TelnetdLogin(t testing.TB) *Daemon {
 	return startTelnetd(t, telnetd+" -h")
 }
 
-// EnsureTelnetUser makes sure the local user TelnetUser exists
-// (useradd -m -s /bin/bash when missing) with password TelnetPassword
-// (chpasswd every time: idempotent, and it closes the window in which a
-// concurrent creator has added the user but not yet set the password).
+// EnsureTelnetUser makes sure the local user TelnetUser exists with
+// password TelnetPassword (EnsureLocalUser).
 func EnsureTelnetUser(t testing.TB) {
 	t.Helper()
-	tools := Need(t, "useradd", "chpasswd")
-	if tools == nil {
-		return
-	}
-	if exec.Command("id", TelnetUser).Run() != nil {
-		out, err := exec.Command(tools[0], "-m", "-s", "/bin/bash", TelnetUser).CombinedOutput()
-		// Another test binary may have created it meanwhile.
-		if err != nil && exec.Command("id", TelnetUser).Run() != nil {
-			Unavailable(t, "cannot create user %s: %v: %s", TelnetUser, err, out)
-			return
-		}
-	}
-	cmd := exec.Command(tools[1])
-	cmd.Stdin = strings.NewReader(TelnetUser + ":" + TelnetPassword + "\n")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		Unavailable(t, "cannot set the password of %s: %v: %s", TelnetUser, err, out)
-	}
+	EnsureLocalUser(t, TelnetUser, TelnetPassword)
 }
 
 func telnetdPath(t testing.TB) string {

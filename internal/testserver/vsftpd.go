@@ -44,7 +44,7 @@ var VSFTPDFiles = map[string]string{
 func VSFTPD(t testing.TB) (addr, root string) {
 	t.Helper()
 	NeedRoot(t)
-	bin := Need(t, "vsftpd", "useradd", "chpasswd")
+	bin := Need(t, "vsftpd")
 	if bin == nil {
 		return "", ""
 	}
@@ -72,7 +72,7 @@ func VSFTPD(t testing.TB) (addr, root string) {
 	}
 	// t.TempDir's parent is private to root; vsftpd chroots as root, so
 	// the anonymous session never needs to walk it.
-	vsftpdLocalUser(t, bin[1], bin[2])
+	vsftpdLocalUser(t)
 
 	port := FreePort(t)
 	// A passive range of its own, below the kernel's ephemeral ports
@@ -135,19 +135,10 @@ func VSFTPDLog(root string) string {
 }
 
 // vsftpdLocalUser makes sure VSFTPDUser exists with VSFTPDPassword and
-// its files; pam_shells wants a shell listed in /etc/shells.
-func vsftpdLocalUser(t testing.TB, useradd, chpasswd string) {
+// its login folder holds files/local.txt and an empty files/sub.
+func vsftpdLocalUser(t testing.TB) {
 	t.Helper()
-	if err := exec.Command("id", VSFTPDUser).Run(); err != nil {
-		if out, err := exec.Command(useradd, "-m", "-s", "/bin/bash", VSFTPDUser).CombinedOutput(); err != nil {
-			t.Fatalf("useradd %s: %v: %s", VSFTPDUser, err, out)
-		}
-	}
-	cmd := exec.Command(chpasswd)
-	cmd.Stdin = strings.NewReader(VSFTPDUser + ":" + VSFTPDPassword + "\n")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chpasswd: %v: %s", err, out)
-	}
+	EnsureLocalUser(t, VSFTPDUser, VSFTPDPassword)
 	home := "/home/" + VSFTPDUser
 	writeFile(t, filepath.Join(home, "files", "local.txt"), []byte("local user file\n"))
 	if err := os.MkdirAll(filepath.Join(home, "files", "sub"), 0o755); err != nil {

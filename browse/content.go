@@ -1,0 +1,276 @@
+package browse
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/access/gopher"
+	"github.com/rfc1738/rfc1738/access/nntp"
+	"github.com/rfc1738/rfc1738/extract"
+)
+
+// Bounds on what a page keeps of a server's reply.
+const (
+	maxDocument  = 4 << 20 // bytes of a document shown; the rest is cut, with a note
+	maxJSONLine  = 1 << 20 // bytes of one listing entry
+	sniffLength  = 1024    // bytes looked at to tell text from binary data
+	jsonListType = "application/jsonl"
+)
+
+// errTruncated notes a document longer than the page keeps.
+var errTruncated = fmt.Errorf("the document is longer than %d MiB: the rest is not shown (press d to save it all)", maxDocument>>20)
+
+// render reads a fetched reply into a page: a listing (JSON Lines from
+// the access layer) by its scheme, HTML as text with numbered links,
+// text as a document, and anything else as a note that it can be saved.
+func render(u rfc1738.URL, resp *access.Response) (*Page, error) {
+	p := &Page{URL: resp.URL}
+	if p.URL == "" {
+		p.URL = access.Redact(u.String())
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Type)
+	if mt == jsonListType {
+		return p, renderListing(p, u, resp.Body)
+	}
+	br := bufio.NewReaderSize(resp.Body, 4096)
+	head, _ := br.Peek(sniffLength)
+	if mt == "text/html" || (mt == "" && looksHTML(head)) {
+		p.Document = true
+		return p, renderHTML(p, br, resp.URL)
+	}
+	if !isText(mt, head) {
+		p.Title = "binary data"
+		size := "size unknown"
+		if resp.Size >= 0 {
+			size = strconv.FormatInt(resp.Size, 10) + " bytes"
+		}
+		kind := resp.Type
+		if kind == "" {
+			kind = "not text"
+		}
+		p.add(fmt.Sprintf("This item is %s (%s): press d to save it.", kind, size), nil)
+		return p, nil
+	}
+	p.Document = true
+	return p, renderText(p, br)
+}
+
+// isText reports whether a reply of media type mt starting with head is
+// shown as text.
+func isText(mt string, head []byte) bool {
+	switch {
+	case strings.HasPrefix(mt, "text/"), strings.HasPrefix(mt, "message/"):
+		return true
+	case mt != "" && mt != "application/octet-stream":
+		return false
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return false
+	}
+	// Cut a rune split by the sniff window before judging.
+	for i := 0; i < utf8.UTFMax && len(head) > 0 && !utf8.Valid(head); i++ {
+		head = head[:len(head)-1]
+	}
+	return utf8.Valid(head)
+}
+
+func looksHTML(head []byte) bool {
+	h := bytes.ToLower(bytes.TrimSpace(head))
+	return bytes.HasPrefix(h, []byte("<!doctype html")) || bytes.HasPrefix(h, []byte("<html"))
+}
+
+// renderText reads a document: each line shown as it is (escaped), with
+// the URLs the text holds (RFC 1738 Appendix) numbered as links.
+func renderText(p *Page, r io.Reader) error {
+	data, err := io.ReadAll(io.LimitReader(r, maxDocument+1))
+	if err != nil {
+		return err
+	}
+	cut := len(data) > maxDocument
+	if cut {
+		data = data[:maxDocument]
+	}
+	text := string(data)
+	matches := extract.All(text)
+	start := 0
+	for start <= len(text) {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		if end == len(text) && start == end && start > 0 {
+			break // the final newline ends the last line
+		}
+		p.add(text[start:end], nil)
+		for len(matches) > 0 && int(matches[0].Start.Offset) < end+1 {
+			m := matches[0]
+			matches = matches[1:]
+			if !m.Valid {
+				continue
+			}
+			p.addLink(Link{URL: m.URL, Label: clean(m.URL)})
+		}
+		if end == len(text) {
+			break
+		}
+		start = end + 1
+	}
+	numberLinks(p)
+	if cut {
+		return errTruncated
+	}
+	return nil
+}
+
+// numberLinks writes each link's number after the text of its line,
+// "[n]", so number keys can follow it.
+func numberLinks(p *Page) {
+	for i, l := range p.Links {
+		p.Lines[l.Line].Text += fmt.Sprintf(" [%d]", i+1)
+	}
+}
+
+// nameEntry is an entry of an ftp or file listing as JSON Lines (the
+// access layer's listing of names).
+type nameEntry struct {
+	Name string  `json:"name"`
+	URL  *string `json:"url"`
+}
+
+// renderListing reads a listing the access layer wrote as JSON Lines,
+// and numbers its entries; an error keeps the entries before it.
+func renderListing(p *Page, u rfc1738.URL, r io.Reader) error {
+	err := readListing(p, u, r)
+	numberListing(p)
+	if len(p.Lines) == 0 && err == nil {
+		p.add("(empty)", nil)
+	}
+	return err
+}
+
+func readListing(p *Page, u rfc1738.URL, r io.Reader) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxJSONLine)
+	scheme := u.Scheme()
+	for sc.Scan() {
+		line := sc.Bytes()
+		var err error
+		switch scheme {
+		case "gopher":
+			var e gopher.JSONItem
+			if err = json.Unmarshal(line, &e); err == nil {
+				addGopherItem(p, e)
+			}
+		case "news", "nntp":
+			err = addNewsEntry(p, line)
+		default: // ftp, file
+			var e nameEntry
+			if err = json.Unmarshal(line, &e); err == nil {
+				if e.URL == nil {
+					p.add(e.Name, nil)
+				} else {
+					p.add(e.Name, &Link{URL: *e.URL})
+				}
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("listing entry %d: %w", len(p.Lines)+1, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return fmt.Errorf("listing entry %d is longer than %d bytes", len(p.Lines)+1, maxJSONLine)
+		}
+		return err
+	}
+	return nil
+}
+
+// numberListing writes each entry's link number before it, in a column,
+// so number keys can follow it.
+func numberListing(p *Page) {
+	w := len(strconv.Itoa(len(p.Links)))
+	blank := strings.Repeat(" ", w+1)
+	for i := range p.Lines {
+		l := &p.Lines[i]
+		if l.Link < 0 {
+			l.Text = blank + l.Text
+			continue
+		}
+		l.Text = fmt.Sprintf("%*d %s", w, l.Link+1, l.Text)
+	}
+}
+
+// addGopherItem adds a menu line: the type's label (RFC 1436 item types,
+// as gopher.TypeName says them), the Gopher+ mark, the display string.
+// Info lines are text; a telnet item (8, T) becomes a telnet URL (§3.8)
+// with the selector as the login to advise.
+func addGopherItem(p *Page, e gopher.JSONItem) {
+	var t byte
+	if len(e.Type) == 1 {
+		t = e.Type[0]
+	}
+	if t == 'i' {
+		p.add("       "+e.Display, nil)
+		return
+	}
+	mark := " "
+	switch {
+	case e.Ask:
+		mark = "?"
+	case e.Plus:
+		mark = "+"
+	}
+	text := fmt.Sprintf("%-6s%s %s", gopher.TypeName(t), mark, e.Display)
+	link := &Link{Gopher: t, Plus: e.Plus, Ask: e.Ask}
+	switch {
+	case t == '8' || t == 'T':
+		tu := rfc1738.TelnetURL{Host: e.Host, User: e.Selector, HasUser: e.Selector != ""}
+		if e.Port != 23 {
+			tu.Port = e.Port
+		}
+		if b, err := tu.Append(nil); err == nil {
+			link.URL = string(b)
+		}
+	case e.URL != nil:
+		link.URL = *e.URL
+	}
+	if link.URL == "" {
+		p.add(text, nil)
+		return
+	}
+	p.add(text, link)
+}
+
+// addNewsEntry adds a group of news:* or an article of a group's
+// listing (access/nntp's JSON Lines objects).
+func addNewsEntry(p *Page, line []byte) error {
+	var g nntp.GroupItem
+	if err := json.Unmarshal(line, &g); err != nil {
+		return err
+	}
+	if g.Group != "" {
+		p.add(fmt.Sprintf("%-40s %8d", g.Group, g.Articles), &Link{URL: g.NewsURL})
+		return nil
+	}
+	var a nntp.ArticleItem
+	if err := json.Unmarshal(line, &a); err != nil {
+		return err
+	}
+	if a.NewsURL != "" {
+		p.add(fmt.Sprintf("%6d  %-44s  %s", a.Number, a.Subject, a.From), &Link{URL: a.NewsURL})
+	}
+	return nil
+}

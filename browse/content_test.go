@@ -1,0 +1,122 @@
+package browse
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access"
+)
+
+func page(t *testing.T, rawURL, typ, body string) *Page {
+	t.Helper()
+	u, err := rfc1738.Parse(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := render(u, &access.Response{Body: io.NopCloser(strings.NewReader(body)), Size: int64(len(body)), Type: typ, URL: rawURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func texts(p *Page) []string {
+	var out []string
+	for _, l := range p.Lines {
+		out = append(out, l.Text)
+	}
+	return out
+}
+
+// TestHTML: paragraphs, numbered links resolved against the page, <pre>
+// kept, scripts dropped, the title; a javascript: link is a URL of an
+// unknown scheme, which following refuses (no access method).
+func TestHTML(t *testing.T) {
+	p := page(t, "http://h.example/dir/page.html", "text/html; charset=utf-8", `<!doctype html>
+<html><head><title>A  test
+page</title><style>p{}</style><script>alert(1)</script></head>
+<body><h1>Head</h1><p>See <a href="other.html">the other</a> and
+<a href="ftp://ftp.example/pub/">the archive</a>.</p>
+<pre>  two  spaces
+next</pre><a href="javascript:x()">js</a><a href="#top">top</a>
+<p>Esc &#27;[2J here</p></body></html>`)
+	if p.Title != "A test page" || !p.Document {
+		t.Errorf("title %q, document %v", p.Title, p.Document)
+	}
+	want := []string{"Head", "See [1]the other and [2]the archive.", "  two  spaces", "next", "[3]jstop", `Esc \x1b[2J here`}
+	if got := texts(p); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("lines\n%q\nwant\n%q", got, want)
+	}
+	if len(p.Links) != 3 || p.Links[0].URL != "http://h.example/dir/other.html" || p.Links[1].URL != "ftp://ftp.example/pub/" || p.Links[2].URL != "javascript:x()" {
+		t.Errorf("links %+v", p.Links)
+	}
+	if p.Links[0].Line != 1 || p.Links[1].Line != 1 {
+		t.Errorf("links on lines %d and %d, want 1", p.Links[0].Line, p.Links[1].Line)
+	}
+}
+
+// TestGopherHTML: an 'h' item's "URL:" links leave gopherspace.
+func TestGopherHTML(t *testing.T) {
+	p := page(t, "gopher://h/hGET%20/", "text/html", `<a href="URL:http://www.example/">web</a>`)
+	if len(p.Links) != 1 || p.Links[0].URL != "http://www.example/" {
+		t.Errorf("links %+v", p.Links)
+	}
+}
+
+// TestText: a document's URLs (RFC 1738 Appendix forms) are numbered
+// links; tabs are expanded and control bytes escaped.
+func TestText(t *testing.T) {
+	p := page(t, "gopher://h/0/a", "text/plain", "Mirror: <URL:ftp://ftp.example/pub/>\r\nnone\there\x1b[0m\r\n")
+	want := []string{"Mirror: <URL:ftp://ftp.example/pub/> [1]", `none    here\x1b[0m`}
+	if got := texts(p); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("lines %q, want %q", got, want)
+	}
+	if len(p.Links) != 1 || p.Links[0].URL != "ftp://ftp.example/pub/" {
+		t.Errorf("links %+v", p.Links)
+	}
+}
+
+// TestBinary: data that is not text is offered for saving, not shown.
+func TestBinary(t *testing.T) {
+	p := page(t, "ftp://h/a.bin", "application/octet-stream", "\x00\x01\x02")
+	if len(p.Lines) != 1 || !strings.Contains(p.Lines[0].Text, "press d to save") {
+		t.Errorf("lines %q", texts(p))
+	}
+}
+
+// TestListings: the JSON Lines of news groups and articles, and a
+// gopher telnet item, become links.
+func TestListings(t *testing.T) {
+	p := page(t, "news:*", "application/jsonl",
+		`{"group":"comp.lang.go","articles":12,"low":1,"high":12,"status":"y","news_url":"news:comp.lang.go","nntp_url":"nntp://h/comp.lang.go"}`+"\n")
+	if len(p.Links) != 1 || p.Links[0].URL != "news:comp.lang.go" || !strings.HasPrefix(p.Lines[0].Text, "1 comp.lang.go") {
+		t.Errorf("groups: %q %+v", texts(p), p.Links)
+	}
+	p = page(t, "gopher://h/", "application/jsonl",
+		`{"type":"8","display":"Talk","selector":"guest","host":"bbs.example","port":23,"plus":false,"ask":false,"url":"gopher://bbs.example:23/8guest"}`+"\n")
+	if len(p.Links) != 1 || p.Links[0].URL != "telnet://guest@bbs.example/" {
+		t.Errorf("telnet item: %+v", p.Links)
+	}
+}
+
+func TestDownloadName(t *testing.T) {
+	for in, want := range map[string]string{
+		"ftp://h/pub/a%20b.txt;type=i": "a b.txt",
+		"gopher://h/9/files/x.zip":     "x.zip",
+		"gopher://h/":                  "download",
+		"http://h/":                    "download",
+		"http://h/..%2F..%2Fetc":       "etc",
+		"file:///tmp/.hidden":          "hidden",
+		"ftp://h/a%0Ab":                "a_b",
+	} {
+		u, err := rfc1738.Parse(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := downloadName(u); got != want {
+			t.Errorf("downloadName(%s) = %q, want %q", in, got, want)
+		}
+	}
+}

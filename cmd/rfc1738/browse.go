@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/browse"
+)
+
+func init() {
+	register(&command{
+		name:    "browse",
+		short:   "a full-screen terminal browser for gopher, ftp, news, WAIS, files and http",
+		args:    "[flags] [URL]",
+		summary: "Browse gopherspace, ftp archives, news, WAIS, local folders and http pages on a full screen. Every link followed passes the §6 guards. Bookmarks and history live in $XDG_CONFIG_HOME/rfc1738; NO_COLOR turns colours off.",
+		run:     runBrowse,
+	})
+}
+
+func runBrowse(e *env, args []string) int {
+	fs := newFlags(e, commands["browse"])
+	timeout := fs.Duration("timeout", browse.DefaultTimeout, "give up on a page after this long (Esc gives up sooner)")
+	dir := fs.String("download-dir", ".", "where d saves")
+	noConfig := fs.Bool("no-config", false, "keep no bookmarks or history")
+	setup := accessSetup(fs)
+	operands, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if len(operands) > 1 {
+		fmt.Fprintf(e.stderr, "rfc1738 browse: want at most one URL, got %d\n", len(operands))
+		return exitUsage
+	}
+	start := ""
+	if len(operands) == 1 {
+		start = operands[0]
+	}
+	if !isTerminal(e.stdin) || !isTerminal(e.stdout) {
+		fmt.Fprintln(e.stderr, "rfc1738 browse: needs a terminal on stdin and stdout (use rfc1738 get to fetch without one)")
+		return exitUsage
+	}
+	// The flags are checked once here, then each fetch gets a fresh client.
+	if _, err := setup(e); err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
+		return exitUsage
+	}
+	opts := browse.Options{
+		NewClient:   func() (*access.Client, error) { return setup(e) },
+		DownloadDir: *dir,
+		Timeout:     max(*timeout, time.Second),
+		NoColor:     e.Getenv("NO_COLOR") != "",
+	}
+	if !*noConfig {
+		opts.ConfigDir = browse.DefaultConfigDir()
+	}
+	if err := browse.Run(start, opts, e.stdin, e.stdout); err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
+		return exitNegative
+	}
+	return exitOK
+}

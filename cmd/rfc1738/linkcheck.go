@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/linkcheck"
+)
+
+func init() {
+	register(&command{
+		name:  "linkcheck",
+		short: "check every link of a document set with each scheme's own protocol",
+		args:  "[flags] [FILE|DIR|URL]...",
+		summary: "Check that the URLs in files, directories (walked), URL arguments or stdin still name something, each with the\n" +
+			"lightest exchange of its scheme's access method (§3): ftp SIZE/CWD on shared logins, http HEAD, gopher first\n" +
+			"bytes, news/nntp STAT, wais search, telnet TCP accept, file stat. Each distinct URL (§2.2) is checked once.\n" +
+			"Exit status: 0 nothing broken or invalid, 1 something is, 2 bad usage.",
+		run: runLinkcheck,
+	})
+}
+
+// linkcheckMemoryLimit is the Go runtime's soft memory limit during a
+// linkcheck run (runtime/debug.SetMemoryLimit); $GOMEMLIMIT overrides it.
+const linkcheckMemoryLimit = 48 << 20
+
+// depthFlag is --recursive[=DEPTH]: alone it means every level.
+type depthFlag struct{ depth int }
+
+func (d *depthFlag) String() string   { return strconv.Itoa(d.depth) }
+func (d *depthFlag) IsBoolFlag() bool { return true }
+func (d *depthFlag) Set(s string) error {
+	switch s {
+	case "true":
+		d.depth = 1 << 30
+		return nil
+	case "false":
+		d.depth = 0
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q is not a depth", s)
+	}
+	d.depth = n
+	return nil
+}
+
+// globList is a repeatable, comma-separated list of globs.
+type globList []string
+
+func (g *globList) String() string { return strings.Join(*g, ",") }
+func (g *globList) Set(s string) error {
+	*g = append(*g, strings.Split(s, ",")...)
+	return nil
+}
+
+func runLinkcheck(e *env, args []string) int {
+	fs := newFlags(e, commands["linkcheck"])
+	asJSON := fs.Bool("json", false, "JSON Lines, one object per distinct URL (same as --format json)")
+	format := fs.String("format", "text", "report `format`: text, json, csv, junit or markdown")
+	verbose := fs.Bool("v", false, "list ok and skipped URLs too")
+	quiet := fs.Bool("q", false, "no progress bar")
+	var include, exclude globList
+	fs.Var(&include, "include", "in directories, check only files matching this `glob` (repeatable)")
+	fs.Var(&exclude, "exclude", "in directories, leave out files matching this `glob` (repeatable)")
+	var rec depthFlag
+	fs.Var(&rec, "recursive", "follow links found in what is retrieved (menus, listings, documents), to `DEPTH` levels (alone: all)")
+	spanHosts := fs.Bool("span-hosts", false, "with --recursive, follow links to other hosts too")
+	jobs := fs.Int("jobs", 16, "checks running at once")
+	perHost := fs.Int("per-host", 2, "checks (and kept connections) per host at once")
+	delay := fs.Duration("delay", 0, "least time between two checks of one host")
+	timeout := fs.Duration("timeout", 20*time.Second, "give up one attempt after this long")
+	retries := fs.Int("retries", 2, "attempts again after a transient failure (4xx, 503, timeout), with back-off")
+	cacheFile := fs.String("cache", "", "keep verdicts in this `FILE` and re-check only stale ones")
+	maxAge := fs.Duration("max-cache-age", 24*time.Hour, "how long a cached verdict stays fresh")
+	smtpVerify := fs.Bool("smtp-verify", false, "ask the SMTP relay (--smtp) whether it takes each mailto address (RCPT TO, no DATA)")
+	setup := accessSetup(fs)
+	operands, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	f, err := linkcheck.ParseFormat(*format)
+	if *asJSON {
+		f, err = linkcheck.JSON, nil
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --format:", err)
+		return exitUsage
+	}
+	if *jobs < 1 || *perHost < 1 || *retries < 0 {
+		fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --jobs and --per-host must be at least 1, --retries at least 0")
+		return exitUsage
+	}
+	c, err := setup(e)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", err)
+		return exitUsage
+	}
+	if e.Getenv("GOMEMLIMIT") == "" {
+		// A run keeps a small record per distinct URL; a soft limit makes
+		// the collector work before the heap doubles, so that 100,000
+		// URLs stay within 64 MiB of memory.
+		debug.SetMemoryLimit(linkcheckMemoryLimit)
+	}
+	c.Prompt = nil // thousands of URLs: nobody is asked anything
+	c.Stdin, c.Stdout = nil, nil
+	k := &linkcheck.Checker{Client: c, PerHost: *perHost, Timeout: *timeout, Retries: *retries}
+	if *smtpVerify {
+		m, _ := c.Handler("mailto").(access.Mailto)
+		if m.Relay == "" {
+			fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --smtp-verify needs a relay: --smtp host[:port], $RFC1738_SMTP or $SMTP_RELAY")
+			return exitUsage
+		}
+		k.SMTPRelay = m.Relay
+	}
+	defer k.Close()
+	run := &linkcheck.Run{Checker: k, Jobs: *jobs, PerHost: *perHost, Delay: *delay, Depth: rec.depth, SpanHosts: *spanHosts}
+	if *cacheFile != "" {
+		if run.Cache, err = linkcheck.OpenCache(*cacheFile, *maxAge); err != nil {
+			fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --cache:", err)
+			return exitUsage
+		}
+	}
+
+	g := linkcheck.Gatherer{Include: include, Exclude: exclude, Found: run.Add}
+	if len(operands) == 0 {
+		if err := g.Reader("-", e.stdin); err != nil {
+			fmt.Fprintln(e.stderr, "rfc1738 linkcheck: reading stdin:", err)
+			return exitUsage
+		}
+	}
+	for _, op := range operands {
+		if _, err := os.Stat(op); err != nil && linkcheck.HasScheme(op) {
+			run.Add(op, linkcheck.Place{})
+			continue
+		}
+		if err := g.Path(op); err != nil {
+			fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", err)
+			return exitUsage
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var bar *progressbar.ProgressBar
+	if !*quiet && isTerminal(e.stderr) {
+		bar = progressbar.NewOptions(run.Total(),
+			progressbar.OptionSetWriter(e.stderr),
+			progressbar.OptionSetDescription("checking"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("URLs"),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionFullWidth(),
+		)
+		run.Progress = func(done, total, broken int) {
+			if total != bar.GetMax() {
+				bar.ChangeMax(total)
+			}
+			bar.Describe(fmt.Sprintf("checking, %d broken", broken))
+			bar.Set(done)
+		}
+	}
+	start := time.Now()
+	err = run.Check(ctx)
+	if bar != nil {
+		bar.Finish()
+	}
+	results := run.Results()
+	rep := linkcheck.Report{Format: f, Verbose: *verbose, Elapsed: time.Since(start)}
+	if err != nil {
+		rep.Note = fmt.Sprintf("interrupted: %d of %d checked", len(results), run.Total())
+		fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", rep.Note)
+	}
+	if werr := rep.Write(e.stdout, results); werr != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", werr)
+	}
+	if run.Cache != nil {
+		if err := run.Cache.Save(); err != nil {
+			fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --cache:", err)
+		}
+	}
+	t := linkcheck.Count(results)
+	if t[linkcheck.Broken]+t[linkcheck.Invalid] > 0 || err != nil {
+		return exitNegative
+	}
+	return exitOK
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func linkcheckServer(t *testing.T) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/ok" {
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// End to end: a file and URL arguments, the readable report, the exit
+// status.
+func TestLinkcheckText(t *testing.T) {
+	srv := linkcheckServer(t)
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "doc.txt")
+	text := "good <URL:" + srv.URL + "/ok>\nbad " + srv.URL + "/gone\nagain " + srv.URL + "/%6Fk\n"
+	if err := os.WriteFile(doc, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := runCLI(t, "", "linkcheck", "-q", doc)
+	if status != exitNegative {
+		t.Errorf("status %d, want 1 (something is broken); stderr %s", status, errOut)
+	}
+	want := doc + ":2:5: broken: " + srv.URL + "/gone: 404 Not Found\n"
+	if !strings.HasPrefix(out, want) || !strings.Contains(out, "2 URLs: 1 ok, 1 broken, 0 invalid, 0 skipped") {
+		t.Errorf("report:\n%s\nwant it to start with\n%s", out, want)
+	}
+	out, _, status = runCLI(t, "", "linkcheck", "-q", srv.URL+"/ok")
+	if status != exitOK || !strings.Contains(out, "1 URLs: 1 ok") {
+		t.Errorf("one good URL: status %d\n%s", status, out)
+	}
+	_, _, status = runCLI(t, "", "linkcheck", "-q", "http://user@host/")
+	if status != exitNegative {
+		t.Errorf("an invalid URL: status %d, want 1", status)
+	}
+	_, _, status = runCLI(t, "", "linkcheck", "--format", "yaml")
+	if status != exitUsage {
+		t.Errorf("--format yaml: status %d, want 2", status)
+	}
+}
+
+// stdin, --json: one object per distinct URL with every place.
+func TestLinkcheckJSON(t *testing.T) {
+	srv := linkcheckServer(t)
+	in := srv.URL + "/ok\n" + srv.URL + "/%6Fk\n"
+	out, errOut, status := runCLI(t, in, "linkcheck", "-q", "--json")
+	if status != exitOK {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("%d objects for one distinct URL:\n%s", len(lines), out)
+	}
+	var o struct {
+		URL    string `json:"url"`
+		Result string `json:"result"`
+		Places []struct {
+			File string `json:"file"`
+			Line int    `json:"line"`
+		} `json:"places"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.URL != srv.URL+"/ok" || o.Result != "ok" || len(o.Places) != 2 || o.Places[1].Line != 2 || o.Places[0].File != "-" {
+		t.Errorf("object %s", lines[0])
+	}
+}
+
+// --cache: a second run answers from the cache without asking the server.
+func TestLinkcheckCache(t *testing.T) {
+	hits := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits++ }))
+	defer srv.Close()
+	cache := filepath.Join(t.TempDir(), "cache")
+	for i := range 2 {
+		out, errOut, status := runCLI(t, "", "linkcheck", "-q", "--json", "--cache", cache, srv.URL+"/x")
+		if status != exitOK {
+			t.Fatalf("run %d: status %d: %s", i, status, errOut)
+		}
+		if i == 1 && !strings.Contains(out, `"cached":true`) {
+			t.Errorf("second run not from the cache: %s", out)
+		}
+	}
+	if hits != 1 {
+		t.Errorf("the server was asked %d times, want 1", hits)
+	}
+}

@@ -1,0 +1,300 @@
+package linkcheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/textproto"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/access/ftp"
+	"github.com/rfc1738/rfc1738/internal/safetext"
+)
+
+// DefaultTimeout bounds one attempt at a check when Checker.Timeout is
+// zero.
+const DefaultTimeout = 20 * time.Second
+
+// DefaultBackoff is the wait before the first retry when
+// Checker.Backoff is zero; it doubles with each retry.
+const DefaultBackoff = 250 * time.Millisecond
+
+// A Checker checks single URLs. Its zero value works, with the settings of
+// access.NewClient; it is safe for concurrent use. Close it to end the
+// logins it keeps.
+type Checker struct {
+	// Client holds the settings of the access methods (the anonymous ftp
+	// password, the news server, gateways, the §6 port guard); nil means
+	// access.NewClient().
+	Client *access.Client
+	// FTP keeps the ftp logins for reuse; nil means a pool of its own
+	// with PerHost idle logins per host and user.
+	FTP *ftp.Pool
+	// PerHost is the number of connections kept per host (ftp logins,
+	// http connections); zero means 2.
+	PerHost int
+	// Timeout bounds one attempt; zero means DefaultTimeout.
+	Timeout time.Duration
+	// Retries is the number of further attempts after a transient
+	// failure (an ftp or nntp 4xx, http 429 or 503, a timeout, a dropped
+	// connection); Backoff is the first wait, doubling each time.
+	Retries int
+	Backoff time.Duration
+	// SMTPRelay, "host:port", makes mailto checks ask the relay with
+	// RCPT TO (no DATA is ever sent); SMTPFrom is the MAIL FROM address.
+	// Empty: mailto addresses are only checked for syntax, and skipped.
+	SMTPRelay, SMTPFrom string
+
+	once sync.Once
+	hc   *http.Client
+}
+
+func (k *Checker) init() {
+	k.once.Do(func() {
+		if k.Client == nil {
+			k.Client = access.NewClient()
+		}
+		if k.PerHost <= 0 {
+			k.PerHost = 2
+		}
+		if k.FTP == nil {
+			k.FTP = &ftp.Pool{MaxIdlePerLogin: k.PerHost}
+		}
+		k.hc = k.httpClient()
+	})
+}
+
+// Close ends the kept ftp logins (QUIT) and idle http connections.
+func (k *Checker) Close() error {
+	k.init()
+	k.hc.CloseIdleConnections()
+	return k.FTP.Close()
+}
+
+// outcome is the result of one attempt.
+type outcome struct {
+	status    Status
+	detail    string
+	transient bool // worth another attempt
+	timeout   bool // the attempt ran out of time
+}
+
+func okay(format string, args ...any) outcome {
+	return outcome{status: OK, detail: fmt.Sprintf(format, args...)}
+}
+
+func skipped(format string, args ...any) outcome {
+	return outcome{status: Skipped, detail: fmt.Sprintf(format, args...)}
+}
+
+// broken makes the outcome of an error; transient says whether another
+// attempt may succeed.
+func broken(err error) outcome {
+	return outcome{status: Broken, detail: err.Error(), transient: transient(err), timeout: isTimeout(err)}
+}
+
+// Check checks s: parsed (an invalid URL is Invalid with the error's
+// offset and rule), then checked by its scheme's method with retries. The
+// detail is one line, safe to print.
+func (k *Checker) Check(ctx context.Context, s string) (Status, string) {
+	u, err := rfc1738.Parse(s)
+	if err != nil {
+		return Invalid, invalidDetail(err)
+	}
+	return k.CheckURL(ctx, u)
+}
+
+// invalidDetail says where and why a URL is invalid, without repeating
+// the URL (which may hold a password).
+func invalidDetail(err error) string {
+	var pe *rfc1738.Error
+	if errors.As(err, &pe) {
+		return oneLine(fmt.Sprintf("offset %d: %s: %s", pe.Offset, pe.Rule, pe.Message))
+	}
+	return oneLine(err.Error())
+}
+
+// CheckURL checks a parsed URL.
+func (k *Checker) CheckURL(ctx context.Context, u rfc1738.URL) (Status, string) {
+	k.init()
+	timeout := k.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	backoff := k.Backoff
+	if backoff <= 0 {
+		backoff = DefaultBackoff
+	}
+	for attempt := 0; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, timeout)
+		o := k.check(actx, u)
+		// The connection's deadline (the attempt's) may fire before the
+		// context notices.
+		timedOut := (actx.Err() != nil || o.timeout) && ctx.Err() == nil
+		cancel()
+		if timedOut && o.status == Broken {
+			o.transient = true
+			if !strings.HasPrefix(o.detail, "timeout") {
+				o.detail = fmt.Sprintf("timeout after %v: %s", timeout, o.detail)
+			}
+		}
+		if !o.transient || attempt >= k.Retries || ctx.Err() != nil {
+			if attempt > 0 {
+				o.detail += fmt.Sprintf(" (after %d attempts)", attempt+1)
+			}
+			return o.status, oneLine(o.detail)
+		}
+		t := time.NewTimer(backoff << attempt)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+	}
+}
+
+// check makes one attempt, by scheme.
+func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
+	switch u.Kind() {
+	case rfc1738.KindFile:
+		return k.checkFile(u)
+	case rfc1738.KindMailto:
+		return k.checkMailto(ctx, u)
+	case rfc1738.KindGopher:
+		if g, _ := u.Gopher(); g.Type == '8' || g.Type == 'T' {
+			// RFC 1436: a telnet session; §3.8 checks it by its TCP accept.
+			return k.checkTelnet(ctx, u)
+		}
+	}
+	if u.Kind() == rfc1738.KindNews && k.Client.NNTPServer == "" {
+		return skipped("no news server configured (§3.6: news URLs are resolved by the reader's own server; set --nntp-server or $NNTPSERVER)")
+	}
+	native := false
+	switch u.Kind() {
+	case rfc1738.KindFTP, rfc1738.KindHTTP, rfc1738.KindGopher, rfc1738.KindNews,
+		rfc1738.KindNNTP, rfc1738.KindWAIS, rfc1738.KindTelnet:
+		native = true
+	}
+	if !native {
+		return k.checkGateway(ctx, u)
+	}
+	// The plan applies the §6 guards (ports, decoded CR/LF/NUL/TAB) and
+	// the scheme's own rules before anything is sent.
+	if _, err := k.Client.Plan(u); err != nil {
+		var ge *access.GuardError
+		switch {
+		case errors.As(err, &ge):
+			return skipped("refused by the §6 guard: %v", err)
+		case errors.Is(err, access.ErrUnsupported):
+			return skipped("%v", err)
+		}
+		return outcome{status: Invalid, detail: err.Error()}
+	}
+	switch u.Kind() {
+	case rfc1738.KindFTP:
+		return k.checkFTP(ctx, u)
+	case rfc1738.KindHTTP:
+		return k.checkHTTP(ctx, u, 0)
+	case rfc1738.KindGopher:
+		return k.checkGopher(ctx, u)
+	case rfc1738.KindNews:
+		return k.checkNews(ctx, u)
+	case rfc1738.KindNNTP:
+		return k.checkNNTP(ctx, u)
+	case rfc1738.KindWAIS:
+		return k.checkWAIS(ctx, u)
+	}
+	return k.checkTelnet(ctx, u)
+}
+
+// checkTelnet: §3.8 names an interactive service; the lightest proof is
+// that the TCP connection is accepted. No login is tried.
+func (k *Checker) checkTelnet(ctx context.Context, u rfc1738.URL) outcome {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", u.HostPort())
+	if err != nil {
+		return broken(err)
+	}
+	c.Close()
+	return okay("connection accepted (no login tried, §3.8)")
+}
+
+// checkFile: §3.10 names a file on the machine interpreting the URL;
+// another host's files cannot be reached.
+func (k *Checker) checkFile(u rfc1738.URL) outcome {
+	f, _ := u.File()
+	if !f.IsLocal() {
+		return skipped("the file is on host %q; §3.10 gives no way to reach another machine's files", f.Host)
+	}
+	path, err := f.LocalPath()
+	if err != nil {
+		return outcome{status: Invalid, detail: err.Error()}
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return outcome{status: Broken, detail: err.Error()}
+	}
+	if st.IsDir() {
+		return okay("directory")
+	}
+	return okay("%d bytes", st.Size())
+}
+
+// checkGateway checks a scheme without a native method through its
+// configured gateway (§4), reading the first byte of the answer.
+func (k *Checker) checkGateway(ctx context.Context, u rfc1738.URL) outcome {
+	scheme := u.Scheme()
+	if _, ok := k.Client.Gateways[scheme]; !ok {
+		return skipped("no access method for %s and no gateway configured (§4)", scheme)
+	}
+	resp, err := k.Client.Get(ctx, u)
+	if err != nil {
+		return broken(err)
+	}
+	defer resp.Body.Close()
+	var b [1]byte
+	if _, err := io.ReadFull(resp.Body, b[:]); err != nil && err != io.EOF {
+		return broken(err)
+	}
+	return okay("through the %s gateway", scheme)
+}
+
+// transient reports a failure that another attempt may not meet: a 4xx
+// reply of a line protocol (RFC 959 §4.2 "transient negative completion",
+// RFC 3977 400), a timeout, a connection dropped mid-exchange.
+func transient(err error) bool {
+	var te *textproto.Error
+	if errors.As(err, &te) {
+		return te.Code == 400 || (te.Code >= 420 && te.Code < 460 && isFTPError(err))
+	}
+	return isTimeout(err) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}
+
+// isTimeout reports a deadline that ran out.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
+}
+
+func isFTPError(err error) bool {
+	var ce *ftp.CommandError
+	return errors.As(err, &ce)
+}
+
+// oneLine returns s on one line, safe to print.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.ReplaceAll(s, "\r\n", " / ")
+	s = strings.ReplaceAll(s, "\n", " / ")
+	return safetext.Escape(s)
+}

@@ -1,0 +1,34 @@
+// Package linkcheck checks whether the URLs of a document set still name
+// something, each by its scheme's own access method (RFC 1738 §3), with
+// the lightest exchange that proves the object is there:
+//
+//   - ftp (§3.2): one login per host and user, shared by all its URLs
+//     (ftp.Pool); the §3.2.2 CWD sequence, then SIZE (or MDTM, or a RETR
+//     aborted after its 150 reply) for a file and CWD for a directory;
+//     back to the login directory between URLs.
+//   - http (§3.3): HEAD, GET when HEAD is refused; redirects followed with
+//     the §6 port guard.
+//   - gopher (§3.4): the selector sent and the first bytes read; an error
+//     item (type 3) or an empty reply is broken; a type-7 search is sent
+//     without a query.
+//   - news (§3.6): STAT <message-id> or GROUP on the configured server;
+//     nntp (§3.7): GROUP, then STAT n.
+//   - wais (§3.9): the Z39.50 init and a search whose first record is
+//     presented.
+//   - telnet (§3.8): the TCP connection is accepted; no login is tried.
+//   - file (§3.10): a local stat, never a remote host.
+//   - mailto (§3.5): the address syntax only, skipped unless an SMTP relay
+//     is set to verify it with RCPT TO (no DATA).
+//   - prospero and others: through a configured gateway (§4), or skipped.
+//
+// Each distinct URL (by §2.2 normalization) is checked once, through a
+// crawl.Frontier that limits the visits per host. A Result is ok, broken
+// (the server or the network said no), invalid (not an RFC 1738 URL) or
+// skipped (no way to check), with a one-line detail; transient failures
+// (ftp 4xx, nntp 400, http 429 and 503, timeouts) are retried with
+// back-off.
+//
+// Inputs are gathered from URLs, files (the URLs extract finds, and the
+// href and src attributes of HTML) and directories; Reports are written as
+// text, JSON Lines, CSV, JUnit XML or Markdown.
+package linkcheck

@@ -1,0 +1,186 @@
+package linkcheck_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rfc1738/rfc1738/linkcheck"
+)
+
+type found struct {
+	url string
+	p   linkcheck.Place
+}
+
+func gather(t *testing.T, g *linkcheck.Gatherer) *[]found {
+	var got []found
+	g.Found = func(s string, p linkcheck.Place) { got = append(got, found{s, p}) }
+	return &got
+}
+
+// HTML: the URLs extract finds in the text, and absolute href and src
+// values it does not, each once, at its line and column; relative
+// references are not RFC 1738 URLs.
+func TestGatherHTML(t *testing.T) {
+	doc := "<!DOCTYPE html>\n<p>See <URL:ftp://a.dom/x> and\n" +
+		"<a href=\"http://b.dom/y\">b</a> <img src='gopher://c.dom/0/z'>\n" +
+		"<a href=\"rel/ative.html\">r</a> <a href=\"http://d.dom/%7Ejoe\">d</a>\n"
+	var g linkcheck.Gatherer
+	got := gather(t, &g)
+	if err := g.Reader("doc.html", strings.NewReader(doc)); err != nil {
+		t.Fatal(err)
+	}
+	want := []found{
+		{"ftp://a.dom/x", linkcheck.Place{File: "doc.html", Line: 2, Column: 13}},
+		{"http://b.dom/y", linkcheck.Place{File: "doc.html", Line: 3, Column: 10}},
+		{"gopher://c.dom/0/z", linkcheck.Place{File: "doc.html", Line: 3, Column: 42}},
+		{"http://d.dom/%7Ejoe", linkcheck.Place{File: "doc.html", Line: 4, Column: 41}},
+	}
+	if len(*got) != len(want) {
+		t.Fatalf("found %v\nwant %v", *got, want)
+	}
+	for i := range want {
+		if (*got)[i] != want[i] {
+			t.Errorf("found[%d] = %v, want %v", i, (*got)[i], want[i])
+		}
+	}
+}
+
+// An href that the text scan cannot see as a URL (an entity inside it)
+// is still found once.
+func TestGatherHTMLAttributeOnly(t *testing.T) {
+	doc := "<html><a href=\"http://e.dom/a?b=1&amp;c=2\">e</a></html>"
+	var g linkcheck.Gatherer
+	got := gather(t, &g)
+	g.Reader("x.html", strings.NewReader(doc))
+	var urls []string
+	for _, f := range *got {
+		urls = append(urls, f.url)
+	}
+	if !strings.Contains(strings.Join(urls, " "), "http://e.dom/a?b=1&c=2") {
+		t.Errorf("found %q; want the decoded href", urls)
+	}
+}
+
+func TestGatherDir(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.txt", "ftp://a.dom/1\n")
+	write("sub/b.txt", "\n  ftp://b.dom/2\n")
+	write("sub/c.log", "ftp://c.dom/3\n")
+	write("skip/d.txt", "ftp://d.dom/4\n")
+	g := linkcheck.Gatherer{Include: []string{"*.txt"}, Exclude: []string{"skip/*"}}
+	got := gather(t, &g)
+	if err := g.Path(dir); err != nil {
+		t.Fatal(err)
+	}
+	want := []found{
+		{"ftp://a.dom/1", linkcheck.Place{File: filepath.Join(dir, "a.txt"), Line: 1, Column: 1}},
+		{"ftp://b.dom/2", linkcheck.Place{File: filepath.Join(dir, "sub", "b.txt"), Line: 2, Column: 3}},
+	}
+	if len(*got) != 2 || (*got)[0] != want[0] || (*got)[1] != want[1] {
+		t.Errorf("found %v\nwant %v", *got, want)
+	}
+}
+
+var sample = []linkcheck.Result{
+	{URL: "ftp://a.dom/x", Status: linkcheck.Broken, Detail: "ftp: SIZE x: 550 No such file", Scheme: "ftp",
+		Places: []linkcheck.Place{{File: "doc.txt", Line: 3, Column: 7}, {File: "doc.txt", Line: 9, Column: 1}}, Elapsed: 1500 * time.Microsecond},
+	{URL: "http://b.dom/", Status: linkcheck.OK, Detail: "200 OK", Scheme: "http", Places: []linkcheck.Place{{File: "doc.txt", Line: 4, Column: 1}}},
+	{URL: "http://user@h/", Status: linkcheck.Invalid, Detail: "error at offset 7: httpurl: no user", Scheme: "http", Places: []linkcheck.Place{{}}},
+	{URL: "mailto:a@b.dom", Status: linkcheck.Skipped, Detail: "address syntax valid", Scheme: "mailto", Places: []linkcheck.Place{{File: "doc.txt", Line: 5, Column: 2}}},
+}
+
+func report(t *testing.T, f linkcheck.Format) string {
+	var b bytes.Buffer
+	if err := (linkcheck.Report{Format: f, Elapsed: 2 * time.Second}).Write(&b, sample); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestReportText(t *testing.T) {
+	want := "doc.txt:3:7: broken: ftp://a.dom/x: ftp: SIZE x: 550 No such file\n" +
+		"doc.txt:9:1: broken: ftp://a.dom/x: ftp: SIZE x: 550 No such file\n" +
+		"argument: invalid: http://user@h/: error at offset 7: httpurl: no user\n" +
+		"4 URLs: 1 ok, 1 broken, 1 invalid, 1 skipped in 2.00s\n"
+	if got := report(t, linkcheck.Text); got != want {
+		t.Errorf("text report:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestReportJSON(t *testing.T) {
+	lines := strings.Split(strings.TrimSpace(report(t, linkcheck.JSON)), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	var o map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &o); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"url", "result", "detail", "scheme", "places", "elapsed_ms"} {
+		if _, ok := o[k]; !ok {
+			t.Errorf("no %q in %s", k, lines[0])
+		}
+	}
+	if o["result"] != "broken" || o["elapsed_ms"] != 1.5 || len(o["places"].([]any)) != 2 {
+		t.Errorf("first object %s", lines[0])
+	}
+}
+
+func TestReportFormats(t *testing.T) {
+	csv := report(t, linkcheck.CSV)
+	if !strings.HasPrefix(csv, "url,result,detail,scheme,places,elapsed_ms\n") ||
+		!strings.Contains(csv, "ftp://a.dom/x,broken,ftp: SIZE x: 550 No such file,ftp,doc.txt:3:7 doc.txt:9:1,1.500\n") {
+		t.Errorf("csv:\n%s", csv)
+	}
+	junit := report(t, linkcheck.JUnit)
+	for _, s := range []string{`<testsuite name="linkcheck" tests="4" failures="1" errors="1" skipped="1"`,
+		`<failure message="ftp: SIZE x: 550 No such file">doc.txt:3:7 doc.txt:9:1</failure>`, `<error message="error at offset 7`} {
+		if !strings.Contains(junit, s) {
+			t.Errorf("junit lacks %s:\n%s", s, junit)
+		}
+	}
+	md := report(t, linkcheck.Markdown)
+	if !strings.Contains(md, "| broken | `ftp://a.dom/x` | ftp: SIZE x: 550 No such file | doc.txt:3:7 doc.txt:9:1 |") || strings.Contains(md, "http://b.dom") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	if _, err := linkcheck.ParseFormat("yaml"); err == nil {
+		t.Error("ParseFormat(yaml) succeeded")
+	}
+}
+
+func TestCache(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cache.jsonl")
+	c, err := linkcheck.OpenCache(path, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Store("ftp://a.dom/x", "ftp://a.dom/x", linkcheck.Broken, "550")
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := linkcheck.OpenCache(path, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := c2.Lookup("ftp://a.dom/x"); !ok || e.Status != linkcheck.Broken || e.Detail != "550" {
+		t.Errorf("Lookup = %+v, %v", e, ok)
+	}
+	stale, _ := linkcheck.OpenCache(path, time.Nanosecond)
+	time.Sleep(time.Millisecond)
+	if _, ok := stale.Lookup("ftp://a.dom/x"); ok {
+		t.Error("a verdict older than MaxAge was fresh")
+	}
+}

@@ -1,0 +1,223 @@
+package linkcheck
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Format is a report format.
+type Format uint8
+
+// The report formats.
+const (
+	Text     Format = iota // FILE:LINE:COL: broken: URL: detail, grouped, then totals
+	JSON                   // JSON Lines, one object per distinct URL
+	CSV                    // one row per distinct URL, with a header
+	JUnit                  // JUnit XML: a test case per URL, broken ones failing
+	Markdown               // a table of what is not ok, then totals
+)
+
+// ParseFormat reads a format name: text, json, csv, junit or markdown.
+func ParseFormat(s string) (Format, error) {
+	for i, n := range formatNames {
+		if n == s {
+			return Format(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown format %q (text, json, csv, junit, markdown)", s)
+}
+
+var formatNames = [...]string{"text", "json", "csv", "junit", "markdown"}
+
+// Totals counts the results by status.
+type Totals [4]int
+
+// Count returns the totals of rs.
+func Count(rs []Result) Totals {
+	var t Totals
+	for _, r := range rs {
+		t[r.Status]++
+	}
+	return t
+}
+
+// String returns "N URLs: a ok, b broken, c invalid, d skipped".
+func (t Totals) String() string {
+	return fmt.Sprintf("%d URLs: %d ok, %d broken, %d invalid, %d skipped",
+		t[OK]+t[Broken]+t[Invalid]+t[Skipped], t[OK], t[Broken], t[Invalid], t[Skipped])
+}
+
+// Report writes rs in format f. Text shows every place of each broken and
+// invalid URL (and of skipped and ok ones when verbose), grouped by
+// verdict, then the totals; note, when not empty, ends the totals line
+// (e.g. "interrupted").
+type Report struct {
+	Format  Format
+	Verbose bool
+	Elapsed time.Duration
+	Note    string
+}
+
+// Write writes the report of rs to w.
+func (rep Report) Write(w io.Writer, rs []Result) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var err error
+	switch rep.Format {
+	case JSON:
+		enc := json.NewEncoder(bw)
+		enc.SetEscapeHTML(false)
+		for _, r := range rs {
+			if err = enc.Encode(r); err != nil {
+				break
+			}
+		}
+	case CSV:
+		err = writeCSV(bw, rs)
+	case JUnit:
+		err = rep.writeJUnit(bw, rs)
+	case Markdown:
+		rep.writeMarkdown(bw, rs)
+	default:
+		rep.writeText(bw, rs)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// String formats a place as FILE:LINE:COL, or "argument" for a URL given
+// directly.
+func (p Place) String() string {
+	switch {
+	case p.File == "":
+		return "argument"
+	case p.Line == 0:
+		return p.File
+	}
+	return p.File + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
+}
+
+func (rep Report) writeText(w *bufio.Writer, rs []Result) {
+	order := []Status{Broken, Invalid}
+	if rep.Verbose {
+		order = append(order, Skipped, OK)
+	}
+	for _, st := range order {
+		for _, r := range rs {
+			if r.Status != st {
+				continue
+			}
+			for _, p := range r.Places {
+				fmt.Fprintf(w, "%s: %s: %s: %s\n", p, r.Status, r.URL, r.Detail)
+			}
+			if len(r.Places) == 0 {
+				fmt.Fprintf(w, "%s: %s: %s\n", r.Status, r.URL, r.Detail)
+			}
+		}
+	}
+	line := Count(rs).String()
+	if rep.Elapsed > 0 {
+		line += fmt.Sprintf(" in %.2fs", rep.Elapsed.Seconds())
+	}
+	if rep.Note != "" {
+		line += " (" + rep.Note + ")"
+	}
+	fmt.Fprintln(w, line)
+}
+
+func placesString(ps []Place) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = p.String()
+	}
+	return strings.Join(s, " ")
+}
+
+func writeCSV(w io.Writer, rs []Result) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"url", "result", "detail", "scheme", "places", "elapsed_ms"})
+	for _, r := range rs {
+		cw.Write([]string{r.URL, r.Status.String(), r.Detail, r.Scheme, placesString(r.Places),
+			strconv.FormatFloat(float64(r.Elapsed.Microseconds())/1000, 'f', 3, 64)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+type junitSuite struct {
+	XMLName  xml.Name    `xml:"testsuite"`
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+	Error     *junitMessage `xml:"error,omitempty"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// writeJUnit: a broken URL is a failure, an invalid one an error.
+func (rep Report) writeJUnit(w io.Writer, rs []Result) error {
+	t := Count(rs)
+	s := junitSuite{Name: "linkcheck", Tests: len(rs), Failures: t[Broken], Errors: t[Invalid], Skipped: t[Skipped],
+		Time: fmt.Sprintf("%.3f", rep.Elapsed.Seconds())}
+	for _, r := range rs {
+		c := junitCase{Name: r.URL, Classname: "linkcheck." + r.Scheme, Time: fmt.Sprintf("%.3f", r.Elapsed.Seconds())}
+		m := &junitMessage{Message: r.Detail, Text: placesString(r.Places)}
+		switch r.Status {
+		case Broken:
+			c.Failure = m
+		case Invalid:
+			c.Error = m
+		case Skipped:
+			c.Skipped = m
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	io.WriteString(w, xml.Header)
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(s); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// writeMarkdown writes a table of the URLs that are not ok, for an issue
+// or a pull request, then the totals.
+func (rep Report) writeMarkdown(w io.Writer, rs []Result) {
+	cell := func(s string) string {
+		return strings.NewReplacer("|", `\|`, "`", "'", "\n", " ").Replace(s)
+	}
+	fmt.Fprintln(w, "| result | URL | detail | places |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, r := range rs {
+		if r.Status == OK && !rep.Verbose {
+			continue
+		}
+		fmt.Fprintf(w, "| %s | `%s` | %s | %s |\n", r.Status, cell(r.URL), cell(r.Detail), cell(placesString(r.Places)))
+	}
+	fmt.Fprintf(w, "\n%s\n", Count(rs))
+}

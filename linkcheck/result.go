@@ -1,0 +1,86 @@
+package linkcheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Status is the verdict on a URL.
+type Status uint8
+
+// The verdicts.
+const (
+	OK      Status = iota // the object is there
+	Broken                // the server or the network said no
+	Invalid               // not a valid RFC 1738 URL
+	Skipped               // no way to check it is configured, or excluded
+)
+
+var statusNames = [...]string{"ok", "broken", "invalid", "skipped"}
+
+// String returns "ok", "broken", "invalid" or "skipped".
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", s)
+}
+
+// MarshalText returns the status's name, for JSON.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a status's name.
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, n := range statusNames {
+		if n == string(b) {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("linkcheck: unknown status %q", b)
+}
+
+// Place is where a URL occurs in the input. File is "" for a URL given
+// directly; Line and Column count from 1 (0 when unknown).
+type Place struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// Result is the verdict on one distinct URL.
+type Result struct {
+	// URL is the URL as it first appears in the input (the whitespace of
+	// a wrapper removed), any password redacted.
+	URL     string
+	Detail  string // one line, safe to print
+	Scheme  string
+	Places  []Place
+	Elapsed time.Duration
+	Status  Status
+	// Cached reports a verdict taken from the cache, not checked now.
+	Cached bool
+}
+
+// resultJSON is the JSON Lines form of a Result.
+type resultJSON struct {
+	URL       string  `json:"url"`
+	Result    Status  `json:"result"`
+	Detail    string  `json:"detail"`
+	Scheme    string  `json:"scheme"`
+	Places    []Place `json:"places"`
+	ElapsedMS float64 `json:"elapsed_ms"`
+	Cached    bool    `json:"cached,omitempty"`
+}
+
+// MarshalJSON writes the fields url, result, detail, scheme, places and
+// elapsed_ms.
+func (r Result) MarshalJSON() ([]byte, error) {
+	places := r.Places
+	if places == nil {
+		places = []Place{}
+	}
+	return json.Marshal(resultJSON{URL: r.URL, Result: r.Status, Detail: r.Detail, Scheme: r.Scheme,
+		Places: places, ElapsedMS: float64(r.Elapsed.Microseconds()) / 1000, Cached: r.Cached})
+}
