@@ -49,8 +49,7 @@ func checkHost(k Kind, host string, needed bool) error {
 	if p.host(0, len(host)) {
 		return nil
 	}
-	d := p.first
-	return &BuildError{Kind: k, Field: "Host", Value: host, Diagnostic: d}
+	return &BuildError{Kind: k, Field: "Host", Value: host, Diagnostic: p.diagnostic()}
 }
 
 // appendLogin writes "scheme://[user[:password]@]host[:port]".
@@ -312,7 +311,7 @@ func (n NewsURL) Append(dst []byte) ([]byte, error) {
 	}
 	p := parser{s: id}
 	if !p.host(at+1, len(id)) {
-		return dst, &BuildError{Kind: KindNews, Field: "MessageID", Value: id, Diagnostic: p.first}
+		return dst, &BuildError{Kind: KindNews, Field: "MessageID", Value: id, Diagnostic: p.diagnostic()}
 	}
 	dst = append(dst, "news:"...)
 	dst = AppendEscape(dst, id[:at], ArticlePart) // "@" is not in article: encoded
@@ -328,7 +327,7 @@ func checkGroup(k Kind, g string) error {
 	if p.group(0, len(g)) {
 		return nil
 	}
-	return &BuildError{Kind: k, Field: "Group", Value: g, Diagnostic: p.first}
+	return &BuildError{Kind: k, Field: "Group", Value: g, Diagnostic: p.diagnostic()}
 }
 
 // NNTPURL builds an nntp URL (§3.7).

@@ -6,12 +6,15 @@ import (
 	"strings"
 )
 
-// Report is the result of Check: every violation of the grammar (Errors)
-// and every warning, in input order.
+// Report is the result of Check: the violations of the grammar (Errors)
+// and the warnings, in input order. Each list holds at most MaxDiagnostics
+// entries; MoreErrors and MoreWarnings count the ones found beyond them.
 type Report struct {
-	URL      URL // the parsed URL; the zero URL when Errors is not empty
-	Errors   []Diagnostic
-	Warnings []Diagnostic
+	URL          URL // the parsed URL; the zero URL when Errors is not empty
+	Errors       []Diagnostic
+	Warnings     []Diagnostic
+	MoreErrors   int // violations found beyond the first MaxDiagnostics
+	MoreWarnings int // warnings found beyond the first MaxDiagnostics
 }
 
 // Valid reports whether the input matched its scheme's production.
@@ -19,17 +22,52 @@ func (r Report) Valid() bool { return len(r.Errors) == 0 }
 
 // Check parses s like Parse but reports every violation, not only the
 // first, and adds the warnings of URL.Warnings. After a violation it skips
-// the offending byte and goes on, so one typo yields one error.
+// the offending byte and goes on, so one typo yields one error. It keeps
+// the first MaxDiagnostics errors and warnings and counts the rest, so a
+// report stays small whatever the input. Check does not allocate when s
+// is valid and draws no warning.
 func Check(s string) Report {
-	var diags []Diagnostic
-	p := parser{s: s, diags: &diags}
-	p.parse()
+	return check(s, MaxDiagnostics)
+}
+
+// check is Check with a cap of limit diagnostics of each kind (0: none).
+func check(s string, limit int) Report {
+	p := parser{collect: true, limit: limit}
+	p.parse(s)
 	if p.bad {
-		r := Report{Errors: diags}
-		schemeWarnings(s, func(d Diagnostic) { r.Warnings = append(r.Warnings, d) })
+		r := Report{Errors: p.diags, MoreErrors: p.more}
+		w := warner{limit: limit}
+		schemeWarnings(s, &w)
+		r.Warnings, r.MoreWarnings = w.list, w.more
 		return r
 	}
-	return Report{URL: p.u, Warnings: p.u.Warnings()}
+	w := warner{limit: limit}
+	p.u.warnings(&w)
+	return Report{URL: p.u, Warnings: w.list, MoreWarnings: w.more}
+}
+
+// warner collects warnings up to a limit (0: no limit) and counts the rest.
+type warner struct {
+	list  []Diagnostic
+	limit int
+	more  int
+}
+
+func (w *warner) add(d Diagnostic) {
+	if !w.counted() {
+		w.list = append(w.list, d)
+	}
+}
+
+// counted reports whether the list is full, counting one more warning if
+// so: a caller that finds a warning in a loop calls it before making the
+// message, which is then never made.
+func (w *warner) counted() bool {
+	if w.limit > 0 && len(w.list) >= w.limit {
+		w.more++
+		return true
+	}
+	return false
 }
 
 // reservedSchemes are the names §4 asks IANA to reserve; RFC 1738 defines
@@ -37,7 +75,7 @@ func Check(s string) Report {
 var reservedSchemes = []string{"afs", "mid", "cid", "nfs", "tn3270", "mailserver", "z39.50"}
 
 // schemeWarnings reports what §2.1 and §4 say of the scheme name of s.
-func schemeWarnings(s string, add func(Diagnostic)) {
+func schemeWarnings(s string, w *warner) {
 	colon := strings.IndexByte(s, ':')
 	if colon <= 0 {
 		return
@@ -50,7 +88,7 @@ func schemeWarnings(s string, add func(Diagnostic)) {
 	}
 	for i := 0; i < len(name); i++ {
 		if classes[name[i]]&classHialpha != 0 {
-			add(Diagnostic{Offset: i, Rule: "scheme", Message: "scheme names are lower case; " +
+			w.add(Diagnostic{Offset: i, Rule: "scheme", Message: "scheme names are lower case; " +
 				strconv.Quote(name) + " is read as " + strconv.Quote(strings.ToLower(name)) + " (§2.1)"})
 			break
 		}
@@ -58,49 +96,60 @@ func schemeWarnings(s string, add func(Diagnostic)) {
 	lower := strings.ToLower(name)
 	for _, r := range reservedSchemes {
 		if lower == r {
-			add(Diagnostic{Offset: 0, Rule: "scheme", Message: strconv.Quote(lower) +
+			w.add(Diagnostic{Offset: 0, Rule: "scheme", Message: strconv.Quote(lower) +
 				" is reserved by §4 for future definition; RFC 1738 defines no syntax for it"})
 		}
 	}
 	if strings.HasPrefix(lower, "x-") {
-		add(Diagnostic{Offset: 0, Rule: "scheme", Message: strconv.Quote(lower) +
+		w.add(Diagnostic{Offset: 0, Rule: "scheme", Message: strconv.Quote(lower) +
 			" is an experimental scheme (§4): used only by mutual agreement"})
 	}
 }
 
 // Warnings returns what the grammar allows but the RFC's text warns
 // against: an upper-case scheme (§2.1), a scheme reserved by §4 or
-// experimental, a password in the URL (§6), a port beyond 65535 or other
-// than the scheme's default (§6), a hostnumber part above 255 (§3.1), a
-// decoded CR, LF, NUL or TAB that would end up inside a protocol line (§6,
-// §3.4.1), and a mailto address that is not one RFC 822 addr-spec (§3.5).
+// experimental, a generic schemepart that starts with "//" but is not an
+// ip-schemepart (§3.1, so the URL has no host), a password in the URL
+// (§6), a port beyond 65535 or other than the scheme's default (§6), a
+// hostnumber part above 255 (§3.1), a decoded CR, LF, NUL or TAB that
+// would end up inside a protocol line (§6, §3.4.1), and a mailto address
+// that is not one RFC 822 addr-spec (§3.5). Like Check, it returns at most
+// MaxDiagnostics of them.
 func (u URL) Warnings() []Diagnostic {
-	var w []Diagnostic
-	add := func(d Diagnostic) { w = append(w, d) }
+	w := warner{limit: MaxDiagnostics}
+	u.warnings(&w)
+	return w.list
+}
+
+func (u URL) warnings(w *warner) {
 	if u.s == "" {
-		return nil
+		return
 	}
-	schemeWarnings(u.s, add)
+	schemeWarnings(u.s, w)
+	if u.kind == KindOther && u.flags&flagAuthority == 0 {
+		opaqueWarning(u, w)
+	}
 	if pw, ok := u.RawPassword(); ok && pw != "" {
-		add(Diagnostic{Offset: u.PasswordOffset(), Rule: "password",
+		w.add(Diagnostic{Offset: u.PasswordOffset(), Rule: "password",
 			Message: "the URL holds a password; passwords in URLs are unwise (§6)"})
 	}
 	if port, ok := u.Port(); ok {
 		off := u.PortOffset()
-		switch n := int(u.port); {
-		case n > 65535:
-			add(Diagnostic{Offset: off, Rule: "port", Message: "port " + port + " is beyond 65535, the largest TCP port"})
+		n, fits := u.PortValue()
+		switch {
+		case !fits || n > 65535:
+			w.add(Diagnostic{Offset: off, Rule: "port", Message: "port " + port + " is beyond 65535, the largest TCP port"})
 		case u.kind.DefaultPort() != 0 && n != u.kind.DefaultPort():
-			add(Diagnostic{Offset: off, Rule: "port", Message: "port " + strconv.Itoa(n) + " is not " +
+			w.add(Diagnostic{Offset: off, Rule: "port", Message: "port " + strconv.Itoa(n) + " is not " +
 				u.kind.String() + "'s default " + strconv.Itoa(u.kind.DefaultPort()) +
 				"; another protocol may listen there (§6)"})
 		}
 	}
 	if host := u.Host(); host != "" && digitsAndDots(host) {
 		start := u.HostOffset()
-		for _, part := range strings.Split(host, ".") {
-			if n, err := strconv.Atoi(part); err != nil || n > 255 {
-				add(Diagnostic{Offset: start, Rule: "hostnumber", Message: "host number part " + part + " is above 255"})
+		for part := range strings.SplitSeq(host, ".") {
+			if n, ok := digitsValue(part); !ok || n > 255 {
+				w.add(Diagnostic{Offset: start, Rule: "hostnumber", Message: "host number part " + part + " is above 255"})
 			}
 			start += len(part) + 1
 		}
@@ -108,38 +157,61 @@ func (u URL) Warnings() []Diagnostic {
 	switch u.kind {
 	case KindMailto:
 		if m, _ := u.Mailto(); !m.AddrSpec {
-			add(Diagnostic{Offset: u.OpaqueOffset(), Rule: "encoded822addr",
+			w.add(Diagnostic{Offset: u.OpaqueOffset(), Rule: "encoded822addr",
 				Message: "the address is not one RFC 822 addr-spec, local-part@domain (§3.5)"})
 		}
 	case KindGopher:
 		// §3.4.1: a selector holds no TAB, CR or LF; the Gopher+ string may
 		// (§3.4.9 forms), so it is not checked here.
 		if ts, te, se, xe, ok := u.gopherSpans(); ok {
-			lineEscapes(u.s, ts, te, "gtype", "\t\r\n\x00", add)
-			lineEscapes(u.s, te, se, "selector", "\r\n\x00", add)
+			lineEscapes(u.s, ts, te, "gtype", "\t\r\n\x00", w)
+			lineEscapes(u.s, te, se, "selector", "\r\n\x00", w)
 			if se < int(u.end) {
-				lineEscapes(u.s, se+3, xe, "search", "\r\n\x00", add)
+				lineEscapes(u.s, se+3, xe, "search", "\r\n\x00", w)
 			}
 		}
 	case KindFTP, KindNews, KindNNTP:
 		// §6: these parts are sent decoded inside protocol lines.
-		lineEscapes(u.s, int(u.colon)+1, int(u.end), "escape", "\r\n\x00", add)
+		lineEscapes(u.s, int(u.colon)+1, int(u.end), "escape", "\r\n\x00", w)
 	}
-	slices.SortStableFunc(w, func(a, b Diagnostic) int { return a.Offset - b.Offset })
-	return w
+	if len(w.list) > 1 {
+		slices.SortStableFunc(w.list, func(a, b Diagnostic) int { return a.Offset - b.Offset })
+	}
+}
+
+// opaqueWarning says why a generic schemepart that starts with "//" was
+// read as *xchar: where and by which rule the ip-schemepart reading
+// (§3.1) failed. Such a URL has no host, port or user.
+func opaqueWarning(u URL, w *warner) {
+	rest := int(u.colon) + 1
+	end := int(u.end)
+	if !strings.HasPrefix(u.s[rest:end], "//") {
+		return
+	}
+	p := parser{s: u.s}
+	p.u.kind = KindOther
+	if p.ipSchemepart(rest, end) {
+		return // cannot happen: Parse would have taken the parts
+	}
+	w.add(Diagnostic{Offset: p.first.Offset, Rule: p.first.Rule, Message: "not an ip-schemepart: " +
+		p.first.message(u.s) + "; it is read as *xchar (§5), so the URL has no host, port or user"})
 }
 
 // lineEscapes reports each escape in s[i:j] that decodes to one of the
 // octets in bad: an encoded delimiter of a line protocol (§6).
-func lineEscapes(s string, i, j int, rule, bad string, add func(Diagnostic)) {
+func lineEscapes(s string, i, j int, rule, bad string, w *warner) {
 	for {
 		k := IndexEscape(s[i:j], bad)
 		if k < 0 {
 			return
 		}
 		i += k
+		if w.counted() {
+			i += 3
+			continue
+		}
 		c := unhex(s[i+1])<<4 | unhex(s[i+2])
-		add(Diagnostic{Offset: i, Rule: rule, Message: "the escape " + s[i:i+3] + " decodes to " +
+		w.add(Diagnostic{Offset: i, Rule: rule, Message: "the escape " + s[i:i+3] + " decodes to " +
 			strconv.QuoteRune(rune(c)) + ", which would end or split a protocol line; clients must not send it (§6)"})
 		i += 3
 	}

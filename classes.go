@@ -109,6 +109,32 @@ var charsets = func() (t [256]charset) {
 	return t
 }()
 
+// An octets table holds 1 for each octet that a production allows
+// unencoded: a charset as bytes, which the scanner tests eight at a time.
+type octets [256]uint8
+
+func octetsOf(set charset) *octets {
+	var t octets
+	for c := range t {
+		if charsets[c]&set != 0 {
+			t[c] = 1
+		}
+	}
+	return &t
+}
+
+// The octets tables of the productions the parser scans.
+var (
+	xcharOctets    = octetsOf(setXchar)
+	ucharOctets    = octetsOf(setUchar)
+	userOctets     = octetsOf(setUser)
+	fpathOctets    = octetsOf(setFsegment | setSlash) // fsegment *[ "/" fsegment ], psegment alike
+	hpathOctets    = octetsOf(setHsegment | setSlash) // hsegment *[ "/" hsegment ]
+	hsegmentOctets = octetsOf(setHsegment)            // also search
+	fieldOctets    = octetsOf(setField)
+	articleOctets  = octetsOf(setArticle)
+)
+
 // isHex reports whether c is a §5 hex digit.
 func isHex(c byte) bool { return classes[c]&classHex != 0 }
 

@@ -88,8 +88,8 @@ func ToNetURL(u URL) *url.URL {
 func FromNetURL(nu *url.URL) (URL, error) {
 	s := nu.String()
 	if strings.HasPrefix(nu.Host, "[") {
-		return URL{}, &Error{Input: s, Diagnostic: Diagnostic{Offset: strings.Index(s, "["), Rule: "host",
-			Message: "an IPv6 literal host cannot be written in an RFC 1738 URL: a host is a name or a four-part number (§3.1)"}}
+		return URL{}, errorOf(s, Diagnostic{Offset: strings.Index(s, "["), Rule: "host",
+			Message: "an IPv6 literal host cannot be written in an RFC 1738 URL: a host is a name or a four-part number (§3.1)"})
 	}
 	u, _, err := ParseLenient(s)
 	return u, err

@@ -1,7 +1,6 @@
 package rfc1738
 
 import (
-	"fmt"
 	"strconv"
 )
 
@@ -18,14 +17,66 @@ func (d Diagnostic) String() string {
 }
 
 // Error is the error returned by Parse. It names the input, the byte offset
-// of the first violation, and the rule that failed.
+// of the first violation (Offset), and the §5 rule that failed (Rule). It
+// holds what the message is made of, not the message: the sentence is
+// formatted only when Message, Diagnostic or Error is called, so that a
+// rejection costs no more than an acceptance.
 type Error struct {
 	Input string
-	Diagnostic
+	fault // Offset and Rule
+}
+
+// Message returns the sentence that says what is wrong, as Check reports it.
+func (e *Error) Message() string { return e.fault.message(e.Input) }
+
+// Diagnostic returns the violation as Check reports it.
+func (e *Error) Diagnostic() Diagnostic {
+	return Diagnostic{Offset: e.Offset, Rule: e.Rule, Message: e.Message()}
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("rfc1738: parse %s: offset %d: %s: %s", strconv.Quote(e.Input), e.Offset, e.Rule, e.Message)
+	return "rfc1738: parse " + strconv.Quote(e.Input) + ": offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + ": " + e.Message()
+}
+
+// errorOf returns the *Error of a Diagnostic whose message is already made.
+func errorOf(input string, d Diagnostic) *Error {
+	return &Error{Input: input, fault: fault{Offset: d.Offset, Rule: d.Rule, msg: d.Message}}
+}
+
+// A fault is a violation as the parser records it: the offset, the rule,
+// and either a fixed message or a code and its argument. Nothing is
+// formatted (and nothing allocated) until the message is asked for.
+type fault struct {
+	Offset int       // byte offset of the violation in the input
+	Rule   string    // the §5 production that failed, e.g. "toplabel", "escape"
+	msg    string    // the message, when code is msgFixed
+	code   faultCode // how to make the message when msg is ""
+	kind   Kind      // the scheme, for msgStartsWith and msgNoUser
+}
+
+type faultCode uint8
+
+const (
+	msgFixed      faultCode = iota // msg is the message
+	msgByte                        // the octet at Offset is not allowed in Rule (§2.2)
+	msgStartsWith                  // a <scheme> URL starts with <scheme>:// (§3.1)
+	msgNoUser                      // a <scheme> URL allows no user name or password (§3)
+)
+
+// message formats the fault's sentence; s is the input it was found in.
+func (f fault) message(s string) string {
+	switch f.code {
+	case msgByte:
+		if f.Offset >= len(s) {
+			return "unexpected end of the URL"
+		}
+		return badByteMessage(s[f.Offset], f.Rule)
+	case msgStartsWith:
+		return article(f.kind) + " URL starts with " + kindNames[f.kind] + ":// (§3.1)"
+	case msgNoUser:
+		return article(f.kind) + " URL allows no user name or password (§3)"
+	}
+	return f.msg
 }
 
 // badByteMessage describes why the octet c may not appear unencoded where

@@ -94,8 +94,8 @@ func appendEscape(dst []byte, s string, set charset) []byte {
 func Unescape(s string) (string, error) {
 	for i := 0; i < len(s); i++ {
 		if s[i] == '%' && (i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2])) {
-			return "", &Error{Input: s, Diagnostic: Diagnostic{Offset: i, Rule: "escape",
-				Message: "'%' must begin an escape of two hex digits, %XX (§2.2)"}}
+			return "", errorOf(s, Diagnostic{Offset: i, Rule: "escape",
+				Message: "'%' must begin an escape of two hex digits, %XX (§2.2)"})
 		}
 	}
 	return unescape(s), nil

@@ -74,7 +74,7 @@ func FuzzEscape(f *testing.F) {
 			t.Fatalf("Unescape(Escape(%q)) = %q, %v", s, got, err)
 		}
 		p := parser{s: e}
-		if !p.scan(0, len(e), componentSets[comp], "x") || p.stop {
+		if !p.scan(0, len(e), octetsOf(componentSets[comp]), "x") || p.stop {
 			t.Fatalf("Escape(%q) = %q does not scan as component %d", s, e, comp)
 		}
 		if strings.IndexFunc(e, func(r rune) bool { return r < '!' || r > '~' }) >= 0 {

@@ -59,12 +59,13 @@ func ParseLenient(s string) (URL, []Diagnostic, error) {
 		in = in[4:]
 	}
 
-	r := Check(in)
+	r := check(in, 0) // every violation: each is repaired or refused
 	var unrepaired *Diagnostic
 	fix := make([]bool, len(in)) // octets to encode
+	login := genericLogin(in)
 	for i := range r.Errors {
 		d := r.Errors[i]
-		if d.Offset < len(in) && repairableRule(d.Rule) && repairableByte(in[d.Offset]) {
+		if d.Offset < len(in) && repairableRule(d.Rule) && repairableByte(in[d.Offset]) && d.Offset >= login {
 			fix[d.Offset] = true
 			d.Message += "; encoded"
 			d.Offset += base
@@ -79,7 +80,7 @@ func ParseLenient(s string) (URL, []Diagnostic, error) {
 		d := *unrepaired
 		d.Offset += base
 		slices.SortStableFunc(devs, func(a, b Diagnostic) int { return a.Offset - b.Offset })
-		return URL{}, devs, &Error{Input: s, Diagnostic: d}
+		return URL{}, devs, errorOf(s, d)
 	}
 	var b strings.Builder
 	b.Grow(len(in) + 2*len(devs))
@@ -102,11 +103,21 @@ func ParseLenient(s string) (URL, []Diagnostic, error) {
 		// Encoding an octet never adds structure, so this means Check
 		// missed a violation; report it at the matching offset of s.
 		e := err.(*Error)
-		d := e.Diagnostic
+		d := e.Diagnostic()
 		d.Offset = base + originalOffset(fix, d.Offset)
-		return URL{}, devs, &Error{Input: s, Diagnostic: d}
+		return URL{}, devs, errorOf(s, d)
 	}
 	return u, devs, nil
+}
+
+// genericLogin returns where the "//" login of a generic URL ends (hosts
+// are never escaped, so nothing before is repaired), or 0.
+func genericLogin(s string) int {
+	colon := strings.IndexByte(s, ':')
+	if colon <= 0 || KindOf(s[:colon]) != KindOther || !strings.HasPrefix(s[colon+1:], "//") {
+		return 0
+	}
+	return indexByte(s, colon+3, len(s), '/')
 }
 
 // originalOffset maps an offset in the repaired text back to the input.

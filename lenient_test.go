@@ -70,16 +70,17 @@ func TestParseLenientRefuses(t *testing.T) {
 		off  int
 		rule string
 	}{
-		{"http://a_b.org/~x", 8, "domainlabel"},     // hosts are never escaped
-		{"http://exa mple.org/", 10, "domainlabel"}, //
-		{"ftp://h/a;b", 9, "fsegment"},              // §3.2.2: data or a typecode?
-		{"http://x.org/a\nb", 14, "hsegment"},       // a line break may have cut it
-		{"http://x.org:8o/", 14, "port"},            //
-		{"news:comp lang", 9, "group"},              // group names have no escapes
-		{" http://[::1]/ ", 8, "toplabel"},          // offsets count the white space
-		{"http://u@x.org/ ~", 7, "httpurl"},         // §3: no user in http
-		{"telnet://h/x y", 11, "telneturl"},         //
-		{"nntp://h/a.b/1 2", 14, "digits"},          //
+		{"http://a_b.org/~x", 8, "domainlabel"},       // hosts are never escaped
+		{"http://exa mple.org/", 10, "domainlabel"},   //
+		{"ftp://h/a;b", 9, "fsegment"},                // §3.2.2: data or a typecode?
+		{"http://x.org/a\nb", 14, "hsegment"},         // a line break may have cut it
+		{"http://x.org:8o/", 14, "port"},              //
+		{"news:comp lang", 9, "group"},                // group names have no escapes
+		{" http://[::1]/ ", 8, "toplabel"},            // offsets count the white space
+		{"http://u@x.org/ ~", 7, "httpurl"},           // §3: no user in http
+		{"telnet://h/x y", 11, "telneturl"},           //
+		{"nntp://h/a.b/1 2", 14, "digits"},            //
+		{"https://exa mple.org/~x", 11, "schemepart"}, // §5: nor in a generic login
 	}
 	for _, tt := range tests {
 		u, _, err := ParseLenient(tt.in)

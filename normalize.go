@@ -29,7 +29,8 @@ import (
 //     §3.3 http 80, §3.4 gopher 70, §3.7 nntp 119, §3.8 telnet 23, §3.9
 //     wais 210, §3.11 prospero 1525) is dropped: "If the port is omitted,
 //     the default is used". Leading zeros of another port are dropped: the
-//     port is "in decimal".
+//     port is "in decimal". A port beyond 65535 names no TCP port and is
+//     kept exactly as written, never made into another number.
 //  6. §3.3, §3.2.2, §3.4.1, §5 telneturl: in http, ftp, gopher and telnet
 //     URLs an absent "/" after the host is written: "http://h" and
 //     "http://h/" (§3.3: "the '/' may also be omitted") name the same thing,
@@ -61,11 +62,23 @@ func Normalize(u URL) string {
 		return u.s
 	}
 	n.out = append(n.out, u.s[n.pos:]...)
-	return string(n.out)
+	out := string(n.out)
+	if u.kind == KindOther && u.flags&flagAuthority == 0 {
+		// §5: decoding escapes in an opaque "//" schemepart (rule 2) can
+		// make it an ip-schemepart ("foo://H%41/" is "foo://HA/"); its
+		// host then follows rule 4, so that Normalize stays idempotent.
+		if v, err := Parse(out); err == nil && v.flags&flagAuthority != 0 {
+			return Normalize(v)
+		}
+	}
+	return out
 }
 
 // AppendNormalize appends the canonical form of u (see Normalize) to dst.
 func AppendNormalize(dst []byte, u URL) []byte {
+	if u.kind == KindOther && u.flags&flagAuthority == 0 {
+		return append(dst, Normalize(u)...) // an opaque schemepart may gain a host
+	}
 	n := normalizer{s: u.s, out: dst, appendMode: true}
 	n.run(u)
 	return append(n.out, u.s[n.pos:]...)
@@ -192,9 +205,10 @@ func (n *normalizer) run(u URL) {
 	}
 	if u.flags&flagPort != 0 { // rule 5
 		pe := int(u.portEnd)
-		if def := defaultPorts[u.kind]; def != 0 && int(u.port) == def {
+		port, fits := u.PortValue()
+		if def := defaultPorts[u.kind]; fits && def != 0 && port == def {
 			n.replace(he, pe, "")
-		} else {
+		} else if fits && port <= 65535 {
 			z := he + 1
 			for z < pe-1 && s[z] == '0' {
 				z++

@@ -78,6 +78,16 @@ var normalizeTests = []struct {
 	{"news:comp.LANG.c", "news:comp.LANG.c"},
 	{"mailto:Joe@X.ORG", "mailto:Joe@X.ORG"},
 	{"http://010.1.1.1/", "http://010.1.1.1/"},
+	// Rule 5: a port beyond 65535 is kept as written, never wrapped round.
+	{"gopher://h:4294967366/0x", "gopher://h:4294967366/0x"},
+	{"gopher://h:4295014374/0x", "gopher://h:4295014374/0x"},
+	{"ftp://h:000099999999999999999999/", "ftp://h:000099999999999999999999/"},
+	{"ftp://h:0021/", "ftp://h/"},
+	{"ftp://h:02121/", "ftp://h:2121/"},
+	// §5 schemepart = *xchar: an opaque schemepart keeps its case; decoding
+	// an escape can make it an ip-schemepart, whose host is then lower case.
+	{"foo://EXAM$PLE.net/%41", "foo://EXAM$PLE.net/A"},
+	{"foo://EX%41MPLE.net/", "foo://example.net/"},
 }
 
 func TestNormalize(t *testing.T) {

@@ -10,90 +10,173 @@ import (
 // (Appendix). The error, an *Error, names the byte offset of the first
 // violation and the rule that failed; Check reports them all.
 //
-// Parse does not allocate when s is valid.
+// Parse does not allocate, whether s is valid or not: the *Error of a
+// rejected input holds offsets and codes, and its message is formatted
+// only when asked for. (Like any value, the *Error moves to the heap, in
+// one allocation, when the caller keeps it.)
 func Parse(s string) (URL, error) {
+	// Parse is small enough to be inlined, so that the *Error lives in the
+	// caller's frame unless the caller keeps it.
 	var p parser
-	p.s = s
-	p.parse()
-	if p.stop {
-		return URL{}, &Error{Input: s, Diagnostic: p.first}
+	if p.parse(s) {
+		return p.u, nil
 	}
-	return p.u, nil
+	return URL{}, &Error{Input: s, fault: p.first}
 }
 
-// parser holds the state of one parse. In Parse mode (diags == nil) it stops
-// at the first violation; in Check mode it records every violation and goes
-// on, skipping the offending byte.
-type parser struct {
-	s     string
-	u     URL
-	diags *[]Diagnostic
-	first Diagnostic
-	stop  bool // Parse mode only: a violation was found
-	bad   bool // Check mode: at least one violation was found
-}
-
-// fail records a violation at byte offset off. It returns true when the
-// parse must stop (Parse mode). An empty msg means "the byte at off is not
-// allowed in rule" and is spelled out only when the message is needed.
-func (p *parser) fail(off int, rule, msg string) bool {
-	if p.diags == nil {
-		if !p.stop {
-			p.first = Diagnostic{Offset: off, Rule: rule, Message: msg}
-			if msg == "" {
-				p.first.Message = p.byteMessage(off, rule)
+// Valid reports whether s is an RFC 1738 URL: exactly whether Parse(s)
+// returns no error, at the cost of a recogniser. Since every ip-schemepart
+// is also *xchar (§5), a URL of any scheme other than the ten of §3 is
+// valid when its schemepart and fragment are xchars, which one loop over
+// the bytes decides; the ten schemes are held to their productions.
+func Valid(s string) bool {
+	i, _ := schemeEnd(s, len(s))
+	if i == 0 || i == len(s) || s[i] != ':' || len(s) > math.MaxInt32 {
+		return false
+	}
+	switch KindOf(s[:i]) {
+	case KindOther:
+	case KindFile:
+		// §5 fileurl = "file://" [ host | "localhost" ] "/" fpath, with no
+		// ";" in fpath; a host name is read here, a hostnumber by Parse.
+		if h := i + 3; strings.HasPrefix(s[i+1:], "//") {
+			if h = hostnameEnd(s, h, len(s)); h >= 0 && h < len(s) && s[h] == '/' {
+				e := span(s, h+1, len(s), fpathOctets)
+				if e == len(s) || s[e] == '#' && span(s, e+1, len(s), xcharOctets) == len(s) {
+					return true
+				}
 			}
+		}
+		fallthrough
+	default:
+		var p parser
+		return p.parse(s)
+	}
+	// §5 genericurl: schemepart = *xchar, then maybe "#" fragment (Appendix),
+	// fragment = *xchar.
+	end := span(s, i+1, len(s), xcharOctets)
+	return end == len(s) || s[end] == '#' && span(s, end+1, len(s), xcharOctets) == len(s)
+}
+
+// MaxDiagnostics is how many errors, and how many warnings, Check collects
+// for one input; it counts the rest (Report.MoreErrors, MoreWarnings), so
+// that the memory a report takes is bounded whatever the input.
+const MaxDiagnostics = 20
+
+// parser holds the state of one parse. In Parse mode (!collect) it stops
+// at the first violation; in Check mode it records every violation in
+// diags and goes on, skipping the offending byte.
+type parser struct {
+	s       string
+	u       URL
+	collect bool
+	diags   []Diagnostic
+	limit   int   // Check mode: how many diagnostics to keep; the rest are counted
+	more    int   // Check mode: violations found beyond limit
+	first   fault // Parse mode: the first violation
+	stop    bool  // Parse mode only: a violation was found
+	bad     bool  // Check mode: at least one violation was found
+}
+
+// record notes a violation. It returns true when the parse must stop
+// (Parse mode).
+func (p *parser) record(f fault) bool {
+	if !p.collect {
+		if !p.stop {
+			p.first = f
 			p.stop = true
 		}
 		return true
 	}
-	if msg == "" {
-		msg = p.byteMessage(off, rule)
-	}
 	p.bad = true
-	*p.diags = append(*p.diags, Diagnostic{Offset: off, Rule: rule, Message: msg})
+	if p.limit > 0 && len(p.diags) >= p.limit {
+		p.more++
+		return false
+	}
+	p.diags = append(p.diags, Diagnostic{Offset: f.Offset, Rule: f.Rule, Message: f.message(p.s)})
 	return false
 }
 
-func (p *parser) byteMessage(off int, rule string) string {
-	if off >= len(p.s) {
-		return "unexpected end of the URL"
-	}
-	return badByteMessage(p.s[off], rule)
+// diagnostic returns the first violation of a Parse-mode parser.
+func (p *parser) diagnostic() Diagnostic {
+	return Diagnostic{Offset: p.first.Offset, Rule: p.first.Rule, Message: p.first.message(p.s)}
+}
+
+// fail records a violation at byte offset off with a fixed message.
+func (p *parser) fail(off int, rule, msg string) bool {
+	return p.record(fault{Offset: off, Rule: rule, msg: msg})
+}
+
+// failByte records that the byte at off is not allowed in rule (§2.2); the
+// message is spelled out only when it is needed.
+func (p *parser) failByte(off int, rule string) bool {
+	return p.record(fault{Offset: off, Rule: rule, code: msgByte})
+}
+
+// failKind records a violation whose message names the scheme.
+func (p *parser) failKind(off int, rule string, code faultCode) bool {
+	return p.record(fault{Offset: off, Rule: rule, code: code, kind: p.u.kind})
 }
 
 // scan checks that s[i:j] holds only octets of set and well-formed escapes
 // (§5 escape = "%" hex hex). Each offending byte is reported under rule.
 // It returns false when the parse must stop.
-func (p *parser) scan(i, j int, set charset, rule string) bool {
-	s := p.s
-	for ; i < j; i++ {
-		c := s[i]
-		if charsets[c]&set != 0 {
-			continue
+func (p *parser) scan(i, j int, set *octets, rule string) bool {
+	for {
+		i = span(p.s, i, j, set)
+		if i == j {
+			return true
 		}
-		if c == '%' {
-			if i+2 < j && isHex(s[i+1]) && isHex(s[i+2]) {
-				i += 2
-				continue
-			}
+		if p.s[i] == '%' {
 			if p.fail(i, "escape", "'%' must begin an escape of two hex digits, %XX (§2.2); encode a literal '%' as %25") {
 				return false
 			}
-			continue
-		}
-		if p.fail(i, rule, "") {
+		} else if p.failByte(i, rule) {
 			return false
 		}
+		i++
 	}
-	return true
 }
 
-func (p *parser) parse() {
-	s := p.s
+// span returns the index of the first byte of s[i:j] that is neither an
+// octet of set nor part of a well-formed escape, or j. Eight octets are
+// looked up at a time, with one test for the eight: most bytes of a URL
+// are plain, and a branch per byte costs more than the look-ups.
+func span(s string, i, j int, set *octets) int {
+	t := s[i:j]
+	for len(t) > 0 {
+		for len(t) >= 8 && set[t[0]]&set[t[1]]&set[t[2]]&set[t[3]]&set[t[4]]&set[t[5]]&set[t[6]]&set[t[7]] != 0 {
+			t = t[8:]
+		}
+		if len(t) == 0 {
+			break
+		}
+		if c := t[0]; set[c] != 0 {
+			t = t[1:]
+		} else if c == '%' && len(t) > 2 && isHex(t[1]) && isHex(t[2]) {
+			t = t[3:]
+		} else {
+			return j - len(t)
+		}
+	}
+	return j
+}
+
+// parse parses s and reports whether it is valid.
+func (p *parser) parse(s string) bool {
+	p.s = s
 	if len(s) > math.MaxInt32 {
 		p.fail(0, "url", "the URL is longer than this parser accepts (2 GiB)")
-		return
+		return false
+	}
+	// §2.1, §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] ":"
+	i, upper := schemeEnd(s, len(s))
+	kind := KindOther
+	if i < len(s) && s[i] == ':' {
+		kind = KindOf(s[:i])
+		if kind == KindOther && i > 0 && !upper && !p.collect && p.generic(i) {
+			return true
+		}
 	}
 	end := strings.IndexByte(s, '#')
 	if end >= 0 {
@@ -103,25 +186,90 @@ func (p *parser) parse() {
 	}
 	p.u.s = s
 	p.u.end = int32(end)
-	p.url(end)
+	p.url(end, i, upper, kind)
 	if end < len(s) && !p.stop {
 		// Appendix: a fragment identifier may follow the URL after "#".
 		// It is checked last, so violations are reported in input order.
-		p.scan(end+1, len(s), setXchar, "fragment")
+		p.scan(end+1, len(s), xcharOctets, "fragment")
 	}
+	return !p.stop && !p.bad
 }
 
-// url parses the URL proper, s[:end].
-func (p *parser) url(end int) {
-	s := p.s
-
-	// §2.1, §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] ":"
+// schemeEnd returns how many octets at the start of s[:end] can be part of
+// a scheme name, and whether one of them is an upper-case letter.
+//
+// §2.1, §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] ":"; upper
+// case letters are read as lower case.
+func schemeEnd(s string, end int) (int, bool) {
+	t := s[:end]
+	upper := false
 	i := 0
-	for i < end && classes[s[i]]&(classScheme|classHialpha) != 0 {
-		if classes[s[i]]&classHialpha != 0 {
-			p.u.flags |= flagUpperScheme
+	for ; i < len(t); i++ {
+		c := classes[t[i]]
+		if c&(classScheme|classHialpha) == 0 {
+			break
 		}
-		i++
+		upper = upper || c&classHialpha != 0
+	}
+	return i, upper
+}
+
+// generic parses, in one pass that also finds the fragment, the commonest
+// URL of all: a generic scheme's ip-schemepart with a host name and no
+// user (https://www.example.com/a); the scheme, in lower case, ends at
+// colon. It reports false, leaving p.u as it
+// found it, for anything else, which parse then reads rule by rule.
+func (p *parser) generic(colon int) bool {
+	s := p.s
+	i := colon
+	if !strings.HasPrefix(s[i:], "://") {
+		return false
+	}
+	h := i + 3
+	j := hostnameEnd(s, h, len(s))
+	if j <= h {
+		return false
+	}
+	p.u.kind, p.u.colon, p.u.flags = KindOther, int32(i), flagAuthority
+	p.u.hostStart, p.u.hostEnd = int32(h), int32(j)
+	if j < len(s) && s[j] == ':' {
+		// §5: hostport = host [ ":" port ]
+		k := p.port(j+1, len(s))
+		if k == j+1 {
+			p.u = URL{}
+			return false
+		}
+		j = k
+	}
+	p.u.portEnd = int32(j)
+	end := len(s)
+	if j < len(s) {
+		// §5: ip-schemepart = "//" login [ "/" urlpath ]; urlpath = *xchar,
+		// then maybe "#" fragment (Appendix), fragment = *xchar.
+		e := len(s)
+		if s[j] == '/' {
+			e = span(s, j+1, len(s), xcharOctets)
+		}
+		if s[j] != '/' || e < len(s) && (s[e] != '#' || span(s, e+1, len(s), xcharOctets) < len(s)) {
+			p.u = URL{}
+			return false
+		}
+		p.u.flags |= flagPath
+		if e < len(s) {
+			p.u.flags |= flagFragment
+			end = e
+		}
+	}
+	p.u.s, p.u.end = s, int32(end)
+	return true
+}
+
+// url parses the URL proper, s[:end]. The scheme's octets are s[:i]
+// (schemeEnd), and kind is its Kind when s[i] is ':'.
+func (p *parser) url(end, i int, upper bool, kind Kind) {
+	s := p.s
+	if upper {
+		p.u.flags |= flagUpperScheme
 	}
 	if i == end {
 		p.fail(i, "genericurl", "missing ':' after the scheme name (§2.1)")
@@ -136,7 +284,7 @@ func (p *parser) url(end int) {
 		return
 	}
 	p.u.colon = int32(i)
-	p.u.kind = KindOf(s[:i])
+	p.u.kind = kind
 	rest := i + 1
 
 	switch p.u.kind {
@@ -146,27 +294,45 @@ func (p *parser) url(end int) {
 			p.fail(rest, "encoded822addr", "a mailto URL needs an address (§3.5)")
 			return
 		}
-		p.scan(rest, end, setXchar, "encoded822addr")
+		p.scan(rest, end, xcharOctets, "encoded822addr")
 	case KindNews:
 		p.news(rest, end)
 	case KindOther:
-		// §5: genericurl = scheme ":" schemepart; schemepart = *xchar | ip-schemepart.
-		// A schemepart that starts with "//" is read as ip-schemepart (§3.1).
+		// §5: genericurl = scheme ":" schemepart;
+		//     schemepart = *xchar | ip-schemepart
+		// Either reading makes the URL valid. ip-schemepart (§3.1) is tried
+		// first, since it gives the parts; every ip-schemepart is also
+		// *xchar, so when it does not match, *xchar decides alone, and the
+		// URL is opaque (Warnings says why it has no host).
 		if strings.HasPrefix(s[rest:end], "//") {
-			j := p.login(rest+2, end, true, true, "login")
-			if p.stop {
+			collect := p.collect
+			p.collect = false // a trial: its violations are not the URL's
+			matched := p.ipSchemepart(rest, end)
+			p.collect = collect
+			if matched {
 				return
 			}
-			if j < end { // s[j] == '/'
-				p.u.flags |= flagPath
-				p.scan(j+1, end, setXchar, "urlpath")
-			}
-			return
+			p.stop, p.first = false, fault{}
+			p.u = URL{s: p.u.s, kind: p.u.kind, flags: p.u.flags & (flagUpperScheme | flagFragment), colon: p.u.colon, end: p.u.end}
 		}
-		p.scan(rest, end, setXchar, "schemepart")
+		p.scan(rest, end, xcharOctets, "schemepart")
 	default:
 		p.ipScheme(rest, end)
 	}
+}
+
+// ipSchemepart reports whether s[rest:end] matches §5 ip-schemepart =
+// "//" login [ "/" urlpath ], with urlpath = *xchar, taking its parts.
+func (p *parser) ipSchemepart(rest, end int) bool {
+	j := p.login(rest+2, end, true, true, "login")
+	if p.stop {
+		return false
+	}
+	if j < end { // s[j] == '/'
+		p.u.flags |= flagPath
+		return p.scan(j+1, end, xcharOctets, "urlpath")
+	}
+	return true
 }
 
 // ipScheme parses the schemepart of the eight named schemes that use the
@@ -176,7 +342,7 @@ func (p *parser) ipScheme(rest, end int) {
 	k := p.u.kind
 	rule := urlRules[k]
 	if !strings.HasPrefix(s[rest:end], "//") {
-		p.fail(rest, rule, article(k)+" URL starts with "+kindNames[k]+"://"+" (§3.1)")
+		p.failKind(rest, rule, msgStartsWith)
 		return
 	}
 	// Only ftp and telnet allow "user:password@" (§3.2.1, §3.8); file has
@@ -207,9 +373,15 @@ func (p *parser) ipScheme(rest, end int) {
 	case KindHTTP:
 		// §5: httpurl = "http://" hostport [ "/" hpath [ "?" search ]]
 		if hasSlash {
-			q := indexByte(s, path, end, '?')
-			if p.scan(path, q, setHsegment|setSlash, "hsegment") && q < end {
-				p.scan(q+1, end, setHsegment, "search")
+			q := span(s, path, end, hpathOctets)
+			if q == end {
+				return
+			}
+			if s[q] != '?' {
+				q = indexByte(s, path, end, '?')
+			}
+			if p.scan(path, q, hpathOctets, "hsegment") && q < end {
+				p.scan(q+1, end, hsegmentOctets, "search")
 			}
 		}
 	case KindGopher:
@@ -217,7 +389,7 @@ func (p *parser) ipScheme(rest, end int) {
 		//     [ "%09" search [ "%09" gopher+_string ] ] ] ] ]
 		// gtype = xchar; selector, search, gopher+_string = *xchar.
 		if hasSlash {
-			p.scan(path, end, setXchar, "selector")
+			p.scan(path, end, xcharOctets, "selector")
 		}
 	case KindNNTP:
 		// §5: nntpurl = "nntp://" hostport "/" group [ "/" digits ]
@@ -257,11 +429,11 @@ func (p *parser) ipScheme(rest, end int) {
 		for i < end && s[i] != '/' && s[i] != '?' {
 			i++
 		}
-		if !p.scan(path, i, setUchar, "database") || i == end {
+		if !p.scan(path, i, ucharOctets, "database") || i == end {
 			return
 		}
 		if s[i] == '?' {
-			p.scan(i+1, end, setHsegment, "search")
+			p.scan(i+1, end, hsegmentOctets, "search")
 			return
 		}
 		t := indexByte(s, i+1, end, '/')
@@ -269,8 +441,8 @@ func (p *parser) ipScheme(rest, end int) {
 			p.fail(end, "waisdoc", "a wais document URL is database/wtype/wpath: the '/' before wpath is missing (§3.9)")
 			return
 		}
-		if p.scan(i+1, t, setUchar, "wtype") {
-			p.scan(t+1, end, setUchar, "wpath")
+		if p.scan(i+1, t, ucharOctets, "wtype") {
+			p.scan(t+1, end, ucharOctets, "wpath")
 		}
 	case KindProspero:
 		// §5: prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]
@@ -280,7 +452,7 @@ func (p *parser) ipScheme(rest, end int) {
 			return
 		}
 		semi := indexByte(s, path, end, ';')
-		if !p.scan(path, semi, setFsegment|setSlash, "psegment") {
+		if !p.scan(path, semi, fpathOctets, "psegment") {
 			return
 		}
 		for semi < end {
@@ -290,7 +462,7 @@ func (p *parser) ipScheme(rest, end int) {
 				if p.fail(next, "fieldspec", "a prospero field is ;name=value: '=' is missing (§3.11)") {
 					return
 				}
-			} else if !p.scan(semi+1, eq, setField, "fieldname") || !p.scan(eq+1, next, setField, "fieldvalue") {
+			} else if !p.scan(semi+1, eq, fieldOctets, "fieldname") || !p.scan(eq+1, next, fieldOctets, "fieldvalue") {
 				return
 			}
 			semi = next
@@ -303,8 +475,11 @@ func (p *parser) ipScheme(rest, end int) {
 // reserved.
 func (p *parser) fpath(i, end int, ftp bool) {
 	s := p.s
+	if span(s, i, end, fpathOctets) == end {
+		return // no ';' and nothing to report: the common case, in one pass
+	}
 	semi := indexByte(s, i, end, ';')
-	if !p.scan(i, semi, setFsegment|setSlash, "fsegment") || semi == end {
+	if !p.scan(i, semi, fpathOctets, "fsegment") || semi == end {
 		return
 	}
 	if ftp && strings.HasPrefix(s[semi:end], ";type=") {
@@ -332,7 +507,7 @@ func (p *parser) fpath(i, end int, ftp bool) {
 	if p.fail(semi, "fsegment", msg) {
 		return
 	}
-	p.scan(semi+1, end, setFsegment|setSlash, "fsegment")
+	p.scan(semi+1, end, fpathOctets, "fsegment")
 }
 
 // news checks §5 newsurl = "news:" grouppart; grouppart = "*" | group | article.
@@ -355,7 +530,7 @@ func (p *parser) news(i, end int) {
 			p.fail(i, "article", "a message-id has a unique part before '@' (§3.6)")
 			return
 		}
-		if p.scan(i, at, setArticle, "article") {
+		if p.scan(i, at, articleOctets, "article") {
 			p.host(at+1, end)
 		}
 	}
@@ -371,7 +546,7 @@ func (p *parser) group(i, end int) bool {
 		return false
 	}
 	for j := i + 1; j < end; j++ {
-		if charsets[s[j]]&setGroup == 0 && p.fail(j, "group", "") {
+		if charsets[s[j]]&setGroup == 0 && p.failByte(j, "group") {
 			return false
 		}
 	}
@@ -381,8 +556,11 @@ func (p *parser) group(i, end int) bool {
 // login parses §5 login = [ user [ ":" password ] "@" ] hostport from i, up
 // to the first "/" or end. It returns the index of that "/" (or end).
 func (p *parser) login(i, end int, allowUser, needHost bool, urlRule string) int {
-	s := p.s
 	p.u.flags |= flagAuthority
+	if stop, ok := p.hostport(i, end, needHost); ok {
+		return stop
+	}
+	s := p.s
 	// One pass finds the end of the login and its "@": logins are short,
 	// and a loop beats three IndexByte calls on them.
 	stop, at := end, end
@@ -398,7 +576,7 @@ func (p *parser) login(i, end int, allowUser, needHost bool, urlRule string) int
 	hs := i
 	if at < stop {
 		if !allowUser {
-			if p.fail(i, urlRule, article(p.u.kind)+" URL allows no user name or password (§3)") {
+			if p.failKind(i, urlRule, msgNoUser) {
 				return stop
 			}
 		}
@@ -407,12 +585,12 @@ func (p *parser) login(i, end int, allowUser, needHost bool, urlRule string) int
 		p.u.flags |= flagUser
 		c := indexByte(s, i, at, ':')
 		p.u.userEnd = int32(c)
-		if !p.scan(i, c, setUser, "user") {
+		if !p.scan(i, c, userOctets, "user") {
 			return stop
 		}
 		if c < at {
 			p.u.flags |= flagPassword
-			if !p.scan(c+1, at, setUser, "password") {
+			if !p.scan(c+1, at, userOctets, "password") {
 				return stop
 			}
 		}
@@ -435,27 +613,120 @@ func (p *parser) login(i, end int, allowUser, needHost bool, urlRule string) int
 			p.fail(he, "fileurl", "a file URL has no port (§3.10)")
 			return stop
 		}
-		p.u.flags |= flagPort
 		if he+1 == stop {
+			p.u.flags |= flagPort
 			p.fail(stop, "port", "the port after ':' is missing; omit the ':' too (§3.1)")
 			return stop
 		}
-		var n int32
-		for j := he + 1; j < stop; j++ {
-			c := s[j]
-			if classes[c]&classDigit == 0 {
-				if p.fail(j, "port", "a port has only decimal digits (§3.1)") {
+		if j := p.port(he+1, stop); j < stop {
+			for ; j < stop; j++ {
+				if classes[s[j]]&classDigit == 0 && p.fail(j, "port", "a port has only decimal digits (§3.1)") {
 					return stop
 				}
-				continue
-			}
-			if n < maxPortValue {
-				n = n*10 + int32(c-'0')
 			}
 		}
-		p.u.port = min(n, maxPortValue)
 	}
 	return stop
+}
+
+// hostport is the fast path of login: a hostname, maybe empty when
+// !needHost, then maybe ":" port, then "/" or end, read in one pass. It
+// reports false, having set nothing that login does not set again, when
+// the login is anything else (a user, a hostnumber, a violation); login
+// then reads it again rule by rule.
+func (p *parser) hostport(i, end int, needHost bool) (int, bool) {
+	s := p.s
+	j := hostnameEnd(s, i, end)
+	if j < 0 || j == i && needHost {
+		return 0, false
+	}
+	hostEnd := j
+	if j < end && s[j] == ':' {
+		if p.u.kind == KindFile || j+1 == end {
+			return 0, false
+		}
+		if j = p.port(j+1, end); j == hostEnd+1 || j < end && s[j] != '/' {
+			p.u.flags &^= flagPort | flagBigPort
+			p.u.port = 0
+			return 0, false
+		}
+	} else if j < end && s[j] != '/' {
+		return 0, false
+	}
+	p.u.hostStart, p.u.hostEnd, p.u.portEnd = int32(i), int32(hostEnd), int32(j)
+	return j, true
+}
+
+// hostnameEnd reads a §5 hostname from s[i:end], maybe empty, in one pass,
+// and returns where it ends: at end or at a byte that cannot be part of a
+// host name. It returns -1 when what it read is not a hostname (a label
+// that starts or ends with '-', an empty label, a hostnumber), which host
+// then explains.
+//
+//	hostname    = *[ domainlabel "." ] toplabel
+//	domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
+//	toplabel    = alpha | alpha *[ alphadigit | "-" ] alphadigit
+func hostnameEnd(s string, i, end int) int {
+	t := s[i:end] // j < len(t) bounds every index below
+	j := 0
+	for {
+		start := j
+		for j < len(t) && labelOctets[t[j]] {
+			j++
+		}
+		switch {
+		case j == start:
+			if j == 0 && (j == len(t) || t[j] != '.') {
+				return i // no host at all
+			}
+			return -1 // an empty label
+		case t[start] == '-' || t[j-1] == '-':
+			return -1
+		case j < len(t) && t[j] == '.':
+			j++
+			continue
+		case classes[t[start]]&classAlpha == 0:
+			// §3.1: a last label that starts with a digit makes a hostnumber.
+			return -1
+		}
+		return i + j
+	}
+}
+
+// labelOctets are the octets of a domainlabel or toplabel: alphadigit | "-".
+var labelOctets = func() (t [256]bool) {
+	for c := range t {
+		t[c] = classes[c]&classAlphadigit != 0 || c == '-'
+	}
+	return t
+}()
+
+// port reads the §5 port = digits from i: it sets flagPort and the port's
+// value, and returns the index of the first byte that is not a digit. A
+// value beyond math.MaxInt32 is not kept (flagBigPort): the digits are
+// read with a test that comes before the multiplication, so nothing can
+// wrap round (a port must never become a different port).
+func (p *parser) port(i, end int) int {
+	s := p.s
+	p.u.flags |= flagPort
+	n := int32(0)
+	j := i
+	for ; j < end; j++ {
+		d := s[j] - '0'
+		if d > 9 {
+			break
+		}
+		if n > (math.MaxInt32-int32(d))/10 {
+			p.u.flags |= flagBigPort
+			n = 0
+			for j++; j < end && s[j]-'0' <= 9; j++ {
+			}
+			break
+		}
+		n = n*10 + int32(d)
+	}
+	p.u.port = n
+	return j
 }
 
 // host checks §5 host = hostname | hostnumber:

@@ -2,8 +2,9 @@ package rfc1738
 
 import (
 	"errors"
-	"net/url"
+	"math"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -127,7 +128,21 @@ var parseTests = []struct {
 	{"afs://h/x", "", 0, "§4 reserved, generic syntax"},
 	{"z39.50s:x", "", 0, "§5 scheme may hold '.'"},
 	{"https://www.example.com/a", "", 0, "§5 otherurl ip-schemepart"},
-	{"https://www.example.com/a b", "urlpath", 25, "§5 urlpath = *xchar"},
+	{"https://www.example.com/a b", "schemepart", 25, "§5 neither *xchar nor ip-schemepart"},
+	// §5 schemepart = *xchar | ip-schemepart: either reading makes it valid.
+	{"foo://?q=1", "", 0, "§5 *xchar: no host, but every byte is an xchar"},
+	{"jdbc://a,b/c", "", 0, "§5 *xchar: ',' is not in a host"},
+	{"x-app://h$t/p", "", 0, "§5 *xchar: '$' is not in a host"},
+	{"scheme://exam$ple.net", "", 0, "§5 *xchar"},
+	{"foo:///x", "", 0, "§5 *xchar: an empty host"},
+	{"https://exa_mple.com/a", "", 0, "§5 *xchar: '_' is not in a host"},
+	{"foo://h:99999999999999999999/", "", 0, "§5 ip-schemepart: port = digits, any size"},
+	{"foo://exa mple.com/", "schemepart", 9, "§2.2 a space is in neither reading"},
+	{"foo://a_b/%zz", "escape", 10, "§2.2 a bad escape is in neither reading"},
+	{"foo://a_b/#x y", "fragment", 12, "fragment = *xchar after an opaque schemepart"},
+	// §3.1 ports are digits of any size; none wraps round into a valid port.
+	{"gopher://127.0.0.1:4295014374/0x", "", 0, "§5 port = digits"},
+	{"ftp://h:99999999999999999999999/", "", 0, "§5 port = digits"},
 	{"no-colon", "genericurl", 8, "§5 genericurl"},
 	{"www.x.org/a:b", "scheme", 9, "§5 scheme"},
 	{":x", "scheme", 0, "§5 scheme = 1*[...]"},
@@ -135,6 +150,7 @@ var parseTests = []struct {
 	{"x:", "", 0, "§5 schemepart = *xchar"},
 	{"x:\x00", "schemepart", 2, "§2.2 control"},
 	{"x:\xe6", "schemepart", 2, "§2.2 8-bit"},
+	{"x:a#b#c", "fragment", 5, "fragment = *xchar: one '#' only"},
 }
 
 func TestParse(t *testing.T) {
@@ -156,7 +172,7 @@ func TestParse(t *testing.T) {
 			continue
 		}
 		if e.Rule != tt.rule || e.Offset != tt.offset {
-			t.Errorf("%s: Parse(%q): rule %s at %d (%s), want %s at %d", tt.note, tt.in, e.Rule, e.Offset, e.Message, tt.rule, tt.offset)
+			t.Errorf("%s: Parse(%q): rule %s at %d (%s), want %s at %d", tt.note, tt.in, e.Rule, e.Offset, e.Message(), tt.rule, tt.offset)
 		}
 		if e.Input != tt.in || !strings.Contains(e.Error(), tt.rule) {
 			t.Errorf("%s: error %q lacks the input or rule", tt.note, e.Error())
@@ -181,14 +197,17 @@ func TestCheckAgreesWithParse(t *testing.T) {
 func checkAgrees(t *testing.T, in string) {
 	t.Helper()
 	u, err := Parse(in)
+	if Valid(in) != (err == nil) {
+		t.Fatalf("Valid(%q) = %v but Parse error = %v", in, Valid(in), err)
+	}
 	r := Check(in)
 	if (err == nil) != r.Valid() {
 		t.Fatalf("Check(%q).Valid() = %v but Parse error = %v", in, r.Valid(), err)
 	}
 	if err != nil {
 		e := err.(*Error)
-		if r.Errors[0] != e.Diagnostic {
-			t.Fatalf("Check(%q) first error %v, Parse %v", in, r.Errors[0], e.Diagnostic)
+		if r.Errors[0] != e.Diagnostic() {
+			t.Fatalf("Check(%q) first error %v, Parse %v", in, r.Errors[0], e.Diagnostic())
 		}
 		return
 	}
@@ -242,6 +261,14 @@ func TestAccessors(t *testing.T) {
 		{in: "telnet://h", scheme: "telnet", host: "h", portNumber: 23},
 		{in: "nntp://h/g", scheme: "nntp", host: "h", portNumber: 119, path: part{"g", true}},
 		{in: "file:///x", scheme: "file", host: "", path: part{"x", true}},
+		// §5 schemepart = *xchar: an opaque schemepart has no host, port or user.
+		{in: "x-app://h$t:1/p", scheme: "x-app", opaque: part{"//h$t:1/p", true}},
+		{in: "jdbc://a,b/c#f", scheme: "jdbc", opaque: part{"//a,b/c", true}, fragment: part{"f", true}},
+		// §5 port = digits: PortNumber is never a number the digits do not spell.
+		{in: "gopher://127.0.0.1:4295014374/0x", scheme: "gopher", host: "127.0.0.1", port: part{"4295014374", true}, portNumber: 4295014374, path: part{"0x", true}},
+		{in: "ftp://h:0021/", scheme: "ftp", host: "h", port: part{"0021", true}, portNumber: 21, path: part{"", true}},
+		{in: "ftp://h:2147483647/", scheme: "ftp", host: "h", port: part{"2147483647", true}, portNumber: 2147483647, path: part{"", true}},
+		{in: "ftp://h:99999999999999999999999/", scheme: "ftp", host: "h", port: part{"99999999999999999999999", true}, portNumber: math.MaxInt, path: part{"", true}},
 	}
 	for _, tt := range tests {
 		u, err := Parse(tt.in)
@@ -294,9 +321,13 @@ func TestWarnings(t *testing.T) {
 		{"news:a%0Ab@h.org", []string{"escape"}},                  // §6
 		{"mailto:joe", []string{"encoded822addr"}},                // §3.5
 		{"mailto:joe@x.org,ann@y.org", []string{"encoded822addr"}},
-		{"mailto:%22a%20b%22@x.org", nil},       // quoted local part
-		{"HTTP://x.org/~a", []string{"scheme"}}, // invalid, but its scheme is still read
-		{"X Y:z", nil},                          // no scheme name, so no scheme warning
+		{"mailto:%22a%20b%22@x.org", nil},                    // quoted local part
+		{"HTTP://x.org/~a", []string{"scheme"}},              // invalid, but its scheme is still read
+		{"X Y:z", nil},                                       // no scheme name, so no scheme warning
+		{"foo://exam$ple.net/", []string{"domainlabel"}},     // §3.1: read as *xchar, no host
+		{"foo:///x", []string{"host"}},                       // §3.1: read as *xchar, no host
+		{"gopher://h:4295014374/0x", []string{"port"}},       // beyond 65535, not 47078
+		{"http://h:99999999999999999999/", []string{"port"}}, // beyond any int
 	}
 	for _, tt := range tests {
 		r := Check(tt.in)
@@ -313,19 +344,36 @@ func TestWarnings(t *testing.T) {
 	}
 }
 
-// TestNoAllocs: parsing a valid URL does not allocate, nor do the raw accessors.
+// TestNoAllocs: Parse allocates nothing, on valid input (nor do the raw
+// accessors) and on invalid input (the *Error's message is formatted only
+// when asked for); Valid allocates nothing; Check allocates nothing on a
+// valid URL that draws no warning.
 func TestNoAllocs(t *testing.T) {
-	inputs := []string{
+	valid := []string{
 		"ftp://myname@host.dom/%2Fetc/motd;type=a",
-		"http://www.example.com:8080/a/b;c?d=e&f",
+		"ftp://h:21/x",
+		"http://www.example.com/a/b;c?d=e&f",
 		"gopher://h/0x%09%09+",
 		"news:comp.lang.c",
 		"prospero://host.dom//pros/name;a=b",
 		"https://www.example.com/x/y",
 		"file:///etc/motd#frag",
+		"wais://h/db?a+b",
 	}
-	for _, in := range inputs {
-		n := testing.AllocsPerRun(100, func() {
+	invalid := []string{
+		"http://x.org/~joe",  // a byte message
+		"http://user@host/",  // a message naming the scheme
+		"ftp:example",        // a message naming the scheme
+		"ftp://h:8a/",        // a fixed message
+		"https://a b.org/",   // both readings of a generic schemepart fail
+		"x:\xe6",             // 8-bit
+		"news:comp lang",     // group
+		"nntp://h/g/4a",      // digits
+		"http://x.org/a#b c", // fragment
+		"gopher://h:4294967366/0\x00",
+	}
+	for _, in := range valid {
+		if n := testing.AllocsPerRun(100, func() {
 			u, err := Parse(in)
 			if err != nil {
 				t.Fatal(err)
@@ -334,9 +382,34 @@ func TestNoAllocs(t *testing.T) {
 			_, _ = u.RawUser()
 			_, _ = u.Path()
 			_ = u.Host()
-		})
-		if n != 0 {
+			_, _ = u.PortValue()
+		}); n != 0 {
 			t.Errorf("Parse(%q) allocates %v times, want 0", in, n)
+		}
+		if n := testing.AllocsPerRun(100, func() {
+			if r := Check(in); !r.Valid() || len(r.Warnings) != 0 {
+				t.Fatalf("Check(%q) = %v", in, r)
+			}
+		}); n != 0 {
+			t.Errorf("Check(%q) allocates %v times, want 0", in, n)
+		}
+	}
+	// §5: read as *xchar; Check's warning says why it has no host.
+	if n := testing.AllocsPerRun(100, func() { Parse("https://exa_mple.com/x") }); n != 0 {
+		t.Errorf("Parse of an opaque schemepart allocates %v times, want 0", n)
+	}
+	for _, in := range invalid {
+		if n := testing.AllocsPerRun(100, func() {
+			if _, err := Parse(in); err == nil {
+				t.Fatalf("Parse(%q) accepted it", in)
+			}
+		}); n != 0 {
+			t.Errorf("Parse(%q) allocates %v times on a rejection, want 0", in, n)
+		}
+	}
+	for _, in := range append(valid, invalid...) {
+		if n := testing.AllocsPerRun(100, func() { Valid(in) }); n != 0 {
+			t.Errorf("Valid(%q) allocates %v times, want 0", in, n)
 		}
 	}
 }
@@ -363,6 +436,9 @@ func FuzzParse(f *testing.F) {
 	f.Add("gopher://h/1%09%09$+ABSTRACT")
 	f.Fuzz(func(t *testing.T, in string) {
 		u, err := Parse(in)
+		if Valid(in) != (err == nil) {
+			t.Fatalf("Valid(%q) = %v, Parse error %v", in, Valid(in), err)
+		}
 		r := Check(in)
 		if (err == nil) != r.Valid() {
 			t.Fatalf("Check(%q).Valid() = %v, Parse error %v", in, r.Valid(), err)
@@ -373,7 +449,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		if err != nil {
-			if err.(*Error).Diagnostic != r.Errors[0] {
+			if err.(*Error).Diagnostic() != r.Errors[0] {
 				t.Fatalf("Check(%q) first error differs from Parse", in)
 			}
 			return
@@ -388,11 +464,7 @@ func FuzzParse(f *testing.F) {
 		if u2, err := Parse(u.String()); err != nil || u2 != u {
 			t.Fatalf("re-parse of %q differs", in)
 		}
-		if _, err := url.Parse(in); err != nil {
-			// net/url follows RFC 3986 and may reject what RFC 1738 allows;
-			// nothing to compare.
-			return
-		}
+		agreeWithNetURL(t, u, in)
 	})
 }
 
@@ -414,4 +486,45 @@ func views(u URL) []any {
 	add(u.File())
 	add(u.Prospero())
 	return out
+}
+
+// TestCheckCapsDiagnostics: a 2 MB input with a violation (or a warning) at
+// every few bytes yields the first MaxDiagnostics of them and a count of
+// the rest, and Check's memory stays far below the size of the input.
+func TestCheckCapsDiagnostics(t *testing.T) {
+	const n = 2 << 20
+	tests := []struct {
+		in               string
+		errors, warnings int // expected totals, collected or counted
+		wantValid        bool
+		rule             string
+	}{
+		{"http://x.org/" + strings.Repeat("~", n), n, 0, false, "hsegment"}, // §2.2: '~' is unsafe
+		{"foo://" + strings.Repeat("%", n), n, 0, false, "escape"},          // §2.2: '%' begins an escape
+		{"ftp://h/" + strings.Repeat("%0A", n/3), 0, n / 3, true, "escape"}, // §6: a decoded LF
+	}
+	for _, tt := range tests {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		r := Check(tt.in)
+		runtime.ReadMemStats(&after)
+		list, more := r.Errors, r.MoreErrors
+		total := tt.errors
+		if tt.wantValid {
+			list, more, total = r.Warnings, r.MoreWarnings, tt.warnings
+		}
+		if r.Valid() != tt.wantValid || len(list) != MaxDiagnostics || len(list)+more != total || list[0].Rule != tt.rule {
+			t.Errorf("Check(%.20q…): valid %v, %d diagnostics + %d more, want %d in all", tt.in, r.Valid(), len(list), more, total)
+		}
+		for i := 1; i < len(list); i++ {
+			if list[i].Offset <= list[i-1].Offset {
+				t.Errorf("Check(%.20q…): diagnostics are not the first ones, in input order: %v", tt.in, list)
+				break
+			}
+		}
+		if used := after.TotalAlloc - before.TotalAlloc; used > 64<<10 {
+			t.Errorf("Check(%.20q…) allocated %d bytes for a %d-byte input, want at most 64 KiB", tt.in, used, len(tt.in))
+		}
+	}
 }

@@ -15,6 +15,7 @@
 package rfc1738
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -121,7 +122,7 @@ type URL struct {
 	hostStart int32
 	hostEnd   int32
 	portEnd   int32 // end of port (start is hostEnd+1) and of the login
-	port      int32 // value of the port digits, saturated at maxPortValue
+	port      int32 // value of the port digits, unless flagBigPort
 	end       int32 // end of the URL proper: index of '#' or len(s)
 }
 
@@ -133,9 +134,8 @@ const (
 	flagPath                          // the "/" before url-path is present
 	flagFragment                      // a "#fragment" follows the URL
 	flagUpperScheme                   // the scheme has upper-case letters
+	flagBigPort                       // the port's value is beyond math.MaxInt32 (port is 0)
 )
-
-const maxPortValue = 1 << 30
 
 // String returns the input the URL was parsed from, byte for byte,
 // including any fragment.
@@ -212,14 +212,47 @@ func (u URL) Port() (string, bool) {
 	return u.s[u.hostEnd+1 : u.portEnd], true
 }
 
-// PortNumber returns the port to connect to: the explicit port, else the
-// scheme's default port (§3), else 0. A port too large for its digits to
-// count is reported as a number above 65535, never as a valid port.
-func (u URL) PortNumber() int {
-	if u.flags&flagPort != 0 {
-		return int(u.port)
+// PortValue returns the number the port digits spell, exactly, and true;
+// or 0 and false when the URL has no port or when that number does not fit
+// an int. Port still gives the digits as written.
+func (u URL) PortValue() (int, bool) {
+	if u.flags&flagPort == 0 {
+		return 0, false
 	}
-	return defaultPorts[u.kind]
+	if u.flags&flagBigPort == 0 {
+		return int(u.port), true
+	}
+	digits, _ := u.Port()
+	return digitsValue(digits)
+}
+
+// PortNumber returns the port to connect to: the explicit port, else the
+// scheme's default port (§3), else 0. A port whose value does not fit an
+// int is reported as math.MaxInt: above 65535, never a usable port, and
+// never a smaller number the digits do not spell.
+func (u URL) PortNumber() int {
+	if u.flags&flagPort == 0 {
+		return defaultPorts[u.kind]
+	}
+	if n, ok := u.PortValue(); ok {
+		return n
+	}
+	return math.MaxInt
+}
+
+// digitsValue returns the value of the decimal digits s and true, or 0 and
+// false when s is not all digits or its value does not fit an int. The
+// test comes before the multiplication, so nothing wraps round.
+func digitsValue(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		d := int(s[i] - '0')
+		if d > 9 || d < 0 || n > (math.MaxInt-d)/10 {
+			return 0, false
+		}
+		n = n*10 + d
+	}
+	return n, len(s) > 0
 }
 
 // DefaultPort returns the default port §3 gives the URL's scheme, or 0.

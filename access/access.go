@@ -32,6 +32,7 @@ import (
 	"sync"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 // A Handler serves one URL scheme.
@@ -284,7 +285,7 @@ func (c *Client) Get(ctx context.Context, u rfc1738.URL) (*Response, error) {
 	}
 	resp, err := p.handler.Get(ctx, c, p)
 	if err != nil {
-		return nil, err
+		return nil, getError(ctx, p.URL, err)
 	}
 	if resp.Plan == nil {
 		resp.Plan = p
@@ -292,6 +293,8 @@ func (c *Client) Get(ctx context.Context, u rfc1738.URL) (*Response, error) {
 	if resp.URL == "" {
 		resp.URL = p.URL
 	}
+	// Every error of the body names the URL and what was going on.
+	resp.Body = &reportingBody{rc: resp.Body, ctx: ctx, url: resp.URL, size: resp.Size}
 	return resp, nil
 }
 
@@ -317,9 +320,20 @@ func (l Listing) mediaType(raw string) string {
 	return "text/plain; charset=utf-8"
 }
 
-// trace sends a line to c.Trace when it is set.
+// trace sends a line to c.Trace when it is set, through safetext: a
+// trace is output, and a peer's reply or a decoded URL part may hold
+// terminal escapes (ESC, OSC, CSI, BEL, NUL, C1 0x9B).
 func (c *Client) trace(dir byte, line string) {
 	if c.Trace != nil {
-		c.Trace(dir, line)
+		c.Trace(dir, safetext.Line(line))
 	}
+}
+
+// tracer is the Trace given to a protocol client: nil when c has none,
+// else c.trace, which escapes every line.
+func (c *Client) tracer() func(dir byte, line string) {
+	if c.Trace == nil {
+		return nil
+	}
+	return c.trace
 }

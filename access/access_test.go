@@ -96,9 +96,26 @@ func TestCheckPort(t *testing.T) {
 		{"gopher://h:119/", false, true},
 		{"http://h:70000/", false, true},
 		{"http://h:0/", false, true},
+		// A port is read from its digits without wrapping: 2^32+47078,
+		// 2^32+70 (gopher's default once wrapped) and 2^64+25 are no
+		// ports at all; leading zeros are allowed (§3.1: 1*digit).
+		{"gopher://127.0.0.1:4295014374/0x", false, true},
+		{"gopher://h:4294967366/0x", false, true},
+		{"gopher://h:18446744073709551641/0x", false, true},
+		{"gopher://h:000000000000070/0x", false, false},
+		{"gopher://h:0000025/0x", false, true},
+		{"gopher://h:65535/", true, false},
+		{"gopher://h:65536/", false, true},
 	}
 	for _, tt := range tests {
-		warn, err := c.CheckPort(mustParse(t, tt.in))
+		u, err := rfc1738.Parse(tt.in)
+		if err != nil {
+			if !tt.refused {
+				t.Errorf("Parse(%q): %v", tt.in, err)
+			}
+			continue // a URL the grammar refuses is never fetched at all
+		}
+		warn, err := c.CheckPort(u)
 		if (warn != "") != tt.warn || (err != nil) != tt.refused {
 			t.Errorf("CheckPort(%q) = %q, %v", tt.in, warn, err)
 		}
@@ -115,6 +132,21 @@ func TestCheckPort(t *testing.T) {
 	c.AllowAnyPort = true
 	if _, err := c.CheckPort(mustParse(t, "gopher://h:110/")); err != nil {
 		t.Errorf("AllowAnyPort: %v", err)
+	}
+}
+
+func TestCheckDataPort(t *testing.T) {
+	// §6: a port named by a server (ftp 227/229) passes the same guard
+	// as a port in a URL.
+	c := NewClient()
+	for port, refused := range map[int]bool{25: true, 21: true, 110: true, 0: true, 65536: true, 1 << 32: true, 30000: false, 65535: false} {
+		if err := c.CheckDataPort("ftp", port); (err != nil) != refused {
+			t.Errorf("CheckDataPort(%d) = %v, want refused %v", port, err, refused)
+		}
+	}
+	c.AllowPorts = []int{25}
+	if err := c.CheckDataPort("ftp", 25); err != nil {
+		t.Errorf("an allowed port is refused: %v", err)
 	}
 }
 
@@ -153,6 +185,18 @@ func TestRedact(t *testing.T) {
 		"news:a:b@c":              "news:a:b@c",
 		"x://h#u:p@q":             "x://h#u:p@q",
 		"ftp://u:secret@h":        "ftp://u:****@h",
+		// A valid URL may have "@" in its path: only the password goes.
+		"ftp://u:pw@h/a@b":     "ftp://u:****@h/a@b",
+		"ftp://u@h:2121/a:b@c": "ftp://u@h:2121/a:b@c",
+		// Invalid URLs are redacted too (issue: an unencoded "/", "#" or
+		// "@" in a password): from the first ":" after "//" to the last "@".
+		"ftp://user:se/cret@host/x":  "ftp://user:****@host/x",
+		"ftp://user:se#cret@host/x":  "ftp://user:****@host/x",
+		"ftp://u:se@cret@h/x":        "ftp://u:****@h/x",
+		"ftp://u:se?cr et@h/x":       "ftp://u:****@h/x",
+		"gopher://u:p\x00w@h:99999/": "gopher://u:****@h:99999/",
+		"ftp://u:pw@":                "ftp://u:****@",
+		"ftp://h:21/~x":              "ftp://h:21/~x",
 	}
 	for in, want := range tests {
 		if got := Redact(in); got != want {

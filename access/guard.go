@@ -52,31 +52,75 @@ var BlockedPorts = map[int]string{
 	11211: "memcached",
 }
 
-// CheckPort applies the §6 port guard to u: a port beyond 65535 is
-// refused; a port of another line protocol is refused unless allowed; any
-// other non-default port yields a warning for the plan.
+// CheckPort applies the §6 port guard to u: a port beyond 65535 (or 0)
+// is refused; a port of another line protocol is refused unless allowed;
+// any other non-default port yields a warning for the plan. The port is
+// read from the digits as written, with an overflow check that cannot
+// wrap: a URL's port is never taken modulo anything.
 func (c *Client) CheckPort(u rfc1738.URL) (warning string, err error) {
 	digits, ok := u.Port()
 	if !ok {
 		return "", nil
 	}
-	port := u.PortNumber()
 	off := u.PortOffset()
-	if port > 65535 || port == 0 {
-		return "", &GuardError{URL: Redact(u.String()), Offset: off, Rule: "port", Reason: "port " + digits + " is not a TCP port"}
+	port, ok := tcpPort(digits)
+	if !ok {
+		return "", &GuardError{URL: Redact(u.String()), Offset: off, Rule: "port", Reason: "port " + digits + " is not a TCP port (1 to 65535)"}
 	}
-	def := u.DefaultPort()
+	warning, reason := c.portPolicy(u.Scheme(), u.DefaultPort(), port)
+	if reason != "" {
+		return "", &GuardError{URL: Redact(u.String()), Offset: off, Rule: "port", Reason: reason}
+	}
+	return warning, nil
+}
+
+// CheckDataPort applies the same §6 port guard to a port a server named
+// for a data connection (an ftp 227 or 229 reply): a port of another line
+// protocol is refused unless allowed, like one typed in a URL. Peer bytes
+// are data, not instructions.
+func (c *Client) CheckDataPort(scheme string, port int) error {
+	if port < 1 || port > 65535 {
+		return fmt.Errorf("refused (§6): the server named port %d, which is not a TCP port", port)
+	}
+	if _, reason := c.portPolicy(scheme, 0, port); reason != "" {
+		return fmt.Errorf("refused (§6): the server named a data port: %s", reason)
+	}
+	return nil
+}
+
+// portPolicy is the §6 port guard on a port in 1–65535 for scheme, whose
+// default is def (0: none): a refusal's reason, or a caution.
+func (c *Client) portPolicy(scheme string, def, port int) (warning, refusal string) {
 	if port == def {
-		return "", nil
+		return "", ""
 	}
 	if name, blocked := BlockedPorts[port]; blocked && !c.AllowAnyPort && !slices.Contains(c.AllowPorts, port) {
-		return "", &GuardError{URL: Redact(u.String()), Offset: off, Rule: "port",
-			Reason: fmt.Sprintf("port %d belongs to %s, not %s: the URL could make that server act on its content; allow it explicitly to go on", port, name, u.Scheme())}
+		return "", fmt.Sprintf("port %d belongs to %s, not %s: the URL could make that server act on its content; allow it explicitly to go on", port, name, scheme)
 	}
 	if def != 0 {
-		return fmt.Sprintf("port %d is not %s's default %d: caution, another protocol may listen there (§6)", port, u.Scheme(), def), nil
+		return fmt.Sprintf("port %d is not %s's default %d: caution, another protocol may listen there (§6)", port, scheme, def), ""
 	}
-	return "", nil
+	return "", ""
+}
+
+// tcpPort reads port digits as written (§3.1: port = 1*digit) and says
+// whether they name a TCP port, 1 to 65535. Leading zeros are allowed;
+// more than five significant digits are never a port, so the sum cannot
+// overflow.
+func tcpPort(digits string) (int, bool) {
+	digits = strings.TrimLeft(digits, "0")
+	if digits == "" || len(digits) > 5 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n <= 65535
 }
 
 // guardPort runs the §6 port guard for a plan: a refusal is returned, a
@@ -124,26 +168,36 @@ func octetName(c byte) string {
 
 // Redact returns s with the password of a "//user:password@" login
 // replaced by "****" (§6: passwords in URLs are unwise; never print one).
-// Strings that are not URLs with a login are returned unchanged.
+// Strings without a login are returned unchanged.
+//
+// Redaction does not depend on s being valid. In a valid URL the password
+// is exactly the parsed one (§3.1: it holds no "@", "/" or ":"). Any other
+// string with "//" is masked from the first ":" after "//" to the last "@"
+// after it: a password with an unencoded "/", "#" or "@" (ftp://u:se/cret@h/,
+// ftp://u:se@cret@h/) is an invalid URL whose error must not echo it, and
+// masking too much of a broken URL is the safe side.
 func Redact(s string) string {
-	colon := strings.Index(s, "://")
+	if u, err := rfc1738.Parse(s); err == nil {
+		if _, ok := u.RawPassword(); !ok {
+			return s
+		}
+		start := u.PasswordOffset()
+		at := start + strings.IndexByte(s[start:], '@')
+		return s[:start] + "****" + s[at:]
+	}
+	slashes := strings.Index(s, "//")
+	if slashes < 0 {
+		return s
+	}
+	rest := slashes + 2
+	colon := strings.IndexByte(s[rest:], ':')
 	if colon < 0 {
 		return s
 	}
-	start := colon + 3
-	end := len(s)
-	if i := strings.IndexAny(s[start:], "/#"); i >= 0 {
-		end = start + i
-	}
-	at := strings.LastIndexByte(s[start:end], '@')
+	colon += rest
+	at := strings.LastIndexByte(s[colon:], '@')
 	if at < 0 {
 		return s
 	}
-	at += start
-	pc := strings.IndexByte(s[start:at], ':')
-	if pc < 0 {
-		return s
-	}
-	pc += start
-	return s[:pc+1] + "****" + s[at:]
+	return s[:colon+1] + "****" + s[colon+at:]
 }

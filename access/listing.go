@@ -3,7 +3,8 @@ package access
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
+
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 // The directory listings of the ftp (NLST) and file handlers, rendered the
@@ -54,13 +55,7 @@ func (r *listingReader) Read(p []byte) (int, error) {
 	return 0, r.err
 }
 
-// printableName replaces control characters with "?", so that a hostile name
-// cannot drive the terminal.
-func printableName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '?'
-		}
-		return r
-	}, s)
-}
+// printableName is a listed name as a terminal may show it: every control
+// character (C0, DEL, C1 such as CSI 0x9B) and invalid byte as a Go escape
+// (internal/safetext), so that a hostile name cannot drive the terminal.
+func printableName(s string) string { return safetext.Escape(s) }

@@ -150,7 +150,11 @@ func (ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error
 	for _, n := range p.Notes {
 		c.trace('!', n)
 	}
-	conn, err := ftp.Dial(ctx, p.Connect, ftp.Config{Trace: c.Trace})
+	conn, err := ftp.Dial(ctx, p.Connect, ftp.Config{
+		Trace: c.tracer(),
+		// §6: the port of a 229/227 reply passes the URL's port guard.
+		CheckDataPort: func(port int) error { return c.CheckDataPort("ftp", port) },
+	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 func init() { defaultHandlers["http"] = httpHandler{} }
@@ -87,6 +88,9 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		copied := *c.HTTPClient
 		hc = &copied
 	}
+	if hc.Transport == nil {
+		hc.Transport = httpTransport
+	}
 	var ftpTarget string
 	hc.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		loc := r.URL.String()
@@ -101,7 +105,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		}
 		switch strings.ToLower(r.URL.Scheme) {
 		case "http":
-			if err := httpCheckRedirectPort(c, r.URL); err != nil {
+			if err := c.CheckRedirectPort(r.URL); err != nil {
 				return err
 			}
 			c.trace('>', "GET "+r.URL.RequestURI()+" HTTP/1.1")
@@ -122,7 +126,11 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		if ftpTarget != "" && errors.Is(err, errHTTPRedirectToFTP) {
 			return httpGetRedirectedFTP(ctx, c, p, ftpTarget)
 		}
-		return nil, fmt.Errorf("%s: %w", p.URL, httpUnwrapURLError(err))
+		err = httpUnwrapURLError(err)
+		if strings.Contains(err.Error(), "server response headers exceeded") {
+			err = fmt.Errorf("the response headers are longer than the %d KiB allowed: %w", httpMaxHeaderBytes>>10, err)
+		}
+		return nil, fmt.Errorf("%s: GET %s: %w", p.URL, req.requestURI, err)
 	}
 	c.trace('<', resp.Proto+" "+resp.Status)
 	final := p.URL
@@ -131,10 +139,26 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		resp.Body.Close()
-		return nil, fmt.Errorf("%s: %s %s", final, resp.Proto, resp.Status)
+		// The status line is the server's text: escaped before any
+		// terminal sees it.
+		return nil, fmt.Errorf("%s: %s %s", final, resp.Proto, safetext.Escape(resp.Status))
 	}
 	return &Response{Body: resp.Body, Size: resp.ContentLength, Type: resp.Header.Get("Content-Type"), URL: final, Plan: p}, nil
 }
+
+// httpMaxHeaderBytes bounds the response headers: net/http's client
+// default of 10 MiB (and more in memory while reading them) is far beyond
+// what any real response sends.
+const httpMaxHeaderBytes = 64 << 10
+
+// httpTransport is the transport of a Client without its own HTTPClient
+// (or whose HTTPClient has no Transport): net/http's default, with the
+// response headers bounded.
+var httpTransport = func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxResponseHeaderBytes = httpMaxHeaderBytes
+	return t
+}()
 
 // httpUnwrapURLError drops net/http's *url.Error wrapper, whose text repeats
 // the URL (with any password) that the caller names already.
@@ -146,8 +170,10 @@ func httpUnwrapURLError(err error) error {
 	return err
 }
 
-// httpCheckRedirectPort applies the §6 port guard to a redirect target.
-func httpCheckRedirectPort(c *Client, t *url.URL) error {
+// CheckRedirectPort applies the §6 port guard to the target of an http
+// redirect: a URL the peer chose passes the same guard as one the user
+// typed.
+func (c *Client) CheckRedirectPort(t *url.URL) error {
 	if t.Port() == "" {
 		return nil
 	}

@@ -244,7 +244,7 @@ func (h Mailto) Send(ctx context.Context, c *Client, p *Plan, m Message) error {
 		}
 	}
 
-	sc, err := smtp.Dial(ctx, p.Connect, c.Trace)
+	sc, err := smtp.Dial(ctx, p.Connect, c.tracer())
 	if err != nil {
 		return relayError(ctx, p, err)
 	}

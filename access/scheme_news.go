@@ -215,8 +215,6 @@ type newsRun struct {
 	group nntp.GroupInfo // from the last GROUP
 	rest  []Step         // steps after the fetching one, run by finish
 	last  string         // the last line received: the raw listing line
-	lines []string       // lines received while capturing
-	keep  bool           // capture received lines into lines
 }
 
 // see is the client's trace: it passes lines on to Client.Trace and keeps
@@ -224,9 +222,6 @@ type newsRun struct {
 func (r *newsRun) see(dir byte, line string) {
 	if dir == '<' {
 		r.last = line
-		if r.keep {
-			r.lines = append(r.lines, line)
-		}
 	}
 	r.c.trace(dir, Redact(line))
 }
@@ -398,42 +393,63 @@ func (r *newsRun) over(ctx context.Context) (io.ReadCloser, string, error) {
 }
 
 // listActive sends LIST ACTIVE (RFC 3977 §7.6.3; the client falls back to
-// LIST for RFC 977 servers) and renders the groups for news:*.
+// LIST for RFC 977 servers) and renders the groups for news:* as they
+// arrive, a page at a time: memory stays flat however long the list.
 func (r *newsRun) listActive(ctx context.Context, s Step) (io.ReadCloser, string, error) {
 	if s.Line() != "LIST ACTIVE" {
 		return nil, "", fmt.Errorf("step %q is not one this handler executes", s.Line())
 	}
-	r.keep = r.c.Listing == ListingRaw
-	groups, err := r.conn.ListActive(ctx)
-	r.keep = false
+	next, stop := iter.Pull2(r.conn.Active(ctx))
+	// The status line (215) comes before the first group: an error there
+	// is the handler's, not the body's.
+	first, err, ok := next()
 	if err != nil {
+		stop()
 		return nil, "", err
 	}
-	var out []byte
-	switch r.c.Listing {
-	case ListingRaw:
-		// The active lines as the server sent them: the last
-		// len(groups) lines received (status lines come before them).
-		for _, l := range r.lines[max(0, len(r.lines)-len(groups)):] {
-			out = append(append(out, l...), '\n')
-		}
-		r.lines = nil
-	case ListingJSON:
-		var js nntp.JSONLines
-		for _, g := range groups {
-			if out, err = js.Append(out, nntp.NewGroupItem(g, r.host, r.port)); err != nil {
-				return nil, "", err
-			}
-		}
-	default:
-		var buf bytes.Buffer
-		if err := nntp.WriteActiveListing(&buf, groups, r.host, r.port); err != nil {
-			return nil, "", err
-		}
-		out = buf.Bytes()
+	var page []nntp.ActiveGroup
+	var text bytes.Buffer
+	var js nntp.JSONLines
+	pending, header := ok, true
+	b := &newsListingBody{}
+	b.close = func() error {
+		stop() // drains the rest of the list, if any, so QUIT is in step
+		return r.finish()
 	}
-	body := &newsListingBody{chunk: out, next: func(dst []byte) ([]byte, error) { return dst, io.EOF }, close: r.finish}
-	return body, r.c.Listing.mediaType("text/plain"), nil
+	b.next = func(dst []byte) ([]byte, error) {
+		page = page[:0]
+		for len(page) < newsPage {
+			g := first
+			if pending {
+				pending = false
+			} else {
+				var err error
+				if g, err, ok = next(); !ok {
+					break
+				} else if err != nil {
+					return dst, fmt.Errorf("%s: %w", r.p.URL, err)
+				}
+			}
+			switch r.c.Listing {
+			case ListingRaw:
+				// The active line as the server sent it.
+				return append(append(dst, r.last...), '\n'), nil
+			case ListingJSON:
+				return js.Append(dst, nntp.NewGroupItem(g, r.host, r.port))
+			}
+			page = append(page, g)
+		}
+		if len(page) == 0 && (!header || r.c.Listing != ListingText) {
+			return dst, io.EOF
+		}
+		text.Reset()
+		if err := nntp.WriteActivePage(&text, page, r.host, r.port, header); err != nil {
+			return dst, err
+		}
+		header = false
+		return append(dst, text.Bytes()...), nil
+	}
+	return b, r.c.Listing.mediaType("text/plain"), nil
 }
 
 // newsListingBody is a body rendered a chunk at a time: next appends the

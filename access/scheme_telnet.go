@@ -102,7 +102,7 @@ func (h Telnet) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) 
 		return nil, fmt.Errorf("%s; %s: an interactive session needs a terminal on stdin and stdout: %w", d.advice, p.URL, telnet.ErrNotTerminal)
 	}
 	fmt.Fprintf(c.Stdout, "%s\n", d.advice)
-	cfg := telnet.Config{Trace: c.Trace, TerminalType: d.ttype}
+	cfg := telnet.Config{Trace: c.tracer(), TerminalType: d.ttype}
 	switch d.ttype {
 	case "":
 		cfg.TerminalType = terminalType(os.Getenv("TERM"))

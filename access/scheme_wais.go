@@ -183,7 +183,7 @@ func (h WAIS) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: not a plan of the wais handler", p.URL)
 	}
-	conn, err := wais.Dial(ctx, p.Connect, wais.Config{Trace: c.Trace})
+	conn, err := wais.Dial(ctx, p.Connect, wais.Config{Trace: c.tracer()})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}

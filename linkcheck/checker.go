@@ -118,7 +118,7 @@ func (k *Checker) Check(ctx context.Context, s string) (Status, string) {
 func invalidDetail(err error) string {
 	var pe *rfc1738.Error
 	if errors.As(err, &pe) {
-		return oneLine(fmt.Sprintf("offset %d: %s: %s", pe.Offset, pe.Rule, pe.Message))
+		return oneLine(fmt.Sprintf("offset %d: %s: %s", pe.Offset, pe.Rule, pe.Message()))
 	}
 	return oneLine(err.Error())
 }

@@ -45,16 +45,7 @@ func (k *Checker) httpClient() *http.Client {
 			}
 			// §6: a redirect is a URL the peer chose; it passes the port
 			// guard like one typed by the user.
-			if r.URL.Port() != "" {
-				u, err := rfc1738.Parse("http://" + r.URL.Host + "/")
-				if err != nil {
-					return fmt.Errorf("redirect to %s refused: %w", access.Redact(loc), err)
-				}
-				if _, err := k.Client.CheckPort(u); err != nil {
-					return fmt.Errorf("redirect to %s: %w", access.Redact(loc), err)
-				}
-			}
-			return nil
+			return k.Client.CheckRedirectPort(r.URL)
 		},
 	}
 }

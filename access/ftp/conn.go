@@ -50,6 +50,14 @@ type Config struct {
 	// DisableEPSV makes data transfers use PASV without trying EPSV
 	// first.
 	DisableEPSV bool
+
+	// CheckDataPort, when set, is asked about the port of every 229 or
+	// 227 reply before the data connection is opened; an error refuses
+	// the connection and is returned, wrapped, by the transfer. RFC 1738
+	// §6: a port a server names is data, not an instruction, and a hostile
+	// server could aim the client at another protocol's port (25, SMTP)
+	// and have its banner saved as the file.
+	CheckDataPort func(port int) error
 }
 
 // Reply is a server reply (RFC 959 §4.2). For a multi-line reply, Msg
@@ -224,7 +232,7 @@ func (c *Conn) send(verb, arg string, hasArg bool) error {
 	b := append(c.wbuf[:0], verb...)
 	if hasArg {
 		b = append(b, ' ')
-		b = append(b, arg...)
+		b = appendTelnet(b, arg)
 	}
 	b = append(b, '\r', '\n')
 	c.wbuf = b
@@ -233,6 +241,27 @@ func (c *Conn) send(verb, arg string, hasArg bool) error {
 	}
 	_, err := c.nc.Write(b)
 	return err
+}
+
+// IAC is the Telnet "interpret as command" octet (RFC 854).
+const IAC = 0xff
+
+// appendTelnet appends arg as Telnet data. RFC 959 §4 runs the control
+// connection as Telnet (RFC 854), where 0xFF is IAC, the start of a
+// command: a decoded 0xFF in a path (%FF%F4) would reach a Telnet-aware
+// server (proftpd's netio, for one) as "Interrupt Process". RFC 854 sends
+// a data octet 0xFF as IAC IAC, which such a server reads back as one
+// 0xFF; every 0xFF of an argument is doubled so.
+func appendTelnet(b []byte, arg string) []byte {
+	for {
+		i := strings.IndexByte(arg, IAC)
+		if i < 0 {
+			return append(b, arg...)
+		}
+		b = append(b, arg[:i+1]...)
+		b = append(b, IAC)
+		arg = arg[i+1:]
+	}
 }
 
 // readLine reads one line of at most MaxLineLength bytes, without its

@@ -6,6 +6,8 @@ import (
 	"net/textproto"
 	"strconv"
 	"strings"
+
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 // ErrUnsafeArgument is matched (errors.Is) by an *ArgumentError: an
@@ -56,8 +58,9 @@ func (e *ArgumentError) Unwrap() error { return ErrUnsafeArgument }
 // CommandError is a server's refusal (a 4xx or 5xx reply) of a command.
 // It prints as "ftp: RETR motd: 550 Failed to open file." and unwraps to
 // the *textproto.Error with the code and text. (textproto.Error itself
-// quotes the text; here control bytes are escaped one by one instead,
-// so a hostile reply cannot write terminal escapes into a log.)
+// quotes the text; here it is escaped by internal/safetext instead, C1
+// controls such as 0x9B (CSI) included, so a hostile reply cannot write
+// terminal escapes into a log.)
 type CommandError struct {
 	Cmd   string // the command line, "PASS ****" for a password
 	Reply *textproto.Error
@@ -70,14 +73,7 @@ func (e *CommandError) Error() string {
 	b.WriteString(e.Cmd)
 	b.WriteString(": ")
 	fmt.Fprintf(&b, "%03d ", e.Reply.Code)
-	for _, r := range e.Reply.Msg {
-		if r < 0x20 || r == 0x7f || r == 0xfffd {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
+	b.WriteString(safetext.Escape(e.Reply.Msg))
 	return b.String()
 }
 

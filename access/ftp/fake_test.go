@@ -788,6 +788,75 @@ func TestLogin(t *testing.T) {
 	}
 }
 
+func TestDataPortGuard(t *testing.T) {
+	// RFC 1738 §6: a 229 or 227 naming port 25 must not make the client
+	// connect there and save the SMTP banner as the file.
+	smtp, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer smtp.Close()
+	smtpPort := smtp.Addr().(*net.TCPAddr).Port
+	go func() {
+		for {
+			c, err := smtp.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("220 smtp.example ESMTP\r\n"))
+			c.Close()
+		}
+	}()
+	refuse := errors.New("port refused by the test's guard")
+	for _, noEPSV := range []bool{false, true} {
+		t.Run(fmt.Sprintf("NoEPSV=%v", noEPSV), func(t *testing.T) {
+			f := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: fakeTree, NoEPSV: noEPSV, DataPort: smtpPort})
+			var asked []int
+			c, _ := dialFake(t, f, ftp.Config{CheckDataPort: func(port int) error {
+				asked = append(asked, port)
+				return refuse
+			}})
+			ctx := testCtx(t, 5*time.Second)
+			body, _, err := c.Retr(ctx, "/etc/motd")
+			if err == nil {
+				data, _ := io.ReadAll(body)
+				body.Close()
+				t.Fatalf("Retr followed the data port %d: got %q", smtpPort, data)
+			}
+			if !errors.Is(err, refuse) || !strings.Contains(err.Error(), fmt.Sprintf("data connection to port %d refused", smtpPort)) {
+				t.Errorf("err = %v, want the guard's refusal naming port %d", err, smtpPort)
+			}
+			if !slices.Equal(asked, []int{smtpPort}) {
+				t.Errorf("guard asked about %v, want [%d]", asked, smtpPort)
+			}
+			// The control connection is still in step.
+			if _, err := c.Cwd(ctx, "/etc"); err != nil {
+				t.Errorf("Cwd after the refusal: %v", err)
+			}
+		})
+	}
+}
+
+func TestTelnetIAC(t *testing.T) {
+	// RFC 959 §4, RFC 854: the control connection is Telnet; a decoded
+	// 0xFF goes out as IAC IAC, never as a lone IAC that a Telnet-aware
+	// server reads as a command (0xFF 0xF4 is Interrupt Process).
+	f := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: fakeTree})
+	c, tr := dialFake(t, f, ftp.Config{})
+	ctx := testCtx(t, 5*time.Second)
+	c.Cwd(ctx, "d\xff\xf4")
+	c.Login(ctx, ftp.Credentials{User: "u\xff", Password: "p\xffw", HasPassword: true})
+	cmds := f.Commands()
+	want := []string{"CWD d\xff\xff\xf4", "USER u\xff\xff", "PASS p\xff\xffw"}
+	if got := cmds[len(cmds)-3:]; !slices.Equal(got, want) {
+		t.Errorf("commands on the wire %q, want %q", got, want)
+	}
+	// The trace shows the argument as the caller gave it.
+	if !strings.Contains(tr.String(), "> CWD d\xff\xf4") {
+		t.Errorf("trace:\n%s", tr)
+	}
+}
+
 func TestUnsafeArguments(t *testing.T) {
 	f := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: fakeTree})
 	c, _ := dialFake(t, f, ftp.Config{})

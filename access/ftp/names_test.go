@@ -42,3 +42,30 @@ func TestNameReader(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNameReader feeds arbitrary listing bytes to NameReader: it never
+// panics, every name is one non-empty line within MaxListingLine, and the
+// listing ends with io.EOF or ErrListingLine.
+func FuzzNameReader(f *testing.F) {
+	for _, s := range []string{"a\r\nb c\r\n", "a\n\r\n\nb", "", "\r\r\n\n", "x\x00\xff\r\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := NewNameReader(strings.NewReader(string(data)))
+		for n := 0; ; n++ {
+			name, err := r.Next()
+			if err != nil {
+				if err != io.EOF && !errors.Is(err, ErrListingLine) {
+					t.Fatalf("error %v", err)
+				}
+				return
+			}
+			if name == "" || strings.ContainsRune(name, '\n') || len(name) > MaxListingLine+1 {
+				t.Fatalf("name %q", name)
+			}
+			if n > len(data) {
+				t.Fatalf("%d names from %d bytes", n, len(data))
+			}
+		}
+	})
+}

@@ -114,6 +114,12 @@ func TestCommandErrorText(t *testing.T) {
 	if got, want := err.Error(), `ftp: RETR motd: 550 Failed\x1b[31m to\nopen`; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
+	// Every control a peer can send is escaped: ESC, OSC, BEL, CSI (the
+	// 7-bit form, the C1 character U+009B and a lone byte 0x9B), NUL.
+	hostile := &CommandError{Cmd: "RETR x", Reply: &textproto.Error{Code: 550, Msg: "\x1b]0;title\a \x1b[2J \u009b31m \x9b \x00"}}
+	if got, want := hostile.Error(), `ftp: RETR x: 550 \x1b]0;title\a \x1b[2J \u009b31m \x9b \x00`; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
 	var te *textproto.Error
 	if !errors.As(err, &te) || te.Code != 550 {
 		t.Errorf("errors.As *textproto.Error failed")

@@ -147,6 +147,12 @@ func (c *Conn) passive(ctx context.Context, w *watcher) (net.Conn, error) {
 			c.cfg.Trace('!', fmt.Sprintf("PASV address %s ignored: the data connection goes to the control peer %s", ip, c.peer))
 		}
 	}
+	if c.cfg.CheckDataPort != nil {
+		if err := c.cfg.CheckDataPort(port); err != nil {
+			// Nothing was opened; the control connection is still in step.
+			return nil, fmt.Errorf("ftp: data connection to port %d refused: %w", port, err)
+		}
+	}
 	addr := net.JoinHostPort(c.peer.String(), strconv.Itoa(port))
 	dc, err := c.dialer.DialContext(ctx, "tcp", addr)
 	if err != nil {

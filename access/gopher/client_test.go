@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rfc1738/rfc1738/access/gopher"
+	"github.com/rfc1738/rfc1738/internal/safetext"
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
@@ -306,6 +307,8 @@ func TestFetchGopherPlusError(t *testing.T) {
 		// "--1": the block ends with a lone ".".
 		{"dot", "--1\r\n2 admin@example.org\r\nbusy\r\nsecond\r\n.\r\nignored", 2, "admin@example.org", "busy\nsecond"},
 		{"sized", "-16\r\n3 x\r\nmoved here\r\nrest", 3, "x", "moved here"},
+		// A hostile block: its text reaches Error() escaped.
+		{"escapes", "--2\r\n1 x\r\n" + testserver.EscapeBytes + "\r\n", 1, "x", testserver.EscapeBytes},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -324,6 +327,9 @@ func TestFetchGopherPlusError(t *testing.T) {
 			var te *textproto.Error
 			if !errors.As(err, &te) || te.Code != tt.code {
 				t.Errorf("no *textproto.Error with code %d in %v", tt.code, err)
+			}
+			if msg := err.Error(); safetext.Escape(msg) != msg {
+				t.Errorf("Error() carries raw control bytes: %q", msg)
 			}
 		})
 	}

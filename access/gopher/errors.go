@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/textproto"
 	"strconv"
+
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 // ErrLineTooLong reports a line from the server longer than the client's
@@ -81,7 +83,9 @@ func (e *ServerError) Error() string {
 			what += " (" + t + ")"
 		}
 	}
-	return fmt.Sprintf("gopher: server refused selector %q: %s: %s", e.Selector, what, e.Message)
+	// The message is the server's text: escaped, so that an error block
+	// cannot drive the terminal it is printed on.
+	return fmt.Sprintf("gopher: server refused selector %q: %s: %s", e.Selector, what, safetext.Escape(e.Message))
 }
 
 // Unwrap returns the refusal as a *textproto.Error, the house type for a

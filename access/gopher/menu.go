@@ -2,6 +2,7 @@ package gopher
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"github.com/rfc1738/rfc1738"
 	"io"
@@ -220,9 +221,23 @@ func (it Item) URL() string {
 	// The core builder escapes per §5 and refuses what no gopher URL can
 	// say (a host outside the grammar, a TAB in the selector).
 	buf := make([]byte, 0, len("gopher://:65535/")+len(it.Host)+3*(1+len(it.Selector)))
-	b, err := rfc1738.GopherURL{Host: it.Host, Port: port, Type: it.Type, Selector: it.Selector}.Append(buf)
+	typ := it.Type
+	if typ == 0 {
+		// The builder reads Type 0 as "unset", a directory (§3.4.1); a
+		// menu item whose type byte is NUL is not a directory. Build it
+		// with type %01 and write the NUL over it: the URL names the
+		// item's own type, "%00".
+		typ = 1
+	}
+	b, err := rfc1738.GopherURL{Host: it.Host, Port: port, Type: typ, Selector: it.Selector}.Append(buf)
 	if err != nil {
 		return ""
+	}
+	if it.Type == 0 {
+		// The type is the first byte of the gopher-path, right after the
+		// first "/" past "gopher://" (a host and port hold no "/").
+		slash := len("gopher://") + bytes.IndexByte(b[len("gopher://"):], '/')
+		b[slash+3] = '0' // "%01" -> "%00"
 	}
 	return string(b)
 }

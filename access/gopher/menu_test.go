@@ -34,6 +34,11 @@ var urlTests = []struct {
 	{Item{Type: '0', Selector: "/a;b/c?d:e@f&g=h$-_.+!*'(),", Host: "h", Port: 70}, "gopher://h/0/a;b/c?d:e@f&g=h$-_.+!*'(),"},
 	// The type is an xchar too.
 	{Item{Type: '#', Selector: "x", Host: "h", Port: 70}, "gopher://h/%23x"},
+	// A type that is not printable is escaped, never read as "unset": a
+	// NUL type is not a directory (found by FuzzParseMenu).
+	{Item{Type: 0, Selector: "sel", Host: "A", Port: 1}, "gopher://A:1/%00sel"},
+	{Item{Type: 0, Host: "A", Port: 1}, "gopher://A:1/%00"},
+	{Item{Type: 0x1b, Selector: "x", Host: "h", Port: 70}, "gopher://h/%1Bx"},
 	// No URL for info and error lines, or for a host that is not one.
 	{Item{Type: 'i', Display: "info", Host: "null.host", Port: 1}, ""},
 	{Item{Type: '3', Display: "error", Host: "error.host", Port: 1}, ""},

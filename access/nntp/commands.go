@@ -169,14 +169,59 @@ type ActiveGroup struct {
 	Status    string
 }
 
-// ListActive lists the server's groups, for news:* (RFC 1738 §3.6). It
-// sends LIST ACTIVE (RFC 3977 §7.6.3) and, if the server answers 501 (RFC
-// 977 knew only a bare LIST, §3.6.1), LIST. At most Config.MaxListLines
-// groups are accepted.
+// ListActive lists the server's groups, for news:* (RFC 1738 §3.6): it
+// collects [Conn.Active]. At most Config.MaxListLines groups are accepted;
+// a caller that prints the list should range over Active instead, which
+// holds one line at a time.
 func (c *Conn) ListActive(ctx context.Context) ([]ActiveGroup, error) {
+	var groups []ActiveGroup
+	for g, err := range c.Active(ctx) {
+		if err != nil {
+			return nil, err
+		}
+		groups = append(groups, g)
+	}
+	return groups, nil
+}
+
+// Active streams the server's groups, for news:* (RFC 1738 §3.6). It sends
+// LIST ACTIVE (RFC 3977 §7.6.3) and, if the server answers 501 (RFC 977
+// knew only a bare LIST, §3.6.1), LIST. Lines are parsed one at a time, so
+// memory stays flat whatever the size of the list; more than
+// Config.MaxListLines groups is a *ProtocolError. An error is yielded
+// once, last. Breaking out of the loop early reads and discards the rest
+// of the list so the connection stays usable.
+func (c *Conn) Active(ctx context.Context) iter.Seq2[ActiveGroup, error] {
+	return listing(func(yield func(ActiveGroup, error) bool) error { return c.active(ctx, yield) })
+}
+
+// listing turns run, which reads a listing and yields its lines, into an
+// iterator that yields run's error once, last.
+func listing[T any](run func(yield func(T, error) bool) error) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		stopped := false
+		guarded := func(v T, err error) bool {
+			if !yield(v, err) {
+				stopped = true
+				return false
+			}
+			return true
+		}
+		// After the caller stops, an error from draining the rest must
+		// not be yielded: a range-over-func loop panics on a yield after
+		// it returned false. The connection keeps the error for the next
+		// command.
+		if err := run(guarded); err != nil && !stopped {
+			var zero T
+			yield(zero, err)
+		}
+	}
+}
+
+func (c *Conn) active(ctx context.Context, yield func(ActiveGroup, error) bool) error {
 	disarm, err := c.begin(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer disarm()
 	cmd := "LIST ACTIVE"
@@ -185,45 +230,47 @@ func (c *Conn) ListActive(ctx context.Context) ([]ActiveGroup, error) {
 	}
 	code, text, err := c.command(ctx, cmd)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if code == CodeSyntaxError && cmd == "LIST ACTIVE" {
 		c.listOnly = true
 		cmd = "LIST"
 		if code, text, err = c.command(ctx, cmd); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if code != CodeListFollows {
-		return nil, c.unexpected(cmd, code, text)
+		return c.unexpected(cmd, code, text)
 	}
 	max := c.cfg.MaxListLines
 	if max <= 0 {
 		max = DefaultMaxListLines
 	}
-	var groups []ActiveGroup
+	n := 0
 	sc := c.lines()
 	for sc.Scan() {
 		line := sc.Text()
 		c.trace('<', line)
-		if len(groups) == max {
-			return nil, c.protocolError(cmd, line, fmt.Sprintf("more than %d groups", max))
+		if n == max {
+			return c.protocolError(cmd, line, fmt.Sprintf("more than %d groups", max))
 		}
+		n++
 		f := strings.Fields(line)
 		if len(f) < 4 {
-			return nil, c.protocolError(cmd, line, `want "group high low status"`)
+			return c.badLine(ctx, cmd, sc, line, `want "group high low status"`)
 		}
 		high, ok1 := parseNumber(f[1])
 		low, ok2 := parseNumber(f[2])
 		if !ok1 || !ok2 {
-			return nil, c.protocolError(cmd, line, `want "group high low status"`)
+			return c.badLine(ctx, cmd, sc, line, `want "group high low status"`)
 		}
-		groups = append(groups, ActiveGroup{Name: f[0], High: high, Low: low, Status: f[3]})
+		if !yield(ActiveGroup{Name: f[0], High: high, Low: low, Status: f[3]}, nil) {
+			for sc.Scan() {
+			}
+			return c.scanError(ctx, cmd, sc.Err())
+		}
 	}
-	if err := c.scanError(ctx, cmd, sc.Err()); err != nil {
-		return nil, err
-	}
-	return groups, nil
+	return c.scanError(ctx, cmd, sc.Err())
 }
 
 // Range is an article-number range for OVER (RFC 3977 §8.3.1): Low alone
@@ -266,23 +313,7 @@ type OverviewLine struct {
 // Breaking out of the loop early reads and discards the rest of the
 // listing so the connection stays usable.
 func (c *Conn) Over(ctx context.Context, rng Range) iter.Seq2[OverviewLine, error] {
-	return func(yield func(OverviewLine, error) bool) {
-		stopped := false
-		guarded := func(ov OverviewLine, err error) bool {
-			if !yield(ov, err) {
-				stopped = true
-				return false
-			}
-			return true
-		}
-		// After the caller stops, an error from draining the rest must
-		// not be yielded: a range-over-func loop panics on a yield after
-		// it returned false. The connection keeps the error for the next
-		// command.
-		if err := c.over(ctx, rng, guarded); err != nil && !stopped {
-			yield(OverviewLine{}, err)
-		}
-	}
+	return listing(func(yield func(OverviewLine, error) bool) error { return c.over(ctx, rng, yield) })
 }
 
 func (c *Conn) over(ctx context.Context, rng Range, yield func(OverviewLine, error) bool) error {
@@ -317,13 +348,29 @@ func (c *Conn) over(ctx context.Context, rng Range, yield func(OverviewLine, err
 	default:
 		return c.unexpected(cmd, code, text)
 	}
+	// RFC 3977 §8.3.2: the server returns one line per article in the
+	// range. A line outside it, or more lines than it holds, is a peer
+	// that will not stop where it was asked to: the listing ends there
+	// with an error instead of being read to its end.
+	var most int64 = -1 // no bound for an open range "Low-"
+	if rng.High != 0 {
+		most = rng.High - rng.Low + 1
+	}
+	var n int64
 	sc := c.lines()
 	for sc.Scan() {
 		line := sc.Text()
 		c.trace('<', line)
 		ov, ok := parseOverview(line)
 		if !ok {
-			return c.protocolError(cmd, line, "want number TAB subject TAB from TAB date TAB message-id TAB references TAB bytes TAB lines")
+			return c.badLine(ctx, cmd, sc, line, "want number TAB subject TAB from TAB date TAB message-id TAB references TAB bytes TAB lines")
+		}
+		n++
+		switch {
+		case ov.Number < rng.Low || (rng.High != 0 && ov.Number > rng.High):
+			return c.protocolError(cmd, line, fmt.Sprintf("article %d is outside the range %s asked for", ov.Number, rng))
+		case most >= 0 && n > most:
+			return c.protocolError(cmd, line, fmt.Sprintf("more than the %d lines the range %s can hold", most, rng))
 		}
 		ov.Group = c.group
 		if !yield(ov, nil) {
@@ -334,6 +381,17 @@ func (c *Conn) over(ctx context.Context, rng Range, yield func(OverviewLine, err
 		}
 	}
 	return c.scanError(ctx, cmd, sc.Err())
+}
+
+// badLine is the error of a listing line that does not parse: the read
+// error when the line is only the part that came before the connection
+// failed (bufio.Scanner hands it over as a last line), else a protocol
+// error.
+func (c *Conn) badLine(ctx context.Context, cmd string, sc *bufio.Scanner, line, reason string) error {
+	if err := sc.Err(); err != nil {
+		return c.scanError(ctx, cmd, err)
+	}
+	return c.protocolError(cmd, line, reason)
 }
 
 // lines scans the dot-terminated block that follows a status line, one

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/textproto"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -698,5 +699,80 @@ func TestTrace(t *testing.T) {
 		"> LIST ACTIVE", "< 215 list follows", "< local.test 1 1 y"}
 	if !slices.Equal(got, want) {
 		t.Errorf("trace:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestActiveStreams: news:* is streamed; a group is yielded as soon as its
+// line arrives, before the list ends (here it never does: the server
+// stalls), so memory does not grow with the list.
+func TestActiveStreams(t *testing.T) {
+	c, _ := dialFake(t, Config{},
+		S{Expect: "LIST ACTIVE", Reply: "215 list follows\nlocal.test 2 1 y\n", Stall: true},
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	groups := 0
+	for g, err := range c.Active(ctx) {
+		if err != nil {
+			if groups == 0 {
+				t.Fatalf("Active: %v before the first group: it waited for the end of the list", err)
+			}
+			break
+		}
+		groups++
+		if g.Name != "local.test" || g.High != 2 {
+			t.Errorf("first group %+v", g)
+		}
+		cancel() // the list is still open: stop here
+	}
+}
+
+// TestOverStopsAtTheRange: OVER 1-3 answered with more lines, or with a
+// line outside 1-3, ends with a clear error at the first line too many
+// instead of reading the rest (RFC 3977 §8.3.2: one line per article in
+// the range).
+func TestOverStopsAtTheRange(t *testing.T) {
+	line := func(n int) string { return strconv.Itoa(n) + "\ts\tf\td\t<" + strconv.Itoa(n) + "@h>\t\t1\t1\n" }
+	tests := []struct {
+		name, reply, want string
+		lines             int
+	}{
+		{"beyond", "224 ok\n" + line(1) + line(2) + line(3) + line(4) + line(5) + ".\n", "article 4 is outside the range 1-3 asked for", 3},
+		{"below", "224 ok\n" + line(0) + ".\n", "article 0 is outside the range 1-3 asked for", 0},
+		{"repeated", "224 ok\n" + line(1) + line(1) + line(1) + line(1) + ".\n", "more than the 3 lines the range 1-3 can hold", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _ := dialFake(t, Config{}, S{Expect: "OVER 1-3", Reply: tt.reply})
+			n := 0
+			var err error
+			for _, e := range c.Over(ctx5(t), Range{Low: 1, High: 3}) {
+				if e != nil {
+					err = e
+					break
+				}
+				n++
+			}
+			var pe *ProtocolError
+			if !errors.As(err, &pe) || !strings.Contains(err.Error(), tt.want) || n != tt.lines {
+				t.Errorf("after %d lines: %v; want %d lines then %q", n, err, tt.lines, tt.want)
+			}
+		})
+	}
+}
+
+// TestCutLineIsNotMalformed: a deadline in the middle of a listing line is
+// a timeout, not a malformed line (bufio.Scanner hands the part that came
+// over as a last line).
+func TestCutLineIsNotMalformed(t *testing.T) {
+	c, _ := dialFake(t, Config{},
+		S{Expect: "LIST ACTIVE", Reply: "215 list follows\r\ngroup.cut 00", Raw: true, Stall: true},
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := c.ListActive(ctx)
+	var pe *ProtocolError
+	if !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &pe) {
+		t.Errorf("err = %v, want the deadline, not a protocol error", err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 // NewsURL returns the news: URL of an article (RFC 1738 §3.6): the
@@ -60,8 +62,8 @@ func NewsGroupURL(group string) string {
 // WriteGroupListing writes one block per overview line: the article
 // number and subject, then From, Date, Message-ID, the news: URL of the
 // article and its nntp://host[:port]/group/N URL. Text from the server is
-// printed with control characters replaced by "?", so a hostile subject
-// cannot drive the terminal.
+// printed with control characters escaped (internal/safetext), so a
+// hostile subject cannot drive the terminal.
 func WriteGroupListing(w io.Writer, lines []OverviewLine, host string, port int) error {
 	bw := bufio.NewWriter(w)
 	for i, ov := range lines {
@@ -97,8 +99,17 @@ func field(bw *bufio.Writer, name, value string) {
 // low and high numbers, the status flag, and the group's news: and nntp:
 // URLs.
 func WriteActiveListing(w io.Writer, groups []ActiveGroup, host string, port int) error {
+	return WriteActivePage(w, groups, host, port, true)
+}
+
+// WriteActivePage writes one page of a news:* listing that is rendered as
+// it streams: the rows of groups, aligned among themselves, after the
+// column headings when header is set (the first page).
+func WriteActivePage(w io.Writer, groups []ActiveGroup, host string, port int, header bool) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	io.WriteString(tw, "GROUP\tARTICLES\tLOW\tHIGH\tSTATUS\tNEWS URL\tNNTP URL\n")
+	if header {
+		io.WriteString(tw, "GROUP\tARTICLES\tLOW\tHIGH\tSTATUS\tNEWS URL\tNNTP URL\n")
+	}
 	for _, g := range groups {
 		count := int64(0)
 		if g.High >= g.Low {
@@ -128,21 +139,10 @@ func writeHostPort(b *strings.Builder, host string, port int) {
 	}
 }
 
-// printable replaces control characters (C0, DEL) with "?".
-func printable(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] < ' ' || s[i] == 0x7f {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if b[j] < ' ' || b[j] == 0x7f {
-					b[j] = '?'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
-}
+// printable is the server's text as a terminal may show it: every
+// control character (C0, DEL, C1 such as CSI 0x9B) and invalid byte as a
+// Go escape, by internal/safetext.
+func printable(s string) string { return safetext.Escape(s) }
 
 type charClass [256]bool
 

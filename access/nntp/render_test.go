@@ -5,7 +5,10 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -100,4 +103,22 @@ func TestWriteActiveListing(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "active.golden", buf.Bytes())
+}
+
+// TestListingsEscape: a group name or a subject holding ESC, OSC, BEL,
+// CSI, NUL or the C1 CSI 0x9B (as U+009B and as a byte) reaches a listing
+// escaped.
+func TestListingsEscape(t *testing.T) {
+	const evil = "g\x1b[2J\x1b]0;x\a\x00\u009b31m\x9b"
+	var buf bytes.Buffer
+	WriteActiveListing(&buf, []ActiveGroup{{Name: evil, High: 2, Low: 1, Status: "y" + evil}}, "h", 119)
+	WriteGroupListing(&buf, []OverviewLine{{Number: 1, Subject: evil, From: evil, Date: evil, MessageID: "<" + evil + ">"}}, "h", 119)
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if safetext.Escape(line) != line {
+			t.Errorf("raw control bytes in %q", line)
+		}
+	}
+	if !strings.Contains(buf.String(), `g\x1b[2J\x1b]0;x\a\x00\u009b31m\x9b`) {
+		t.Errorf("not shown escaped:\n%s", buf.String())
+	}
 }

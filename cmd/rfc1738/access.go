@@ -128,14 +128,23 @@ func parseOneURL(e *env, cmd string, operands []string) (rfc1738.URL, int, bool)
 	}
 	r := rfc1738.Check(operands[0])
 	if !r.Valid() {
-		fmt.Fprintf(e.stderr, "rfc1738 %s: %s is not a valid RFC 1738 URL\n", cmd, strconv.Quote(access.Redact(operands[0])))
-		for _, d := range r.Errors {
-			if access.Redact(operands[0]) != operands[0] {
-				// The caret would show the password; name the offset only.
-				fmt.Fprintf(e.stderr, "  error at offset %d: %s: %s\n", d.Offset, d.Rule, d.Message)
-				continue
+		redacted := access.Redact(operands[0])
+		shown, _ := window(redacted, 0)
+		if len(redacted) <= windowAfter {
+			shown = strconv.Quote(redacted)
+		}
+		fmt.Fprintf(e.stderr, "rfc1738 %s: %s is not a valid RFC 1738 URL\n", cmd, shown)
+		if redacted == operands[0] {
+			writeCarets(e.stderr, operands[0], "error", r.Errors)
+			return rfc1738.URL{}, exitNegative, false
+		}
+		// The caret would show the password; name the offset only.
+		for i, d := range r.Errors {
+			if i == maxShownDiagnostics {
+				fmt.Fprintf(e.stderr, "  and %d more error(s)\n", len(r.Errors)-i)
+				break
 			}
-			writeCaret(e.stderr, operands[0], "error", d)
+			fmt.Fprintf(e.stderr, "  error at offset %d: %s: %s\n", d.Offset, d.Rule, d.Message)
 		}
 		return rfc1738.URL{}, exitNegative, false
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 func init() {
@@ -166,7 +167,8 @@ func runMail(e *env, args []string) int {
 	}
 	c.RegisterProtocol("mailto", h)
 	if *verbose {
-		c.Trace = func(dir byte, line string) { fmt.Fprintf(e.stderr, "%c %s\n", dir, line) }
+		// A relay's replies are its own text: escaped before the terminal.
+		c.Trace = func(dir byte, line string) { fmt.Fprintf(e.stderr, "%c %s\n", dir, safetext.Line(line)) }
 	}
 	p, err := c.Plan(u)
 	if err != nil {

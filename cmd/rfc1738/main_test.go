@@ -32,7 +32,7 @@ func TestParseJSONKeys(t *testing.T) {
 	}
 	want := map[string]any{
 		"input": "ftp://myname@host.dom/%2Fetc/motd;type=a", "valid": true,
-		"errors": []any{}, "warnings": []any{},
+		"errors": []any{}, "warnings": []any{}, "more_errors": 0.0, "more_warnings": 0.0,
 		"scheme": "ftp", "user": "myname", "password": nil, "host": "host.dom", "port": nil,
 		"path": "%2Fetc/motd;type=a", "opaque": nil, "fragment": nil,
 		"ftp": map[string]any{"cwd": []any{"/etc"}, "name": "motd", "type": "a"},
@@ -211,5 +211,51 @@ func TestBinaryEndToEnd(t *testing.T) {
 	}
 	if string(out) != "<stdin>:1:12: error: telneturl: nothing may follow the final '/' of a telnet URL (§3.8)\n" {
 		t.Errorf("check output %q", out)
+	}
+}
+
+// TestParseJSONPortExact: "port" is the number the digits spell, whatever
+// its size, never a value wrapped round into a usable port (§5 port =
+// digits); normalize keeps such a port as written.
+func TestParseJSONPortExact(t *testing.T) {
+	tests := map[string]string{
+		"ftp://h:99999999999999999999999/": `"port":99999999999999999999999,`,
+		"gopher://127.0.0.1:4295014374/0x": `"port":4295014374,`,
+		"ftp://h:0021/":                    `"port":21,`,
+		"ftp://h:000/":                     `"port":0,`,
+	}
+	for in, want := range tests {
+		out, _, status := runCLI(t, "", "parse", "--json", in)
+		if status != exitOK || !strings.Contains(out, want) {
+			t.Errorf("parse --json %s: status %d, %s\nwant it to hold %s", in, status, out, want)
+		}
+	}
+	out, _, status := runCLI(t, "", "normalize", "gopher://h:4294967366/0x", "ftp://h:0021/")
+	if want := "gopher://h:4294967366/0x\nftp://h/\n"; status != exitOK || out != want {
+		t.Errorf("normalize: status %d, %q, want %q", status, out, want)
+	}
+}
+
+// TestParseJSONOpaqueGeneric: §5 schemepart = *xchar | ip-schemepart. When
+// only *xchar matches, the URL is valid, its parts are the opaque
+// schemepart alone, and a warning says why it has no host.
+func TestParseJSONOpaqueGeneric(t *testing.T) {
+	out, _, status := runCLI(t, "", "parse", "--json", "scheme://exam$ple.net")
+	var got struct {
+		Valid    bool
+		Host     *string
+		Port     any
+		Opaque   *string
+		Warnings []struct {
+			Offset int
+			Rule   string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if status != exitOK || !got.Valid || got.Host != nil || got.Port != nil || got.Opaque == nil || *got.Opaque != "//exam$ple.net" ||
+		len(got.Warnings) != 1 || got.Warnings[0].Offset != 13 || got.Warnings[0].Rule != "domainlabel" {
+		t.Errorf("parse --json scheme://exam$ple.net: status %d, %s", status, out)
 	}
 }

@@ -57,7 +57,7 @@ func runNormalize(e *env, args []string) int {
 		}
 		if err != nil {
 			status = exitNegative
-			d := err.(*rfc1738.Error).Diagnostic
+			d := err.(*rfc1738.Error).Diagnostic()
 			j.Error = &jsonDiag{d.Offset, d.Rule, d.Message}
 			if *asJSON {
 				enc.Encode(j)

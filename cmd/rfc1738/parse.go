@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -57,14 +58,18 @@ type jsonURL struct {
 	Valid    bool       `json:"valid"`
 	Errors   []jsonDiag `json:"errors"`
 	Warnings []jsonDiag `json:"warnings"`
-	Scheme   *string    `json:"scheme"`
-	User     *string    `json:"user"`
-	Password *string    `json:"password"`
-	Host     *string    `json:"host"`
-	Port     *int       `json:"port"`
-	Path     *string    `json:"path"`
-	Opaque   *string    `json:"opaque"`
-	Fragment *string    `json:"fragment"`
+	// MoreErrors, MoreWarnings: how many were found beyond the first
+	// rfc1738.MaxDiagnostics of each, which are all a report holds.
+	MoreErrors   int          `json:"more_errors"`
+	MoreWarnings int          `json:"more_warnings"`
+	Scheme       *string      `json:"scheme"`
+	User         *string      `json:"user"`
+	Password     *string      `json:"password"`
+	Host         *string      `json:"host"`
+	Port         *json.Number `json:"port"`
+	Path         *string      `json:"path"`
+	Opaque       *string      `json:"opaque"`
+	Fragment     *string      `json:"fragment"`
 
 	FTP      *jsonFTP      `json:"ftp,omitempty"`
 	HTTP     *jsonHTTP     `json:"http,omitempty"`
@@ -146,7 +151,8 @@ func diags(ds []rfc1738.Diagnostic) []jsonDiag {
 }
 
 func newJSONURL(in string, r rfc1738.Report) *jsonURL {
-	j := &jsonURL{Input: in, Valid: r.Valid(), Errors: diags(r.Errors), Warnings: diags(r.Warnings)}
+	j := &jsonURL{Input: in, Valid: r.Valid(), Errors: diags(r.Errors), Warnings: diags(r.Warnings),
+		MoreErrors: r.MoreErrors, MoreWarnings: r.MoreWarnings}
 	if !r.Valid() {
 		return j
 	}
@@ -155,8 +161,13 @@ func newJSONURL(in string, r rfc1738.Report) *jsonURL {
 	j.User = opt(u.User())
 	j.Password = opt(u.Password())
 	j.Host = opt(u.Host(), u.HasAuthority())
-	if _, ok := u.Port(); ok {
-		n := u.PortNumber()
+	if digits, ok := u.Port(); ok {
+		// §5 port = digits: the exact number they spell, whatever its size
+		// (a JSON number has none), leading zeros dropped.
+		n := json.Number(strings.TrimLeft(digits, "0"))
+		if n == "" {
+			n = "0"
+		}
 		j.Port = &n
 	}
 	j.Path = opt(u.Path())
@@ -215,12 +226,8 @@ func writeHuman(w io.Writer, in string, r rfc1738.Report) {
 	if !r.Valid() {
 		fmt.Fprintf(w, "  invalid: %d error(s)\n", len(r.Errors))
 	}
-	for _, d := range r.Errors {
-		writeCaret(w, in, "error", d)
-	}
-	for _, d := range r.Warnings {
-		writeCaret(w, in, "warning", d)
-	}
+	writeCarets(w, in, "error", r.Errors)
+	writeCarets(w, in, "warning", r.Warnings)
 	if !r.Valid() {
 		fmt.Fprintln(w)
 		return
@@ -334,8 +341,43 @@ func writeHuman(w io.Writer, in string, r rfc1738.Report) {
 }
 
 func writeCaret(w io.Writer, in, severity string, d rfc1738.Diagnostic) {
-	shown, col := display(in, d.Offset)
+	shown, col := window(in, d.Offset)
 	fmt.Fprintf(w, "  %s\n  %s^\n  %s at offset %d: %s: %s\n", shown, strings.Repeat(" ", col), severity, d.Offset, d.Rule, d.Message)
+}
+
+// maxShownDiagnostics is how many diagnostics of one kind a report shows;
+// the rest are counted. With a bounded window per diagnostic, the output
+// for any input stays a small multiple of the input.
+const maxShownDiagnostics = 20
+
+// writeCarets writes the first maxShownDiagnostics of ds with writeCaret,
+// then "and N more".
+func writeCarets(w io.Writer, in, severity string, ds []rfc1738.Diagnostic) {
+	for i, d := range ds {
+		if i == maxShownDiagnostics {
+			fmt.Fprintf(w, "  and %d more %s(s)\n", len(ds)-i, severity)
+			return
+		}
+		writeCaret(w, in, severity, d)
+	}
+}
+
+// The window of the input a caret line shows: this many bytes before the
+// offset and after it.
+const windowBefore, windowAfter = 32, 40
+
+// window renders, as display does, the part of s around off that a caret
+// line shows, with "…" where it was cut, and returns the column of off.
+func window(s string, off int) (string, int) {
+	start, end := max(0, min(off, len(s))-windowBefore), min(len(s), max(off, 0)+windowAfter)
+	shown, col := display(s[start:end], off-start)
+	if start > 0 {
+		shown, col = "…"+shown, col+1 // one column on a terminal
+	}
+	if end < len(s) {
+		shown += "…"
+	}
+	return shown, col
 }
 
 // display renders s on one line, with bytes that are not graphic ASCII

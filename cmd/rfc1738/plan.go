@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 func init() {
@@ -71,18 +72,21 @@ func runPlan(e *env, args []string) int {
 
 // writePlan prints the plan for people: the steps on stdout, one protocol
 // line a line, and where to connect, warnings and notes on stderr as
-// comments, so that stdout is exactly the conversation.
+// comments, so that stdout is exactly the conversation. A line holds
+// decoded URL parts: control bytes (but TAB) are shown as Go escapes by
+// safetext, so that a URL cannot drive the terminal; --json gives them
+// exactly.
 func writePlan(e *env, p *access.Plan) {
 	if p.Connect != "" {
-		fmt.Fprintf(e.stderr, "# connect %s\n", p.Connect)
+		fmt.Fprintf(e.stderr, "# connect %s\n", safetext.Escape(p.Connect))
 	}
 	for _, w := range p.Warnings {
-		fmt.Fprintf(e.stderr, "# warning: %s\n", w)
+		fmt.Fprintf(e.stderr, "# warning: %s\n", safetext.Escape(w))
 	}
 	for _, n := range p.Notes {
-		fmt.Fprintf(e.stderr, "# note: %s\n", n)
+		fmt.Fprintf(e.stderr, "# note: %s\n", safetext.Escape(n))
 	}
 	for _, l := range p.Lines() {
-		fmt.Fprintln(e.stdout, l)
+		fmt.Fprintln(e.stdout, safetext.Line(l))
 	}
 }

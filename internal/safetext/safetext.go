@@ -13,11 +13,19 @@ import (
 // Escape returns s with every control character (C0, DEL, C1) written as a
 // Go escape (\r, \x1b, \u009b) and every byte of invalid UTF-8 as \xNN;
 // other text is unchanged. It returns s itself when nothing needs escaping.
-func Escape(s string) string {
+func Escape(s string) string { return escape(s, false) }
+
+// Line is Escape for a protocol line shown as it is sent or received (a
+// trace, a plan): it keeps TAB, which separates the fields of a gopher
+// line and moves no further than the next tab stop, and escapes every
+// other control character.
+func Line(s string) string { return escape(s, true) }
+
+func escape(s string, keepTab bool) string {
 	i := 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if unsafe(r, size) {
+		if unsafe(r, size) && !(keepTab && r == '\t') {
 			break
 		}
 		i += size
@@ -32,7 +40,7 @@ func Escape(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unsafe(r, size):
+		case unsafe(r, size) && !(keepTab && r == '\t'):
 			q := strconv.QuoteRune(r)
 			b.WriteString(q[1 : len(q)-1])
 		default:

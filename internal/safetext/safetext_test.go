@@ -16,3 +16,16 @@ func TestEscape(t *testing.T) {
 		}
 	}
 }
+
+func TestLine(t *testing.T) {
+	// A trace or a plan keeps the TAB of a gopher line and escapes every
+	// other control: ESC, OSC, BEL, CSI, NUL and C1 CSI (0x9B).
+	in := "sel\t+\x1b[2J\x1b]0;x\a\x00\u009b31m\x9b\r\n"
+	want := `sel` + "\t" + `+\x1b[2J\x1b]0;x\a\x00\u009b31m\x9b\r\n`
+	if got := Line(in); got != want {
+		t.Errorf("Line(%q) = %q, want %q", in, got, want)
+	}
+	if got := Escape("a\tb"); got != `a\tb` {
+		t.Errorf("Escape keeps a TAB: %q", got)
+	}
+}

@@ -22,14 +22,11 @@ type FTPFake struct {
 	// Addr is the control address, "127.0.0.1:port".
 	Addr string
 
+	*listener
 	opts FTPFakeOptions
-	ln   net.Listener
-	done chan struct{}
-	wg   sync.WaitGroup
 
-	mu    sync.Mutex
-	cmds  []string
-	conns map[net.Conn]bool
+	mu   sync.Mutex
+	cmds []string
 }
 
 // FTPFakeOptions script an FTPFake. The zero value is a server with an
@@ -49,6 +46,11 @@ type FTPFakeOptions struct {
 
 	// NoEPSV makes EPSV answer "502 EPSV not implemented.".
 	NoEPSV bool
+
+	// DataPort, when not zero, is the port written into 229 and 227
+	// replies instead of the data listener's: a hostile server aiming
+	// the client at another protocol's port (RFC 1738 §6).
+	DataPort int
 
 	// Handle, if set, sees every command line first; returning true means
 	// it answered (through the session) and the default is skipped. It
@@ -70,34 +72,15 @@ type FTPSession struct {
 // closing every connection.
 func NewFTPFake(t testing.TB, opts FTPFakeOptions) *FTPFake {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("ftp fake: %v", err)
-	}
-	f := &FTPFake{Addr: ln.Addr().String(), opts: opts, ln: ln, done: make(chan struct{}), conns: map[net.Conn]bool{}}
-	f.wg.Add(1)
-	go f.serve()
+	l := listen(t, "ftp fake")
+	f := &FTPFake{Addr: l.addr(), listener: l, opts: opts}
+	l.serve(func(c net.Conn) {
+		s := &FTPSession{fake: f, conn: c, dir: "/"}
+		defer s.closePasv()
+		s.run()
+	})
 	t.Cleanup(f.Close)
 	return f
-}
-
-// Close stops the server and closes all its connections. Cleanup calls
-// it; calling it earlier is allowed.
-func (f *FTPFake) Close() {
-	f.mu.Lock()
-	select {
-	case <-f.done:
-		f.mu.Unlock()
-		return
-	default:
-	}
-	close(f.done)
-	f.ln.Close()
-	for c := range f.conns {
-		c.Close()
-	}
-	f.mu.Unlock()
-	f.wg.Wait()
 }
 
 // Commands returns the command lines received so far, over all
@@ -106,45 +89,6 @@ func (f *FTPFake) Commands() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.cmds...)
-}
-
-func (f *FTPFake) track(c net.Conn, on bool) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	select {
-	case <-f.done:
-		c.Close()
-		return false
-	default:
-	}
-	if on {
-		f.conns[c] = true
-	} else {
-		delete(f.conns, c)
-	}
-	return true
-}
-
-func (f *FTPFake) serve() {
-	defer f.wg.Done()
-	for {
-		c, err := f.ln.Accept()
-		if err != nil {
-			return
-		}
-		if !f.track(c, true) {
-			return
-		}
-		f.wg.Add(1)
-		go func() {
-			defer f.wg.Done()
-			defer f.track(c, false)
-			defer c.Close()
-			s := &FTPSession{fake: f, conn: c, dir: "/"}
-			defer s.closePasv()
-			s.run()
-		}()
-	}
 }
 
 func (s *FTPSession) run() {
@@ -248,6 +192,15 @@ func (s *FTPSession) listen() (int, bool) {
 	return ln.Addr().(*net.TCPAddr).Port, true
 }
 
+// dataPort is the port a 229 or 227 reply names: the listener's, or
+// FTPFakeOptions.DataPort.
+func (s *FTPSession) dataPort(listener int) int {
+	if p := s.fake.opts.DataPort; p != 0 {
+		return p
+	}
+	return listener
+}
+
 // resolve turns an argument into an absolute clean path.
 func (s *FTPSession) resolve(arg string) string {
 	if strings.HasPrefix(arg, "/") {
@@ -340,10 +293,11 @@ func (s *FTPSession) standard(line string) bool {
 		if s.fake.opts.NoEPSV {
 			s.Reply("502 EPSV not implemented.")
 		} else if port, ok := s.listen(); ok {
-			s.Reply(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", port))
+			s.Reply(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", s.dataPort(port)))
 		}
 	case "PASV":
 		if port, ok := s.listen(); ok {
+			port = s.dataPort(port)
 			host := s.fake.opts.PASVHost
 			if host == "" {
 				host = "127.0.0.1"
