@@ -135,16 +135,20 @@ func parseOneURL(e *env, cmd string, operands []string) (rfc1738.URL, int, bool)
 		}
 		fmt.Fprintf(e.stderr, "rfc1738 %s: %s is not a valid RFC 1738 URL\n", cmd, shown)
 		if redacted == operands[0] {
-			writeCarets(e.stderr, operands[0], "error", r.Errors)
+			writeCarets(e.stderr, operands[0], "error", r.Errors, r.MoreErrors)
 			return rfc1738.URL{}, exitNegative, false
 		}
 		// The caret would show the password; name the offset only.
+		more := r.MoreErrors
 		for i, d := range r.Errors {
 			if i == maxShownDiagnostics {
-				fmt.Fprintf(e.stderr, "  and %d more error(s)\n", len(r.Errors)-i)
+				more += len(r.Errors) - i
 				break
 			}
 			fmt.Fprintf(e.stderr, "  error at offset %d: %s: %s\n", d.Offset, d.Rule, d.Message)
+		}
+		if more > 0 {
+			fmt.Fprintf(e.stderr, "  and %d more error(s)\n", more)
 		}
 		return rfc1738.URL{}, exitNegative, false
 	}

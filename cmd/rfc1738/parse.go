@@ -224,10 +224,10 @@ func writeHuman(w io.Writer, in string, r rfc1738.Report) {
 	shown, _ := display(in, 0)
 	fmt.Fprintln(w, shown)
 	if !r.Valid() {
-		fmt.Fprintf(w, "  invalid: %d error(s)\n", len(r.Errors))
+		fmt.Fprintf(w, "  invalid: %d error(s)\n", len(r.Errors)+r.MoreErrors)
 	}
-	writeCarets(w, in, "error", r.Errors)
-	writeCarets(w, in, "warning", r.Warnings)
+	writeCarets(w, in, "error", r.Errors, r.MoreErrors)
+	writeCarets(w, in, "warning", r.Warnings, r.MoreWarnings)
 	if !r.Valid() {
 		fmt.Fprintln(w)
 		return
@@ -347,18 +347,23 @@ func writeCaret(w io.Writer, in, severity string, d rfc1738.Diagnostic) {
 
 // maxShownDiagnostics is how many diagnostics of one kind a report shows;
 // the rest are counted. With a bounded window per diagnostic, the output
-// for any input stays a small multiple of the input.
-const maxShownDiagnostics = 20
+// for any input stays a small multiple of the input. It is the number
+// rfc1738.Check keeps, so what Check counts without keeping is never
+// needed here.
+const maxShownDiagnostics = rfc1738.MaxDiagnostics
 
 // writeCarets writes the first maxShownDiagnostics of ds with writeCaret,
-// then "and N more".
-func writeCarets(w io.Writer, in, severity string, ds []rfc1738.Diagnostic) {
+// then "and N more", counting the more that Check found but did not keep.
+func writeCarets(w io.Writer, in, severity string, ds []rfc1738.Diagnostic, more int) {
 	for i, d := range ds {
 		if i == maxShownDiagnostics {
-			fmt.Fprintf(w, "  and %d more %s(s)\n", len(ds)-i, severity)
-			return
+			more += len(ds) - i
+			break
 		}
 		writeCaret(w, in, severity, d)
+	}
+	if more > 0 {
+		fmt.Fprintf(w, "  and %d more %s(s)\n", more, severity)
 	}
 }
 
