@@ -53,16 +53,32 @@ const AnonymousUser = "anonymous"
 
 // Login returns the USER and PASS arguments §3.2.1 prescribes. With no user
 // in the URL it is anonymous FTP: user "anonymous" and the end user's
-// e-mail address as the password. With a user but no password, ask is true:
-// if the server asks for a password, the program must ask the user.
+// e-mail address as the password. A URL that names the anonymous user
+// itself ("anonymous" or its common alias "ftp", any case) without a
+// password is the same login, with that name sent as written. With another
+// user but no password, ask is true: if the server asks for a password,
+// the program must ask the user.
 func (f FTP) Login(email string) (user, password string, ask bool) {
 	if !f.HasUser {
 		return AnonymousUser, email, false
+	}
+	if !f.HasPassword && f.IsAnonymous() {
+		return f.User, email, false
 	}
 	if !f.HasPassword {
 		return f.User, "", true
 	}
 	return f.User, f.Password, false
+}
+
+// IsAnonymous reports whether the login is anonymous FTP (§3.2.1): no
+// user in the URL, or the user "anonymous" or "ftp" (the alias servers
+// accept for it, RFC 1635) without a password.
+func (f FTP) IsAnonymous() bool {
+	if !f.HasUser {
+		return true
+	}
+	return !f.HasPassword && (strings.EqualFold(f.User, AnonymousUser) || strings.EqualFold(f.User, "ftp"))
 }
 
 // IsDirectory reports whether the URL asks for a directory listing

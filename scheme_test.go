@@ -56,6 +56,11 @@ func TestFTPLogin(t *testing.T) {
 		{"ftp://myname@h/", "myname", "", true},
 		{"ftp://myname:pw@h/", "myname", "pw", false},
 		{"ftp://@h/", "", "", true},
+		{"ftp://anonymous@h/", "anonymous", "me@x.org", false},
+		{"ftp://ftp@h/", "ftp", "me@x.org", false},
+		{"ftp://FTP@h/", "FTP", "me@x.org", false},
+		{"ftp://anonymous:secret@h/", "anonymous", "secret", false},
+		{"ftp://ftpuser@h/", "ftpuser", "", true},
 	}
 	for _, tt := range tests {
 		f, _ := mustParse(t, tt.in).FTP()

@@ -158,6 +158,11 @@ type Client struct {
 	// default), as JSON Lines, or as the raw protocol bytes.
 	Listing Listing
 
+	// GopherUnstuff removes the first dot of gopher text lines that start
+	// with ".." (RFC 1436 dot-stuffing). Off by default: most servers
+	// send files as stored, so such a line is usually the file's own.
+	GopherUnstuff bool
+
 	// Stdin and Stdout are the terminal for interactive schemes (telnet,
 	// §3.8); nil means there is none.
 	Stdin, Stdout *os.File

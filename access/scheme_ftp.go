@@ -1,6 +1,7 @@
 package access
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -70,7 +71,9 @@ func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	case stored:
 		pass.Placeholder = ftpPlaceholderPassword
 		p.Notes = append(p.Notes, "the URL names no user: the login stored for "+u.Host()+" (netrc) is used")
-	case !f.HasUser:
+	case f.IsAnonymous():
+		// §3.2.1: no user, or the anonymous user named without a
+		// password ("anonymous", "ftp"): the e-mail address.
 		pass.Placeholder = ftpPlaceholderEmail
 		if strings.ContainsAny(c.Email, LineDelimiters) {
 			return nil, &GuardError{URL: Redact(u.String()), Offset: -1, Rule: "line-delimiter",
@@ -118,6 +121,9 @@ func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	}
 	p.Steps = append(p.Steps, Step{Verb: "QUIT"})
 	p.Notes = append(p.Notes, "each transfer opens a passive data connection first (EPSV, else PASV; not listed)")
+	if typ == 'i' || typ == 'I' {
+		p.Notes = append(p.Notes, "before RETR, FEAT and, when it lists SIZE, SIZE of the name (RFC 3659 §4; not listed): the size shows progress and checks the length received")
+	}
 	return p, nil
 }
 
@@ -287,6 +293,13 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 	resp := &Response{Body: b, Size: -1, URL: p.URL, Plan: p}
 	var err error
 	if s.Verb == "RETR" {
+		want := int64(-1)
+		if ftpTypeOf(before) != "A" {
+			if want, err = ftpSize(ctx, conn, s.Arg); err != nil {
+				st.end(ctx, conn, err)
+				return nil, fmt.Errorf("%s: %w", p.URL, err)
+			}
+		}
 		var size int64
 		b.body, size, err = conn.RetrFrom(ctx, s.Arg, p.Offset)
 		var ce *ftp.CommandError
@@ -294,11 +307,24 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 			err = fmt.Errorf("%w: %w", ErrNoResume, err)
 		}
 		resp.Offset = p.Offset
+		if size < 0 {
+			size = want // pyftpdlib's 150 reply has no count
+		}
+		if want >= 0 {
+			want -= p.Offset // SIZE counts the whole file; a resumed transfer starts at the offset
+		}
+		b.want = want
 		resp.Type = "application/octet-stream"
 		if ftpTypeOf(before) == "A" {
 			// Under TYPE A the 150 reply's count is the size on the
 			// server, not the count of bytes sent (line ends change).
 			resp.Type = "text/plain"
+			// RFC 959 §3.1.1.1: ASCII type is NVT-ASCII on the wire, and
+			// the receiver converts it to its own form of text: the local
+			// line end. ListingRaw keeps the wire's bytes.
+			if err == nil && c.Listing != ListingRaw {
+				b.render = newLocalText(b.body)
+			}
 		} else {
 			resp.Size = size
 		}
@@ -306,7 +332,7 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 		b.body, err = conn.Nlst(ctx, s.Arg)
 		resp.Type = "text/plain"
 		if err == nil {
-			b.render = newNLSTRenderer(c.Listing, ftpBaseURL(p, before), b.body)
+			b.render = newNLSTRenderer(c.Listing, ftpBaseURL(p, before, s), b.body)
 			resp.Type = c.Listing.mediaType("text/plain")
 		}
 	}
@@ -341,6 +367,28 @@ func (ftpHandler) planRequest(c *Client, p *Plan, r Request) error {
 		return nil
 	}
 	return fmt.Errorf("%s: %w: a listing (NLST) has no restart", p.URL, ErrNoResume)
+}
+
+// ftpSize asks the size of name before a TYPE I transfer, when the
+// server lists SIZE in FEAT (RFC 3659 §4, RFC 2389), so that progress can
+// show a percentage and the length received can be checked even when the
+// 150 reply gives no count. It returns -1 when the size is not known: no
+// FEAT, no SIZE, or a refusal (the RETR that follows reports a missing
+// file itself). Only a broken connection is an error.
+func ftpSize(ctx context.Context, conn *ftp.Conn, name string) (int64, error) {
+	var ce *ftp.CommandError
+	feats, _, err := conn.Feat(ctx)
+	if errors.As(err, &ce) {
+		return -1, nil
+	}
+	if err != nil || !ftp.HasFeature(feats, "SIZE") {
+		return -1, err
+	}
+	n, _, err := conn.Size(ctx, name)
+	if errors.As(err, &ce) {
+		return -1, nil
+	}
+	return n, err
 }
 
 // ftpTypeOf returns the argument of the last TYPE step, or "".
@@ -382,13 +430,25 @@ type ftpBody struct {
 	ctx    context.Context
 	conn   *ftp.Conn
 	body   io.ReadCloser
-	render io.Reader // the listing as rendered, for NLST
+	render io.Reader // what Read returns instead of body: the listing as rendered (NLST), local text (TYPE A)
 	url    string
+	want   int64 // the SIZE of a TYPE I file, or -1
+	n      int64 // the bytes of body read
 
 	state ftpState // for a connection kept for reuse
 
 	closed bool
 	err    error
+}
+
+// check compares the bytes received with the SIZE the server gave before
+// the transfer: fewer is a transfer cut short, even when the server's
+// final reply said it was complete.
+func (b *ftpBody) check(err error) error {
+	if err == io.EOF && b.want >= 0 && b.n < b.want {
+		return fmt.Errorf("%s: ftp: %w: %d bytes received, though SIZE said %d", b.url, ftp.ErrShortTransfer, b.n, b.want)
+	}
+	return err
 }
 
 func (b *ftpBody) wrap(err error) error {
@@ -405,13 +465,21 @@ func (b *ftpBody) Read(p []byte) (int, error) {
 		return n, b.wrap(err)
 	}
 	n, err := b.body.Read(p)
-	return n, b.wrap(err)
+	b.n += int64(n)
+	return n, b.check(b.wrap(err))
 }
 
 // WriteTo hands a plain transfer to the ftp body's large-buffer copy.
 func (b *ftpBody) WriteTo(w io.Writer) (int64, error) {
 	if wt, ok := b.body.(io.WriterTo); ok && b.render == nil {
 		n, err := wt.WriteTo(w)
+		b.n += n
+		if err == nil {
+			err = b.check(io.EOF)
+			if err == io.EOF {
+				err = nil
+			}
+		}
 		return n, b.wrap(err)
 	}
 	n, err := io.Copy(w, struct{ io.Reader }{b})
@@ -439,10 +507,11 @@ func (b *ftpBody) Close() error {
 	return b.err
 }
 
-// ftpBaseURL returns the URL of the folder the plan's CWDs reach, ending
+// ftpBaseURL returns the URL of the directory an NLST step lists, ending
 // in "/", for the URLs of listed names: the same login (never the
-// password, §6), host and port, and the CWD arguments re-encoded.
-func ftpBaseURL(p *Plan, before []Step) string {
+// password, §6), host and port, the CWD arguments re-encoded, and the
+// NLST argument, when there is one, as the last segment.
+func ftpBaseURL(p *Plan, before []Step, nlst Step) string {
 	u := p.Parsed
 	var b []byte
 	b = append(b, "ftp://"...)
@@ -458,30 +527,44 @@ func ftpBaseURL(p *Plan, before []Step) string {
 	b = append(b, '/')
 	for _, s := range before {
 		if s.Verb == "CWD" {
-			b = rfc1738.AppendEscape(b, s.Arg, rfc1738.FSegment)
+			b = appendFtpSegment(b, s.Arg)
 			b = append(b, '/')
 		}
+	}
+	if nlst.Arg != "" {
+		b = appendFtpSegment(b, nlst.Arg)
+		b = append(b, '/')
 	}
 	return string(b)
 }
 
-// ftpItemURL returns the URL of a name an NLST listed, relative to base:
-// each "/"-separated part becomes a <cwd> or the <name> (§3.2.2), and a
-// leading "/" stays inside the first part (%2F), as an absolute CWD.
-func ftpItemURL(base, name string) string {
-	parts := strings.Split(name, "/")
-	if len(parts) > 1 && parts[0] == "" {
-		parts = parts[1:]
-		parts[0] = "/" + parts[0]
+// appendFtpSegment appends s as one §3.2.2 segment: "/" and ";" encoded
+// as fsegment requires, and "?" too, which fsegment allows but later URL
+// syntaxes (RFC 3986) read as the start of a query.
+func appendFtpSegment(b []byte, s string) []byte {
+	start := len(b)
+	b = rfc1738.AppendEscape(b, s, rfc1738.FSegment)
+	if bytes.IndexByte(b[start:], '?') < 0 {
+		return b
 	}
-	b := []byte(base)
-	for i, part := range parts {
-		if i > 0 {
-			b = append(b, '/')
-		}
-		b = rfc1738.AppendEscape(b, part, rfc1738.FSegment)
+	seg := bytes.ReplaceAll(b[start:], []byte("?"), []byte("%3F"))
+	return append(b[:start], seg...)
+}
+
+// ftpItemURL returns the URL of a name an NLST of the directory base
+// listed. RFC 959 §4.1.3 leaves the form of the names to the server: bare
+// ("hello.txt", pyftpdlib, vsftpd for NLST without an argument) or with
+// the argument in front ("pub/hello.txt", proftpd, pure-ftpd). Either way
+// the entry is the name's last path segment inside base. ok is false for
+// "." and ".." (pure-ftpd lists them) and for an empty name: they are not
+// entries of the directory.
+func ftpItemURL(base, name string) (url string, ok bool) {
+	name = strings.TrimRight(name, "/")
+	seg := name[strings.LastIndexByte(name, '/')+1:]
+	if seg == "" || seg == "." || seg == ".." {
+		return "", false
 	}
-	return string(b)
+	return string(appendFtpSegment([]byte(base), seg)), true
 }
 
 // newNLSTRenderer renders an NLST listing (RFC 959 §4.1.3: one name per
@@ -492,10 +575,14 @@ func newNLSTRenderer(format Listing, base string, body io.Reader) io.Reader {
 	}
 	names := ftp.NewNameReader(body)
 	return &listingReader{format: format, next: func() (listingItem, error) {
-		name, err := names.Next()
-		if err != nil {
-			return listingItem{}, err
+		for {
+			name, err := names.Next()
+			if err != nil {
+				return listingItem{}, err
+			}
+			if url, ok := ftpItemURL(base, name); ok {
+				return listingItem{Name: name, URL: url}, nil
+			}
 		}
-		return listingItem{Name: name, URL: ftpItemURL(base, name)}, nil
 	}}
 }

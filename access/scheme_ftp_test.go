@@ -44,7 +44,8 @@ func ftpTestClient() (*Client, *int) {
 
 // ftpWire returns what the server must have received for plan lines: the
 // placeholders replaced by the values the test's client sends, and the
-// data-connection commands (EPSV, PASV) left out of got.
+// commands a plan notes but does not list (EPSV, PASV, FEAT, SIZE) left
+// out of got.
 func ftpWire(lines []string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
@@ -57,7 +58,9 @@ func ftpWire(lines []string) []string {
 }
 
 func ftpControl(cmds []string) []string {
-	return slices.DeleteFunc(cmds, func(s string) bool { return s == "EPSV" || s == "PASV" })
+	return slices.DeleteFunc(cmds, func(s string) bool {
+		return s == "EPSV" || s == "PASV" || s == "FEAT" || strings.HasPrefix(s, "SIZE ")
+	})
 }
 
 func ftpTestCtx(t *testing.T) context.Context {
@@ -84,6 +87,10 @@ func TestFTPPlanAndGet(t *testing.T) {
 		{"relative", "/etc/motd", "myname@", []string{"USER myname", "PASS <asked>", "CWD etc", "TYPE I", "RETR motd", "QUIT"}, "message of the day\n", 19, true},
 		// §3.2.1: anonymous, the e-mail address as the password.
 		{"anonymous", "/readme", "", []string{"USER anonymous", "PASS <e-mail address>", "TYPE I", "RETR readme", "QUIT"}, "top\n", 4, false},
+		// §3.2.1: the anonymous user named without a password is the same
+		// login; "ftp" is its common alias. Nothing is asked.
+		{"anonymous named", "/readme", "anonymous@", []string{"USER anonymous", "PASS <e-mail address>", "TYPE I", "RETR readme", "QUIT"}, "top\n", 4, false},
+		{"ftp named", "/readme", "ftp@", []string{"USER ftp", "PASS <e-mail address>", "TYPE I", "RETR readme", "QUIT"}, "top\n", 4, false},
 		// §3.2.1: user and password from the URL.
 		{"password", "/readme", "me:p%40ss@", []string{"USER me", "PASS <password>", "TYPE I", "RETR readme", "QUIT"}, "top\n", 4, false},
 		// §3.2.2 ;type=a and ;type=i.
@@ -242,16 +249,62 @@ func TestFTPListing(t *testing.T) {
 	}
 }
 
+// TestFTPListingBareNames: "NLST pub" answered with bare names (as
+// pyftpdlib does) and with "." and ".." (as pure-ftpd does): the entries
+// are inside pub, and the dot entries are left out.
+func TestFTPListingBareNames(t *testing.T) {
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: ftpTestFiles,
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			if line != "NLST pub" {
+				return false
+			}
+			s.Send("150 Here comes the directory listing.", ".\r\n..\r\nhello.txt\r\nwhy?.txt\r\n")
+			return true
+		}})
+	c, _ := ftpTestClient()
+	resp, err := c.Get(ftpTestCtx(t), mustParse(t, "ftp://"+fake.Addr+"/pub;type=d"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := resp.Body.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := "hello.txt  ftp://" + fake.Addr + "/pub/hello.txt\n" +
+		"why?.txt  ftp://" + fake.Addr + "/pub/why%3F.txt\n"
+	if string(b) != want {
+		t.Errorf("listing\n%s\nwant\n%s", b, want)
+	}
+}
+
+// TestFTPItemURL: an entry's URL is the directory's URL and the name's
+// last segment, whichever form NLST used (RFC 959 §4.1.3); "." and ".."
+// are not entries; "?" is encoded for clients that read it as a query.
 func TestFTPItemURL(t *testing.T) {
 	tests := []struct{ base, name, want string }{
 		{"ftp://h/", "a b", "ftp://h/a%20b"},
-		{"ftp://h/pub/", "x/y;z", "ftp://h/pub/x/y%3Bz"},
-		{"ftp://h/", "/etc/motd", "ftp://h/%2Fetc/motd"}, // an absolute name keeps its "/" in the first CWD
+		{"ftp://h/pub/", "hello.txt", "ftp://h/pub/hello.txt"},     // pyftpdlib: bare names
+		{"ftp://h/pub/", "pub/hello.txt", "ftp://h/pub/hello.txt"}, // proftpd, pure-ftpd: the argument in front
+		{"ftp://h/pub/", "x/y;z", "ftp://h/pub/y%3Bz"},
+		{"ftp://h/%2Fetc/", "/etc/motd", "ftp://h/%2Fetc/motd"},
+		{"ftp://h/pub/", "sub/", "ftp://h/pub/sub"},
 		{"ftp://h/", "100%", "ftp://h/100%25"},
+		{"ftp://h/", "why?.txt", "ftp://h/why%3F.txt"},
+		{"ftp://h/", ".", ""},
+		{"ftp://h/", "..", ""},
+		{"ftp://h/", "pub/..", ""},
+		{"ftp://h/", "", ""},
 	}
 	for _, tt := range tests {
-		if got := ftpItemURL(tt.base, tt.name); got != tt.want {
-			t.Errorf("ftpItemURL(%q, %q) = %q, want %q", tt.base, tt.name, got, tt.want)
+		got, ok := ftpItemURL(tt.base, tt.name)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("ftpItemURL(%q, %q) = %q, %v, want %q", tt.base, tt.name, got, ok, tt.want)
+		}
+		if tt.want == "" {
+			continue
 		}
 		if _, err := rfc1738.Parse(tt.want); err != nil {
 			t.Errorf("%s does not parse: %v", tt.want, err)

@@ -249,7 +249,8 @@ func (gopherHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, er
 		return nil, fmt.Errorf("%s: the plan was not made by the gopher handler", p.URL)
 	}
 	run := &gopherRun{c: c, p: p, addr: p.Connect}
-	run.gc = &gopher.Client{Trace: run.trace}
+	// ListingRaw: a plain text or menu reply as sent, final "." included.
+	run.gc = &gopher.Client{Trace: run.trace, Unstuff: c.GopherUnstuff, Raw: c.Listing == ListingRaw}
 	switch d.mode {
 	case gopherAsk:
 		return run.ask(ctx, d)
@@ -437,6 +438,12 @@ func (r *gopherRun) render(resp *gopher.Response, d *gopherPlan) *Response {
 		if d.kind == rfc1738.PlusAlternateView && d.req.HasPlus {
 			view, _, _ := strings.Cut(d.req.Plus[1:], " ")
 			out.Type = view
+		} else if resp.Request.ItemType() == '0' && r.c.Listing != ListingRaw {
+			// RFC 1436: text items are lines ending in CRLF; like ftp's
+			// TYPE A they are written as local text, and the count of
+			// bytes written is no longer the count announced.
+			b.r = newLocalText(resp.Body)
+			out.Size = -1
 		}
 	}
 	out.Body = b

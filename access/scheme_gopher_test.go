@@ -174,8 +174,12 @@ func TestGopherGetFake(t *testing.T) {
 		typ     string
 		size    int64
 	}{
-		{"text", "/0/hello.txt", ListingText, "Hello.\r\n..dot\r\n.\r\n", "Hello.\r\n.dot\r\n", "text/plain", -1},
-		{"text closed", "/0/hello.txt", ListingText, "No terminator.\r\n", "No terminator.\r\n", "text/plain", -1},
+		// Text: local line ends, ".." lines as sent, the final "." line
+		// (the close follows it) removed; --raw keeps every byte.
+		{"text", "/0/hello.txt", ListingText, "Hello.\r\n..dot\r\n.\r\n", "Hello.\n..dot\n", "text/plain", -1},
+		{"text raw", "/0/hello.txt", ListingRaw, "Hello.\r\n..dot\r\n.\r\n", "Hello.\r\n..dot\r\n.\r\n", "text/plain", -1},
+		{"text closed", "/0/hello.txt", ListingText, "No terminator.\r\n", "No terminator.\n", "text/plain", -1},
+		{"text lone dot", "/0/hello.txt", ListingText, "a\r\n.\r\nb\r\n", "a\n.\nb\n", "text/plain", -1},
 		{"binary", "/9/blob", ListingText, "\x00\x01.\r\n\xff", "\x00\x01.\r\n\xff", "application/octet-stream", -1},
 		{"menu text", "/1/dir", ListingText, menu,
 			"(INFO)  Welcome\n" +
@@ -189,14 +193,15 @@ func TestGopherGetFake(t *testing.T) {
 				`{"type":"1","display":"Odd dir","selector":"/a b%c","host":"127.0.0.1","port":7070,"plus":true,"ask":false,"url":"gopher://127.0.0.1:7070/1/a%20b%25c"}` + "\n" +
 				`{"type":"9","display":"Blob","selector":"/blob","host":"other.example","port":70,"plus":true,"ask":true,"url":"gopher://other.example/9/blob"}` + "\n",
 			"application/jsonl", -1},
-		{"menu raw", "/1/dir", ListingRaw, menu, strings.TrimSuffix(menu, ".\r\n"), "application/gopher-menu", -1},
+		{"menu raw", "/1/dir", ListingRaw, menu, menu, "application/gopher-menu", -1}, // final ".⏎" kept
 		{"search", "/7/s%09two%20words", ListingText, "0Hit\t/hit\th\t70\r\n.\r\n", "(FILE)  Hit  <URL:gopher://h/0/hit>\n", "text/plain; charset=utf-8", -1},
-		{"+N", "/0/hello.txt%09%09+", ListingText, "+6\r\nHello\n", "Hello\n", "text/plain", 6},
-		{"+-1", "/0/hello.txt%09%09+", ListingText, "+-1\r\nHi\r\n.\r\n", "Hi\r\n", "text/plain", -1},
+		{"+N", "/0/hello.txt%09%09+", ListingText, "+7\r\nHello\r\n", "Hello\n", "text/plain", -1}, // local text: the count changes
+		{"+N raw", "/0/hello.txt%09%09+", ListingRaw, "+7\r\nHello\r\n", "Hello\r\n", "text/plain", 7},
+		{"+-1", "/0/hello.txt%09%09+", ListingText, "+-1\r\nHi\r\n.\r\n", "Hi\n", "text/plain", -1},
 		{"+-2", "/9/blob%09%09+", ListingText, "+-2\r\nraw", "raw", "application/octet-stream", -1},
 		{"alternate view", "/0/doc%09%09+application/postscript%20En_US", ListingText, "+4\r\n%!PS", "%!PS", "application/postscript", 4},
 		{"+-2 menu", "/1%09%09+", ListingText, "+-2\r\n0A\t/a\th\t70\t+\r\n", "(FILE)+ A  <URL:gopher://h/0/a>\n", "text/plain; charset=utf-8", -1},
-		{"form as written", "/0/form%09%09+%091%0D%0A+-1%0D%0AAnn%0D%0A.%0D%0A", ListingText, "+-1\r\nThanks.\r\n.\r\n", "Thanks.\r\n", "text/plain", -1},
+		{"form as written", "/0/form%09%09+%091%0D%0A+-1%0D%0AAnn%0D%0A.%0D%0A", ListingText, "+-1\r\nThanks.\r\n.\r\n", "Thanks.\n", "text/plain", -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -362,7 +367,7 @@ func TestGopherAsk(t *testing.T) {
 		trace = append(trace, string(dir)+" "+line)
 	}
 	p, body, err := planAndGet(t, c, fakeURL(f, "/0/form%09%09?"))
-	if err != nil || body != "Thanks, Ann.\r\n" {
+	if err != nil || body != "Thanks, Ann.\n" {
 		t.Fatalf("body %q, %v", body, err)
 	}
 	wantQ := []string{
@@ -542,7 +547,7 @@ func TestGopherGophernicus(t *testing.T) {
 		t.Errorf("menu, %v:\n%s", err, body)
 	}
 	_, body, err = planAndGet(t, c, base+"/0/docs/with%20space.txt")
-	if err != nil || body != "space name\r\n" {
+	if err != nil || body != "space name\n" { // gophernicus sends CRLF lines
 		t.Errorf("text %q, %v", body, err)
 	}
 	_, body, err = planAndGet(t, c, base+"/9/docs/blob.bin")
@@ -568,7 +573,7 @@ func TestGopherGophernicus(t *testing.T) {
 		if strings.HasPrefix(it.Display, "with space.txt") {
 			found = true
 			_, got, err := planAndGet(t, c, *it.URL)
-			if err != nil || got != "space name\r\n" {
+			if err != nil || got != "space name\n" {
 				t.Errorf("%s: %q, %v", *it.URL, got, err)
 			}
 		}
@@ -588,6 +593,7 @@ func TestGopherPygopherd(t *testing.T) {
 	srv := testserver.Pygopherd(t)
 	base := "gopher://127.0.0.1:" + strconv.Itoa(srv.Port)
 	c := NewClient()
+	c.Listing = ListingRaw // the wire's bytes, to compare with the file
 	disk, err := os.ReadFile(filepath.Join(srv.Root, "hello.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -604,6 +610,7 @@ func TestGopherPygopherd(t *testing.T) {
 	if err != nil || !bytes.Equal(body, disk) || resp.Size != int64(len(disk)) {
 		t.Errorf("+: %q size %d, %v; want %q", body, resp.Size, err, disk)
 	}
+	c.Listing = ListingText
 	_, got, err := planAndGet(t, c, base+"/9/docs/blob.bin%09%09+")
 	if err != nil || got != string(testserver.GopherBlob()) {
 		t.Errorf("binary +: %d bytes, %v", len(got), err)

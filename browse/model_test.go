@@ -430,7 +430,7 @@ func TestDownload(t *testing.T) {
 	d.idle()
 	d.keys("d")
 	d.until("the download", func(m *Model) bool { return m.saving == nil })
-	if b, _ := os.ReadFile(filepath.Join(dir, "hello.txt.1")); string(b) != "Hello from the hole.\r\nSee gopher://"+h.addr+"/1/docs for more.\r\n" {
+	if b, _ := os.ReadFile(filepath.Join(dir, "hello.txt.1")); string(b) != "Hello from the hole.\nSee gopher://"+h.addr+"/1/docs for more.\n" { // type 0: local text
 		t.Errorf("saved %q (message %q)", b, d.m.msg)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "hello.txt")); string(b) != "mine" {

@@ -38,6 +38,13 @@ type Client struct {
 	// MaxMenuItems bounds the lines of a menu or attribute reply;
 	// 0 means DefaultMaxMenuItems.
 	MaxMenuItems int
+	// Unstuff removes the first dot of text lines that start with ".."
+	// (RFC 1436 dot-stuffing). Most servers never stuff (they send files
+	// as stored), so by default such lines are kept as sent.
+	Unstuff bool
+	// Raw reads a plain (not Gopher+) text or menu reply as the server
+	// sent it, to the close, final "." line included.
+	Raw bool
 }
 
 // maxErrorBytes bounds a Gopher+ error block.
@@ -68,7 +75,7 @@ type Kind int
 
 // Body kinds.
 const (
-	Text   Kind = iota // ends at a lone "." (dot-unstuffed) or at close
+	Text   Kind = iota // ends at the close; a lone "." line right before it is removed
 	Menu               // like Text; parse it with Response.Menu
 	Binary             // raw to close
 )
@@ -98,8 +105,10 @@ type Response struct {
 	Plus bool
 	// Size is the length the server announced with "+N", or -1.
 	Size int64
-	// Body streams the item: text and menus without the final "." and
-	// dot-unstuffed, a "+N" body as exactly N bytes, everything else raw.
+	// Body streams the item: text and menus without a final "." line
+	// that the close follows (see Client.Unstuff for ".." lines), a "+N"
+	// body as exactly N bytes, everything else (and with Client.Raw any
+	// plain reply) raw.
 	// Reads honour the Fetch context; Close closes the connection.
 	Body io.ReadCloser
 
@@ -110,9 +119,9 @@ type Response struct {
 }
 
 // Terminated reports, after Body has been read to EOF, whether the reply's
-// end was marked by the protocol (a lone "." line, or all "+N" bytes) rather
-// than by the server just closing — a hint at truncation on servers that do
-// terminate.
+// end was marked by the protocol (a lone "." line before the close, or all
+// "+N" bytes) rather than by the server just closing — a hint at
+// truncation on servers that do terminate.
 func (r *Response) Terminated() bool {
 	switch {
 	case r.dr != nil:
@@ -183,7 +192,7 @@ func (c *Client) Fetch(ctx context.Context, addr string, req Request) (*Response
 		conn.Close()
 		return nil, err
 	}
-	resp.Body = &body{r: resp.Body, raw: resp.raw, conn: conn, stop: stop, ctx: ctx, addr: addr, c: c, traceSize: resp.Kind != Menu && !isAttrRequest(req)}
+	resp.Body = &body{r: resp.Body, raw: resp.raw, dr: resp.dr, conn: conn, stop: stop, ctx: ctx, addr: addr, c: c, traceSize: resp.Kind != Menu && !isAttrRequest(req)}
 	return resp, nil
 }
 
@@ -245,7 +254,7 @@ func (c *Client) exchange(ctx context.Context, conn net.Conn, addr string, req R
 			}
 			switch n {
 			case -1: // dot-terminated
-				resp.dr = newDotReader(br)
+				resp.dr = newDotReader(br, c.Unstuff)
 				resp.Body = io.NopCloser(resp.dr)
 			case -2: // to close
 				resp.raw = br
@@ -273,7 +282,12 @@ func (c *Client) exchange(ctx context.Context, conn net.Conn, addr string, req R
 		it, _ := ParseItem(first)
 		return nil, &ServerError{Selector: req.Selector, Message: it.Display}
 	}
-	resp.dr = newDotReader(br)
+	if c.Raw {
+		resp.raw = br
+		resp.Body = io.NopCloser(br)
+		return resp, nil
+	}
+	resp.dr = newDotReader(br, c.Unstuff)
 	resp.Body = io.NopCloser(resp.dr)
 	return resp, nil
 }
@@ -357,7 +371,9 @@ func (c *Client) readPlusError(ctx context.Context, br *bufio.Reader, n int64, s
 	case n >= 0 && n <= maxErrorBytes:
 		r = io.LimitReader(br, n)
 	case n == -1:
-		r = newDotReader(br)
+		dr := newDotReader(br, c.Unstuff)
+		dr.eager = true // a message, not data: its "." ends it at once
+		r = dr
 	case n == -2:
 		r = io.LimitReader(br, maxErrorBytes)
 	default:
@@ -409,6 +425,7 @@ func netErr(ctx context.Context, op string, err error) error {
 type body struct {
 	r         io.Reader
 	raw       *bufio.Reader // under r when the body runs to the close
+	dr        *dotReader    // under r for text and menus: how they were read
 	conn      net.Conn
 	stop      func() bool
 	ctx       context.Context
@@ -441,7 +458,11 @@ func (b *body) Read(p []byte) (int, error) {
 // end marks the end of the data, which the trace shows with its size.
 func (b *body) end() {
 	if !b.eof && b.traceSize {
-		b.c.trace('<', fmt.Sprintf("[%d bytes]", b.n))
+		if b.dr != nil {
+			b.c.trace('<', fmt.Sprintf("[%d bytes; %s]", b.n, b.dr.reading()))
+		} else {
+			b.c.trace('<', fmt.Sprintf("[%d bytes]", b.n))
+		}
 	}
 	b.eof = true
 }

@@ -110,16 +110,22 @@ func TestFetchText(t *testing.T) {
 		name, reply, want string
 		terminated        bool
 	}{
-		// RFC 1436: text ends with a lone "."; ".." at a line start is
-		// un-stuffed.
-		{"terminated", "line 1\r\n..dots\r\n.x\r\nend\r\n.\r\n", "line 1\r\n.dots\r\n.x\r\nend\r\n", true},
+		// A lone "." line ends the text only when the close follows it;
+		// ".." lines are kept as sent (most servers never dot-stuff).
+		{"terminated", "line 1\r\n..dots\r\n.x\r\nend\r\n.\r\n", "line 1\r\n..dots\r\n.x\r\nend\r\n", true},
 		{"LF only", "a\n.\n", "a\n", true},
 		{"terminator without CRLF", "a\r\n.", "a\r\n", true},
+		{"terminator without LF", "a\r\n.\r", "a\r\n", true},
 		// gophernicus: no terminator, the server just closes.
 		{"closed", "Hello\r\nSecond line.\r\n", "Hello\r\nSecond line.\r\n", false},
 		{"no final newline", "Hello", "Hello", false},
 		{"empty", "", "", false},
-		{"bytes after terminator ignored", "a\r\n.\r\ngarbage", "a\r\n", true},
+		{"only a dot", ".\r\n", "", true},
+		// A file holding a lone "." line: it is data, since more follows.
+		{"lone dot inside", "line1\r\n.\r\n..dots\r\nend\r\n", "line1\r\n.\r\n..dots\r\nend\r\n", false},
+		{"lone dots inside", ".\n.\n.\nx", ".\n.\n.\nx", false},
+		{"dot lines", ".\r\n.\r\n", ".\r\n", true},
+		{"bytes after a lone dot kept", "a\r\n.\r\ngarbage", "a\r\n.\r\ngarbage", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -264,7 +270,7 @@ func TestFetchGopherPlus(t *testing.T) {
 		{"size", "+5\r\nHelloEXTRA", "Hello", 5, true},
 		{"size zero", "+0\r\n", "", 0, true},
 		// "+-1": ends with a lone "." line.
-		{"dot", "+-1\r\nline\r\n..x\r\n.\r\n", "line\r\n.x\r\n", -1, true},
+		{"dot", "+-1\r\nline\r\n..x\r\n.\r\n", "line\r\n..x\r\n", -1, true},
 		// "+-2": ends when the server closes.
 		{"close", "+-2\r\nall\r\nof it", "all\r\nof it", -1, false},
 		{"LF header", "+3\nabc", "abc", 3, true},

@@ -82,11 +82,31 @@ func TestGophernicus(t *testing.T) {
 				t.Errorf("%s: got %q (terminated %v), file is %q", name, body, resp.Terminated(), disk)
 			}
 		}
-		// A line "..two dots" sent raw is un-stuffed by an RFC 1436 reader:
-		// the ambiguity of servers that never dot-stuff.
-		_, body, err := fetchAll(t, c, srv.Addr, gopher.Request{Type: '0', Selector: "/dots.txt"})
+		// Lines starting "." or "..", and a lone "." line with more after
+		// it, are the file's own: gophernicus never dot-stuffs, and
+		// nothing is un-stuffed unless asked.
+		for _, name := range []string{"dots.txt", "lonedot.txt"} {
+			resp, body, err := fetchAll(t, c, srv.Addr, gopher.Request{Type: '0', Selector: "/" + name})
+			disk, _ := os.ReadFile(filepath.Join(srv.Root, name))
+			if err != nil || !bytes.Equal(body, disk) || resp.Terminated() {
+				t.Errorf("%s: %q, %v (terminated %v); want the file %q", name, body, err, resp.Terminated(), disk)
+			}
+		}
+		// Asked to un-stuff, a ".." line loses a dot.
+		_, body, err := fetchAll(t, &gopher.Client{Unstuff: true}, srv.Addr, gopher.Request{Type: '0', Selector: "/dots.txt"})
 		if want := ".dot line\r\n.two dots\r\nplain\r\n"; err != nil || string(body) != want {
-			t.Errorf("dots.txt: %q, %v; want %q", body, err, want)
+			t.Errorf("dots.txt un-stuffed: %q, %v; want %q", body, err, want)
+		}
+		// A last line that is only "." cannot be told from a terminator:
+		// it is taken as one, and Terminated says so.
+		resp, body, err := fetchAll(t, c, srv.Addr, gopher.Request{Type: '0', Selector: "/dotend.txt"})
+		if want := "text\r\n"; err != nil || string(body) != want || !resp.Terminated() {
+			t.Errorf("dotend.txt: %q, %v (terminated %v); want %q", body, err, resp.Terminated(), want)
+		}
+		// Raw: the bytes as sent, to the close.
+		_, body, err = fetchAll(t, &gopher.Client{Raw: true}, srv.Addr, gopher.Request{Type: '0', Selector: "/dotend.txt"})
+		if err != nil || string(body) != testserver.GopherDotEnd {
+			t.Errorf("dotend.txt raw: %q, %v", body, err)
 		}
 	})
 	t.Run("binary", func(t *testing.T) {

@@ -6,11 +6,14 @@
 // request line that §3.4.1–§3.4.3 and §3.4.9 prescribe and returns a
 // [Response] whose Body streams the item according to its type:
 //
-//   - text items (types 0, 4, 6, h, M) end at a lone "." line, which is
-//     removed, and lines starting ".." lose one dot (RFC 1436 §"textfile");
-//     servers that just close the connection (gophernicus sends no
-//     terminator) are tolerated, and [Response.Terminated] tells the two
-//     apart;
+//   - text items (types 0, 4, 6, h, M) are read to the close, and never
+//     lose a byte: RFC 1436 ends text with a lone "." line and dot-stuffs
+//     lines starting ".", but most servers (gophernicus, geomyidae) send
+//     files as stored, which may hold such lines. So a lone "." line is
+//     taken as the terminator, and removed, only when the connection closes
+//     right after it, and ".." lines are kept unless [Client.Unstuff] asks;
+//     [Response.Terminated] tells the two ends apart, and the trace says
+//     which reading was used. [Client.Raw] keeps the bytes as sent;
 //   - menus (type 1, and search results of type 7) are read the same way and
 //     parsed into [Item] values by [NewMenuReader] or [ParseMenu];
 //   - every other type (9, g, I, 5, s, ;, d, …) is read raw to EOF; copied

@@ -242,6 +242,36 @@ func (it Item) URL() string {
 	return string(b)
 }
 
+// Link returns the URL a listing shows for the item: for an "h" item
+// whose selector is "URL:" and a URL (the convention gopher servers use
+// for links out of gopherspace, e.g. "hURL:http://example.org/"), the URL
+// it points to; for every other item, URL. The target is peer-controlled
+// text: it is shown only as a strictly valid RFC 1738 URL (repaired by
+// rfc1738.ParseLenient where §2.2 says how: spaces, unsafe and 8-bit
+// bytes encoded), which holds no control byte; a target that cannot be
+// read so falls back to the item's gopher URL.
+func (it Item) Link() string {
+	if t, ok := it.Target(); ok {
+		return t
+	}
+	return it.URL()
+}
+
+// Target returns the URL an "h" item with a "URL:" selector points to, as
+// Link describes; ok is false for every other item and for a target that
+// is no URL.
+func (it Item) Target() (string, bool) {
+	rest, ok := strings.CutPrefix(it.Selector, "URL:")
+	if it.Type != 'h' || !ok || rest == "" {
+		return "", false
+	}
+	u, _, err := rfc1738.ParseLenient(rest)
+	if err != nil {
+		return "", false
+	}
+	return u.String(), true
+}
+
 // PlusURL returns URL with the Gopher+ string the menu tagged the item with:
 // "%09%09+" for a "+" item (its default view, §3.4.4) and "%09%09?" for a
 // "?" item (an item with a form, §3.4.5). For a plain Gopher item it equals

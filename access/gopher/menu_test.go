@@ -54,6 +54,43 @@ func TestItemURL(t *testing.T) {
 	}
 }
 
+// TestItemLink: an "h" item with a "URL:" selector is listed with the URL
+// it points to; the target is shown only as a valid URL, never with a
+// control byte.
+func TestItemLink(t *testing.T) {
+	h := func(sel string) Item { return Item{Type: 'h', Selector: sel, Host: "g.example", Port: 70} }
+	tests := []struct {
+		item Item
+		want string
+	}{
+		{h("URL:http://example.org/"), "http://example.org/"},
+		{h("URL:ftp://ftp.example.org/pub/x.txt"), "ftp://ftp.example.org/pub/x.txt"},
+		{h("URL:https://example.org/~me/a b"), "https://example.org/%7Eme/a%20b"}, // §2.2 repairs
+		{h("URL:mailto:me@example.org"), "mailto:me@example.org"},
+		// Not a URL, or a control byte in it: the item's gopher URL.
+		{h("URL:"), "gopher://g.example/hURL:"},
+		{h("URL:http://example.org/[2J"), "gopher://g.example/hURL:http://example.org/%1B%5B2J"},
+		{h("URL:not a url"), "gopher://g.example/hURL:not%20a%20url"},
+		// Other items and other selectors: the gopher URL.
+		{h("/page.html"), "gopher://g.example/h/page.html"},
+		{Item{Type: '0', Selector: "URL:http://example.org/", Host: "g.example", Port: 70}, "gopher://g.example/0URL:http://example.org/"},
+	}
+	for _, tt := range tests {
+		if got := tt.item.Link(); got != tt.want {
+			t.Errorf("%q.Link() = %q, want %q", tt.item.Selector, got, tt.want)
+		}
+	}
+	var b bytes.Buffer
+	WriteListing(&b, []Item{h("URL:http://example.org/")})
+	if got := b.String(); !strings.HasSuffix(got, "  <URL:http://example.org/>\n") {
+		t.Errorf("listing %q, want the target", got)
+	}
+	j := NewJSONItem(h("URL:http://example.org/"))
+	if j.URL == nil || *j.URL != "http://example.org/" || j.Selector != "URL:http://example.org/" {
+		t.Errorf("JSON item %+v", j)
+	}
+}
+
 func TestItemPlusURL(t *testing.T) {
 	// §3.4.4: "+" names the default view; a "?" item has a form.
 	it := Item{Type: '0', Selector: "/x", Host: "h", Port: 70, Plus: true}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // readLine reads one line (LF or CRLF terminated) of at most max bytes,
@@ -42,20 +43,66 @@ func readLine(br *bufio.Reader, max int) (string, error) {
 	}
 }
 
-// dotReader streams an RFC 1436 text body: a lone "." line (CRLF or LF)
-// ends it and is removed; a line starting ".." loses its first dot. Other
-// lines, including ones starting with a single "." that is not alone
-// (servers that never dot-stuff, like gophernicus), pass unchanged, and so
-// does the end of the stream without a terminator. It keeps only a few
-// bytes of lookahead, so lines of any length stream through.
+// dotReader streams an RFC 1436 text body without losing a byte of it.
+//
+// RFC 1436 ends text with a lone "." line and dot-stuffs lines that start
+// with ".", but most servers (gophernicus, geomyidae) send files as they
+// are on disk: no terminator, no stuffing, the end marked by the close. A
+// file may itself hold a "." line or a ".." line. So a lone "." line
+// (CRLF or LF, or "." at the very end) is taken as the terminator, and
+// removed, only when the connection closes right after it; anywhere else
+// it is data. Lines starting ".." are kept as sent, unless unstuff says
+// the server dot-stuffs, when they lose their first dot. Everything else,
+// including the end of the stream without a terminator, passes unchanged.
+// It keeps only a few bytes of lookahead, so lines of any length stream
+// through.
 type dotReader struct {
 	br         *bufio.Reader
+	unstuff    bool // remove the first dot of a ".." line (RFC 1436 dot-stuffing)
+	eager      bool // a lone "." line ends the body at once (a Gopher+ error block, not data)
 	bol        bool // at the beginning of a line
 	done       bool
-	terminated bool // the lone "." was seen
+	terminated bool // a lone "." line, then the close, ended the body
+	dotLines   int  // lone "." lines kept as data because more followed
+	stuffed    int  // ".." lines seen (un-stuffed when unstuff)
 }
 
-func newDotReader(br *bufio.Reader) *dotReader { return &dotReader{br: br, bol: true} }
+func newDotReader(br *bufio.Reader, unstuff bool) *dotReader {
+	return &dotReader{br: br, bol: true, unstuff: unstuff}
+}
+
+// reading says, once the body has ended, how it was read: the -v trace
+// shows it.
+func (d *dotReader) reading() string {
+	var b strings.Builder
+	if d.terminated {
+		b.WriteString(`a lone "." line then the close ended it; the "." line was removed`)
+	} else {
+		b.WriteString(`the close ended it, no lone "." line before it`)
+	}
+	if d.dotLines > 0 {
+		fmt.Fprintf(&b, `; %d lone "." line(s) inside kept as data`, d.dotLines)
+	}
+	switch {
+	case d.stuffed > 0 && d.unstuff:
+		fmt.Fprintf(&b, `; %d ".." line(s) un-stuffed to "."`, d.stuffed)
+	case d.stuffed > 0:
+		fmt.Fprintf(&b, `; %d ".." line(s) kept as sent`, d.stuffed)
+	}
+	return b.String()
+}
+
+// dotLine returns the length of a lone "." line at the start of head
+// (".\r\n" 3, ".\n" 2), or 0.
+func dotLine(head []byte) int {
+	switch {
+	case bytes.HasPrefix(head, []byte(".\r\n")):
+		return 3
+	case bytes.HasPrefix(head, []byte(".\n")):
+		return 2
+	}
+	return 0
+}
 
 func (d *dotReader) Read(p []byte) (int, error) {
 	if d.done {
@@ -69,25 +116,43 @@ func (d *dotReader) Read(p []byte) (int, error) {
 			return n, nil
 		}
 		if d.bol {
-			// Look at the start of the line only: ".\r\n", ".\n", ".." or
-			// other. Peek further than one byte only after a ".", so an
-			// ordinary short line never waits for more input.
+			// Look at the start of the line only. Peek further than one
+			// byte only after a ".", so an ordinary short line never waits
+			// for more input.
 			head, err := d.br.Peek(1)
 			if len(head) > 0 && head[0] == '.' {
+				if n > 0 {
+					return n, nil // deciding may wait for the close: hand over what is read
+				}
 				head, err = d.br.Peek(3)
-				switch {
-				case bytes.HasPrefix(head, []byte(".\r\n")), bytes.HasPrefix(head, []byte(".\n")):
+				if l := dotLine(head); l > 0 {
+					// A lone "." line: the end only if the close follows.
+					var after []byte
+					if !d.eager {
+						after, err = d.br.Peek(l + 1)
+					}
+					if d.eager || len(after) == l {
+						if err != io.EOF && !d.eager {
+							return n, err
+						}
+						d.br.Discard(l)
+						d.done, d.terminated = true, true
+						return n, io.EOF
+					}
+					d.dotLines++
+				} else if err == io.EOF && (len(head) == 1 || len(head) == 2 && head[1] == '\r') {
+					// "." (or ".\r") then the close: a terminator without
+					// its line ending.
+					d.br.Discard(len(head))
 					d.done, d.terminated = true, true
 					return n, io.EOF
-				case len(head) == 1 && err != nil:
-					// "." then EOF: a terminator without its line ending.
-					d.done, d.terminated = true, true
-					return n, io.EOF
-				case len(head) == 2 && head[1] == '\r' && err != nil:
-					d.done, d.terminated = true, true
-					return n, io.EOF
-				case len(head) >= 2 && head[1] == '.':
-					d.br.Discard(1) // ".." → "."
+				} else if err != nil && err != io.EOF {
+					return n, err
+				} else if len(head) >= 2 && head[1] == '.' {
+					d.stuffed++
+					if d.unstuff {
+						d.br.Discard(1) // ".." → "."
+					}
 				}
 			} else if len(head) == 0 {
 				if err == io.EOF {

@@ -77,7 +77,7 @@ func (m *MenuRenderer) Read(p []byte) (int, error) {
 
 // writeItem writes one listing line (see WriteListing): type label,
 // Gopher+ mark ("+", or "?" for a form), the display string with control
-// bytes escaped, and the item's URL in the RFC 1738 Appendix "<URL:…>"
+// bytes escaped, and the item's Link in the RFC 1738 Appendix "<URL:…>"
 // wrapper.
 func writeItem(w io.Writer, it Item) {
 	mark := " "
@@ -88,7 +88,7 @@ func writeItem(w io.Writer, it Item) {
 		mark = "+"
 	}
 	fmt.Fprintf(w, "%-6s%s %s", TypeName(it.Type), mark, safetext.Escape(it.Display))
-	if u := it.URL(); u != "" {
+	if u := it.Link(); u != "" {
 		fmt.Fprintf(w, "  <URL:%s>", u)
 	}
 	io.WriteString(w, "\n")
@@ -103,7 +103,7 @@ type JSONItem struct {
 	Port     int     `json:"port"`
 	Plus     bool    `json:"plus"`
 	Ask      bool    `json:"ask"`
-	URL      *string `json:"url"` // null for info and error lines
+	URL      *string `json:"url"` // Item.Link: null for info and error lines
 }
 
 // NewJSONItem returns it as a JSON Lines object; a type byte beyond ASCII
@@ -114,7 +114,7 @@ func NewJSONItem(it Item) JSONItem {
 	if it.Type >= 0x80 {
 		j.Type = fmt.Sprintf("\\x%02x", it.Type)
 	}
-	if u := it.URL(); u != "" {
+	if u := it.Link(); u != "" {
 		j.URL = &u
 	}
 	return j

@@ -345,7 +345,8 @@ func TestGetFTPVsftpd(t *testing.T) {
 			if status != 0 || stdout != "fake motd inside anon root\n" {
 				t.Fatalf("status %d, %q", status, stdout)
 			}
-			want := []string{"USER anonymous", "PASS ****", tt.cwd, "TYPE I", "EPSV", "RETR motd", "QUIT"}
+			// vsftpd lists SIZE in FEAT: it is asked before RETR.
+			want := []string{"USER anonymous", "PASS ****", tt.cwd, "TYPE I", "FEAT", "SIZE motd", "EPSV", "RETR motd", "QUIT"}
 			if got := conversation(trace); !reflect.DeepEqual(got, want) {
 				t.Errorf("sent %q, want %q", got, want)
 			}
@@ -378,9 +379,15 @@ func TestGetFTPVsftpd(t *testing.T) {
 		}
 	})
 	t.Run("type=a", func(t *testing.T) {
+		// TYPE A: NVT-ASCII on the wire (vsftpd turns LF into CRLF), the
+		// local LF written; --raw keeps the wire's bytes.
 		stdout, _, status := runCLI(t, "", "get", base+"/pub/lf.txt;type=a")
-		if status != 0 || stdout != "line1\r\nline2\r\n" {
+		if status != 0 || stdout != "line1\nline2\n" {
 			t.Errorf("status %d, %q", status, stdout)
+		}
+		stdout, _, _ = runCLI(t, "", "get", "--raw", base+"/pub/lf.txt;type=a")
+		if stdout != "line1\r\nline2\r\n" {
+			t.Errorf("--raw: %q", stdout)
 		}
 		// Without a typecode the guess is TYPE I: the bytes as stored.
 		stdout, _, _ = runCLI(t, "", "get", base+"/pub/lf.txt")

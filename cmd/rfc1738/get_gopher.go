@@ -23,7 +23,8 @@ func (a *answerList) Set(s string) error {
 	return nil
 }
 
-// gopherAccessFlags adds --answer: answers, in order, to the questions a
+// gopherAccessFlags adds --gopher-unstuff (see access.Client.GopherUnstuff)
+// and --answer: answers, in order, to the questions a
 // fetch asks — the fields of a Gopher+ form (+ASK, RFC 1738 §3.4.5) and the
 // search of a type-7 item without one (§3.4.2) — so that they can be
 // scripted. Questions beyond the answers go to the terminal, or fail
@@ -31,7 +32,9 @@ func (a *answerList) Set(s string) error {
 func gopherAccessFlags(fs *flag.FlagSet) func(*env, *access.Client) error {
 	var answers answerList
 	fs.Var(&answers, "answer", "answer the next question a gopher form (+ASK, §3.4.5) or a type-7 search asks, instead of prompting; repeatable, in order (an empty `TEXT` takes the default)")
+	unstuff := fs.Bool("gopher-unstuff", false, `remove the first dot of gopher text lines starting ".." (RFC 1436 dot-stuffing; most servers send files as stored, so by default they are kept)`)
 	return func(e *env, c *access.Client) error {
+		c.GopherUnstuff = *unstuff
 		if len(answers) == 0 {
 			return nil
 		}

@@ -79,9 +79,15 @@ func TestGetGopherGophernicus(t *testing.T) {
 	if b, _ := os.ReadFile(blob); !bytes.Equal(b, testserver.GopherBlob()) {
 		t.Errorf("blob.bin: %d bytes, not the %d bytes served", len(b), len(testserver.GopherBlob()))
 	}
+	// Text: local line ends by default, the wire's bytes with --raw.
+	disk, _ := os.ReadFile(filepath.Join(srv.Root, "hello.txt"))
 	out, _, status := runCLI(t, "", "get", base+"/0/hello.txt")
-	if disk, _ := os.ReadFile(filepath.Join(srv.Root, "hello.txt")); status != 0 || out != string(disk) {
-		t.Errorf("text: %d %q, want %q", status, out, disk)
+	if want := strings.ReplaceAll(string(disk), "\r\n", "\n"); status != 0 || out != want {
+		t.Errorf("text: %d %q, want %q", status, out, want)
+	}
+	out, _, status = runCLI(t, "", "get", "--raw", base+"/0/hello.txt")
+	if status != 0 || out != string(disk) {
+		t.Errorf("text --raw: %d %q, want %q", status, out, disk)
 	}
 
 	// The type-7 search script: the search in the URL, or asked.
@@ -109,7 +115,7 @@ func TestGetGopherPygopherd(t *testing.T) {
 	}
 
 	// §3.4.4: the default view, with its +N header.
-	out, errOut, status := runCLI(t, "", "get", "-v", base+"/0/hello.txt%09%09+")
+	out, errOut, status := runCLI(t, "", "get", "-v", "--raw", base+"/0/hello.txt%09%09+")
 	wantTrace := "> /hello.txt\t\t+\n< +" + strconv.Itoa(len(disk)) + "\n< [" + strconv.Itoa(len(disk)) + " bytes]\n"
 	if status != 0 || out != string(disk) || errOut != wantTrace {
 		t.Errorf("+: %d %q\n%s\nwant trace:\n%s", status, out, errOut, wantTrace)
@@ -131,7 +137,7 @@ func TestGetGopherPygopherd(t *testing.T) {
 	}
 	golden(t, "gopher-dir-attributes.jsonl", stable(out, srv.Port))
 	// §3.4.8: a view listed by "!" fetches that view.
-	out, _, status = runCLI(t, "", "get", base+"/0/hello.txt%09%09+text/plain")
+	out, _, status = runCLI(t, "", "get", "--raw", base+"/0/hello.txt%09%09+text/plain")
 	if status != 0 || out != string(disk) {
 		t.Errorf("view: %d %q", status, out)
 	}
@@ -150,7 +156,7 @@ func TestGetGopherAsk(t *testing.T) {
 		testserver.GopherReply{Reply: []byte("+-1\r\nThanks, Ann.\r\n.\r\n")})
 	url := "gopher://" + f.Addr + "/0/form%09%09?"
 	out, errOut, status := runCLI(t, "", "get", "-v", "--answer", "Ann", "--answer", "s3cret", "--answer", "2", url)
-	if status != 0 || out != "Thanks, Ann.\r\n" {
+	if status != 0 || out != "Thanks, Ann.\n" {
 		t.Fatalf("status %d out %q\n%s", status, out, errOut)
 	}
 	want := []string{"/form\t\t!\r\n", "/form\t+\t1\r\n+-1\r\nAnn\r\ns3cret\r\ngreen\r\n.\r\n"}

@@ -83,12 +83,32 @@ echo "iYou searched for: ${QUERY_STRING}	fake	(NULL)	0"
 echo "0Result for ${QUERY_STRING}	/hello.txt	127.0.0.1	7070"
 `
 
+// GopherLoneDot and GopherDotEnd are text files of the Gophernicus tree
+// that an RFC 1436 reader cuts short: a lone "." line inside (sent as
+// stored, it is no terminator), and one as the last line (which a reader
+// cannot tell from a terminator).
+const (
+	GopherLoneDot = "line1\r\n.\r\n..dots\r\nend\r\n"
+	GopherDotEnd  = "text\r\n.\r\n"
+)
+
+// GopherLinks is the gophermap of the Gophernicus tree's /links menu:
+// "h" items whose "URL:" selectors point out of gopherspace (one with a
+// space, which a listing must encode), and an "h" item that is a file.
+const GopherLinks = "hExample link\tURL:http://example.org/\n" +
+	"hSpaced link\tURL:http://example.org/a b.html\n" +
+	"hLocal page\t/links/page.html\n" +
+	".\n"
+
 // Gophernicus starts gophernicus (inetd-style) behind socat on a free
 // loopback port, serving this tree:
 //
 //	gophermap           title, info line, items incl. a search and an external host
 //	hello.txt           "Hello from gopher.\r\nSecond line.\r\n"
 //	dots.txt            lines starting with "." and "..", sent without dot-stuffing
+//	lonedot.txt         GopherLoneDot: a line that is only ".", then more lines
+//	dotend.txt          GopherDotEnd: text whose last line is only "."
+//	links/gophermap     GopherLinks: "h" items with "URL:" selectors
 //	docs/readme.txt, docs/with space.txt, docs/blob.bin (GopherBlob)
 //	cgi-bin/search      GophernicusSearchCGI
 //
@@ -103,6 +123,9 @@ func Gophernicus(t testing.TB) *GopherServer {
 	root := gopherTree(t, map[string]string{
 		"hello.txt":           "Hello from gopher.\r\nSecond line.\r\n",
 		"dots.txt":            ".dot line\r\n..two dots\r\nplain\r\n",
+		"lonedot.txt":         GopherLoneDot,
+		"dotend.txt":          GopherDotEnd,
+		"links/gophermap":     GopherLinks,
 		"docs/readme.txt":     "a document\n",
 		"docs/with space.txt": "space name\n",
 		"docs/blob.bin":       string(GopherBlob()),
