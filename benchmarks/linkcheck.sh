@@ -45,36 +45,8 @@ while [ $i -lt $half ]; do
 done
 chmod -R a+rX "$root"
 
-port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-pasv=$((20000 + (port % 100) * 100))
-cat >"$work/vsftpd.conf" <<CONF
-listen=YES
-listen_ipv6=NO
-listen_address=127.0.0.1
-listen_port=$port
-background=NO
-anonymous_enable=YES
-anon_root=$root
-no_anon_password=NO
-local_enable=NO
-write_enable=NO
-pasv_enable=YES
-pasv_address=127.0.0.1
-pasv_min_port=$pasv
-pasv_max_port=$((pasv + 99))
-secure_chroot_dir=/var/run/vsftpd/empty
-max_clients=0
-max_per_ip=0
-xferlog_enable=NO
-CONF
-chmod 600 "$work/vsftpd.conf"
-mkdir -p /var/run/vsftpd/empty
-/usr/sbin/vsftpd "$work/vsftpd.conf" &
-pid=$!
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-	/usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),1)" 2>/dev/null && break
-	sleep 0.2
-done
+. "$(dirname "$0")/vsftpd.sh"
+start_vsftpd "$root" "$work"
 
 urls=$work/urls.txt
 i=0
