@@ -68,8 +68,8 @@ func runMirror(e *env, args []string) int {
 			defer mu.Unlock()
 			if now := time.Now(); now.Sub(last) > 200*time.Millisecond {
 				last = now
-				fmt.Fprintf(e.stderr, "\r\x1b[K%d/%d files, %s, %s/s", s.Fetched, s.Planned, byteSize(s.Bytes),
-					byteSize(int64(float64(s.Bytes)/max(now.Sub(start).Seconds(), 0.001))))
+				fmt.Fprintf(e.stderr, "\r\x1b[K%d/%d files, %s, %s/s", s.Fetched, s.Planned, formatBytes(s.Bytes),
+					formatBytes(int64(float64(s.Bytes)/max(now.Sub(start).Seconds(), 0.001))))
 			}
 		}
 	}
@@ -84,7 +84,7 @@ func runMirror(e *env, args []string) int {
 	if !*quiet {
 		el := time.Since(start)
 		fmt.Fprintf(e.stderr, "mirror: %d fetched (%s), %d unchanged, %d deleted, %d skipped, %d refused, %d failed; %d directories in %s\n",
-			st.Fetched, byteSize(st.Bytes), st.Unchanged, st.Deleted, st.Skipped, st.Refused, st.Failed, st.Dirs, el.Round(time.Millisecond))
+			st.Fetched, formatBytes(st.Bytes), st.Unchanged, st.Deleted, st.Skipped, st.Refused, st.Failed, st.Dirs, el.Round(time.Millisecond))
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 mirror:", err)
@@ -94,18 +94,4 @@ func runMirror(e *env, args []string) int {
 		return exitNegative
 	}
 	return exitOK
-}
-
-// byteSize prints n with a binary unit.
-func byteSize(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
