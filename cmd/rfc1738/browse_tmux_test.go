@@ -90,8 +90,11 @@ func (s *tmuxScreen) wait(want string) string {
 	}
 }
 
+// browseEnv is the browser's environment in the tmux pane. CI is emptied:
+// the terminal library takes a set CI for "no terminal" and draws without
+// colour or underline, and .ci/run sets CI=true for the tests themselves.
 func browseEnv(t *testing.T, extra ...string) []string {
-	return append([]string{"NO_COLOR=1", "XDG_CONFIG_HOME=" + t.TempDir(), "TERM=xterm-256color"}, extra...)
+	return append([]string{"NO_COLOR=1", "XDG_CONFIG_HOME=" + t.TempDir(), "TERM=xterm-256color", "CI="}, extra...)
 }
 
 // TestBrowseTmux drives the browser in a terminal against the loopback
@@ -139,7 +142,7 @@ func TestBrowseTmux(t *testing.T) {
 		s.wait("EXIT=0")
 
 		// Without NO_COLOR the title bar is blue.
-		s = newTmuxScreen(t, bin, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "TERM=xterm-256color"}, root)
+		s = newTmuxScreen(t, bin, []string{"XDG_CONFIG_HOME=" + t.TempDir(), "TERM=xterm-256color", "CI="}, root)
 		s.wait("Welcome line")
 		if colour := s.run("capture-pane", "-p", "-e", "-t", "b"); !strings.Contains(colour, "44m") {
 			t.Errorf("no colours without NO_COLOR:\n%q", colour)
