@@ -131,3 +131,47 @@ func TestDatasetAcceptanceCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestPortDigitsAtTheLimits: a port is what its digits spell, at and
+// around the 32-bit boundary where the parser stops keeping the value
+// and past the size of an int, with digits of every kind after the
+// boundary, and the path after the port is still read (§3.1: port =
+// 1*digit; §5).
+func TestPortDigitsAtTheLimits(t *testing.T) {
+	for _, tc := range []struct {
+		digits string
+		value  int
+		fits   bool
+	}{
+		{"0", 0, true},
+		{"65535", 65535, true},
+		{"2147483646", 2147483646, true},
+		{"2147483647", 2147483647, true},
+		{"2147483648", 2147483648, true},
+		{"2147483649", 2147483649, true},
+		{"2147483650", 2147483650, true},
+		{"9999999999", 9999999999, true},
+		{"21474836479", 21474836479, true},
+		{"00000000002147483648", 2147483648, true},
+		{"9223372036854775807", 9223372036854775807, true},
+		{"9223372036854775808", 0, false},
+		{"99999999999999999999999", 0, false},
+	} {
+		for _, in := range []string{"ftp://h:" + tc.digits + "/d/f;type=a", "x-y://h:" + tc.digits + "/p"} {
+			u, err := Parse(in)
+			if err != nil {
+				t.Errorf("Parse(%q): %v", in, err)
+				continue
+			}
+			if d, ok := u.Port(); !ok || d != tc.digits {
+				t.Errorf("%q: Port() = %q, %v", in, d, ok)
+			}
+			if v, ok := u.PortValue(); v != tc.value || ok != tc.fits {
+				t.Errorf("%q: PortValue() = %d, %v; want %d, %v", in, v, ok, tc.value, tc.fits)
+			}
+			if p, _ := u.Path(); !strings.HasPrefix(p, "d/") && !strings.HasPrefix(p, "p") {
+				t.Errorf("%q: the path after the port is %q", in, p)
+			}
+		}
+	}
+}
