@@ -153,3 +153,46 @@ func TestMailtoSenderRefusals(t *testing.T) {
 		t.Errorf("a plain sender is refused: %v", err)
 	}
 }
+
+// TestGuardErrorText: an offset of 0 is an offset (the scheme starts
+// there), and a refusal without a hint ends with its reason.
+func TestGuardErrorText(t *testing.T) {
+	e := &GuardError{URL: "x:y", Offset: 0, Rule: "port", Reason: "r"}
+	if got := e.Error(); got != "x:y: refused (§6): offset 0: r" {
+		t.Errorf("Error() = %q", got)
+	}
+	e.Offset = -1
+	if got := e.Error(); got != "x:y: refused (§6): r" {
+		t.Errorf("Error() without an offset = %q", got)
+	}
+	e.Hint = "allow port 25 explicitly to go on"
+	if got := e.Error(); got != "x:y: refused (§6): r; allow port 25 explicitly to go on" {
+		t.Errorf("Error() with a hint = %q", got)
+	}
+}
+
+// TestCheckDataPortBounds: a data port named by a server is a TCP port
+// from 1 to 65535, both ends included.
+func TestCheckDataPortBounds(t *testing.T) {
+	c := NewClient()
+	for port, ok := range map[int]bool{0: false, 1: true, 2: true, 65534: true, 65535: true, 65536: false, -1: false} {
+		if err := c.CheckDataPort("ftp", port); (err == nil) != ok {
+			t.Errorf("CheckDataPort(%d) = %v", port, err)
+		}
+	}
+}
+
+// TestRedactInvalidEdges: the redaction of a string that does not parse
+// finds a "//" at the very start and a ':' right after it.
+func TestRedactInvalidEdges(t *testing.T) {
+	for in, want := range map[string]string{
+		"//u:p@h/x y":        "//u:****@h/x y",
+		"x://:p@h/ y":        "x://:****@h/ y",
+		"x://u:@h/ y":        "x://u:****@h/ y",
+		"no slashes: at@all": "no slashes: at@all",
+	} {
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
