@@ -54,6 +54,12 @@ func main() {
 	if err := json.Unmarshal(b, &r); err != nil {
 		fail(err)
 	}
+	if mutants(r) == 0 {
+		// A run that tested nothing (gremlins found no coverage, or
+		// every file was excluded) proves nothing.
+		fmt.Printf("mutation testing of %s: gremlins reported no mutant at all\n", *dir)
+		os.Exit(1)
+	}
 	equiv, err := readEquivalent(*equivalent)
 	if err != nil {
 		fail(err)
@@ -111,6 +117,15 @@ func main() {
 		fmt.Printf("mutation testing of %s: below %.0f%% efficacy or %.0f%% coverage, or a stale equivalence\n", *dir, *efficacy, *coverage)
 		os.Exit(1)
 	}
+}
+
+// mutants counts the mutants of every status in r.
+func mutants(r result) int {
+	n := 0
+	for _, f := range r.Files {
+		n += len(f.Mutations)
+	}
+	return n
 }
 
 // coversDir reports whether key names a file of this run.
