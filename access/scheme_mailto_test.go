@@ -354,15 +354,7 @@ func TestMailtoSTARTTLS(t *testing.T) {
 // TestMailtoTLSBounds: under TLS, reads stay bounded and under the
 // context's deadline.
 func TestMailtoTLSBounds(t *testing.T) {
-	flood := func(c net.Conn, r *bufio.Reader) {
-		r.ReadString('\n') // EHLO
-		line := []byte("250-" + strings.Repeat("x", 1000) + "\r\n")
-		for {
-			if _, err := c.Write(line); err != nil {
-				return
-			}
-		}
-	}
+	flood := testserver.SMTPFloodEHLO
 	stall := func(c net.Conn, r *bufio.Reader) { io.Copy(io.Discard, r) }
 	for name, tt := range map[string]struct {
 		hijack func(net.Conn, *bufio.Reader)

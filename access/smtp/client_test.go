@@ -1,7 +1,6 @@
 package smtp
 
 import (
-	"bufio"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -187,15 +186,7 @@ func TestStartTLSInjection(t *testing.T) {
 
 // TestMaxRead: a relay that floods is cut off at MaxRead bytes.
 func TestMaxRead(t *testing.T) {
-	flood := func(c net.Conn, r *bufio.Reader) {
-		r.ReadString('\n') // EHLO
-		line := []byte("250-" + strings.Repeat("x", 1000) + "\r\n")
-		for {
-			if _, err := c.Write(line); err != nil {
-				return
-			}
-		}
-	}
+	flood := testserver.SMTPFloodEHLO
 	ctx := testCtx(t, 20*time.Second)
 	f, cfg := tlsFake(t, testserver.SMTPFakeConfig{Hijack: flood})
 	c, _ := dial(t, ctx, f.Addr)

@@ -306,3 +306,16 @@ func (f *SMTPFake) serve(c net.Conn) {
 		}
 	}
 }
+
+// SMTPFloodEHLO is a Hijack that answers EHLO with 250- continuation lines
+// of 1,000 bytes that never end, until the client goes away: a relay that
+// floods, for the tests of the bounded read.
+func SMTPFloodEHLO(c net.Conn, r *bufio.Reader) {
+	r.ReadString('\n') // EHLO
+	line := []byte("250-" + strings.Repeat("x", 1000) + "\r\n")
+	for {
+		if _, err := c.Write(line); err != nil {
+			return
+		}
+	}
+}
