@@ -122,3 +122,27 @@ func schemeOf(s string) string {
 	}
 	return ""
 }
+
+// batches divides the census between shards: each distinct URL goes to
+// the batch of its shard, and each host, with the occurrences of the
+// valid URLs it serves, to the batch of the host's shard. There is one
+// batch per shard, even an empty one.
+func (c *census) batches(shards int) []*batch {
+	out := make([]*batch, shards)
+	for i := range out {
+		out[i] = &batch{Shards: shards, URLs: make([]urlEntry, 0, len(c.urls)/shards+len(c.urls)/(4*shards)+1)}
+	}
+	hosts := map[string]int64{}
+	for url, u := range c.urls {
+		b := out[shardOf(url, shards)]
+		b.URLs = append(b.URLs, urlEntry{url, u})
+		if u.Valid && u.Host != "" {
+			hosts[u.Host] += u.Count
+		}
+	}
+	for h, n := range hosts {
+		b := out[shardOf(h, shards)]
+		b.Hosts = append(b.Hosts, Count{h, n})
+	}
+	return out
+}

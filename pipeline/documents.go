@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -21,6 +22,21 @@ type docCounts struct {
 	Documents      int64 // documents scanned: a plain file, or a WARC record
 	Records        int64 // WARC records read
 	RecordsSkipped int64 // WARC records not scanned: other types, or binary
+	// Malformed WARC records: the reader skipped each to the next record.
+	// The first maxMalformedListed of a file are kept with their place.
+	Malformed   int64
+	MalformedAt []*warcError
+}
+
+// maxMalformedListed bounds the malformed records of one file that are
+// listed by offset; all of them are counted.
+const maxMalformedListed = 100
+
+func (n *docCounts) malformed(e *warcError) {
+	n.Malformed++
+	if len(n.MalformedAt) < maxMalformedListed {
+		n.MalformedAt = append(n.MalformedAt, e)
+	}
 }
 
 // readers holds the buffers reused from one file to the next.
@@ -32,9 +48,10 @@ type readers struct {
 // eachDocument calls scan for each document of the file read from r: the
 // whole file when it is text (gzip or not), or each record of a WARC file
 // (gzip or not) whose block is a document — "conversion" (WET), "response"
-// and "resource" — named by its WARC-Target-URI. A file that is not text,
-// a broken gzip stream or a malformed WARC record ends the file with an
-// error saying what and where; the documents before it were scanned.
+// and "resource" — named by its WARC-Target-URI. A file that is not text
+// or a broken gzip stream ends the file with an error saying what and
+// where; the documents before it were scanned. A malformed WARC record is
+// counted in n with its offset, and the records after it are still read.
 func (rd *readers) eachDocument(name string, r io.Reader, n *docCounts, scan func(doc string, r io.Reader) error) error {
 	rd.raw = resetReader(rd.raw, r)
 	text := rd.raw
@@ -71,6 +88,11 @@ func eachRecord(name string, text *bufio.Reader, n *docCounts, scan func(doc str
 		if err == io.EOF {
 			return nil
 		}
+		var bad *warcError
+		if errors.As(err, &bad) {
+			n.malformed(bad)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -92,7 +114,9 @@ func eachRecord(name string, text *bufio.Reader, n *docCounts, scan func(doc str
 			doc = fmt.Sprintf("%s@%d", name, rec.Offset)
 		}
 		n.Documents++
-		if err := scan(doc, wr.Block()); err != nil {
+		if err := scan(doc, wr.Block()); errors.As(err, &bad) {
+			n.malformed(bad) // a block cut short: the URLs before the cut count
+		} else if err != nil {
 			return err
 		}
 	}

@@ -2,10 +2,10 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"path"
 	"slices"
 	"strconv"
@@ -44,46 +44,46 @@ func (a SchemeStats) add(b SchemeStats) SchemeStats {
 	return SchemeStats{a.URLs + b.URLs, a.Valid + b.Valid, a.Invalid + b.Invalid, a.Distinct + b.Distinct}
 }
 
-// tally turns one distinct URL into what the summary adds up: the totals,
-// its scheme's counts, its host (valid URLs with a host) and its first
-// error rule (invalid URLs), each weighed by its occurrences.
-func tally(_ string, u URLStats, totals func(Totals), schemes func(string, SchemeStats), hosts, rules func(string, int64)) {
+// tally is what one distinct URL adds to the summary: the totals and its
+// scheme's counts, each weighed by its occurrences.
+func tally(u *URLStats) (Totals, SchemeStats) {
 	t := Totals{URLs: u.Count, Distinct: 1}
 	sc := SchemeStats{URLs: u.Count, Distinct: 1}
 	if u.Valid {
 		t.Valid, t.DistinctValid, sc.Valid = u.Count, 1, u.Count
-		if u.Host != "" {
-			hosts(u.Host, u.Count)
-		}
 	} else {
 		t.Invalid, t.DistinctInvalid, sc.Invalid = u.Count, 1, u.Count
-		rules(u.Rule, u.Count)
 	}
-	totals(t)
-	schemes(u.Scheme, sc)
+	return t, sc
+}
+
+// SchemeCount is the counts of one scheme.
+type SchemeCount struct {
+	Scheme string
+	Stats  SchemeStats
+}
+
+// ShardPartial is what one shard adds to the summary. Its hosts are the
+// top of the hosts of its host shard: all the occurrences of a host are
+// counted in the one shard its hash picks, so the top hosts of the whole
+// input are the top of the shards' tops.
+type ShardPartial struct {
+	Totals  Totals
+	Schemes []SchemeCount
+	Rules   []Count // the first error rules of the shard's invalid URLs, by occurrences
+	Hosts   []Count // at most the summary's top count
 }
 
 func init() {
-	register.Function6x0(tally)
-	register.Emitter1[Totals]()
-	register.Emitter2[string, SchemeStats]()
-	register.Emitter2[string, int64]()
-	register.Function2x1(Totals.add)
-	register.Function2x1(SchemeStats.add)
-	register.DoFn2x0[[]byte, func(int, int)](&shardIDsFn{})
-	register.Emitter2[int, int]()
-	register.DoFn3x1[string, URLStats, func(int, string), error](&formatFn{})
-	register.Emitter2[int, string]()
-	register.DoFn4x1[context.Context, int, func(*int) bool, func(*string) bool, error](&writeShardFn{})
-	register.Iter1[int]()
-	register.Iter1[string]()
-	register.DoFn8x1[context.Context, []byte, func(*ScanStats) bool, func(*Totals) bool,
-		func(*string, *SchemeStats) bool, func(*[]Count) bool, func(*[]Count) bool, func(*BadInput) bool, error](&summaryFn{})
+	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(ShardPartial), error](&writeShardFn{})
+	register.Iter1[[]byte]()
+	register.Emitter1[ShardPartial]()
+	register.DoFn6x1[context.Context, []byte, func(*ScanStats) bool, func(*ShardPartial) bool,
+		func(*BadInput) bool, func(*MalformedRecord) bool, error](&summaryFn{})
 	register.Iter1[ScanStats]()
-	register.Iter1[Totals]()
-	register.Iter2[string, SchemeStats]()
-	register.Iter1[[]Count]()
+	register.Iter1[ShardPartial]()
 	register.Iter1[BadInput]()
+	register.Iter1[MalformedRecord]()
 }
 
 // urlLine is one line of urls-*.jsonl. Its keys are fixed: scripts rely on
@@ -97,124 +97,198 @@ type urlLine struct {
 	Rule    *string `json:"rule"` // the §5 rule of the first error; null when valid
 }
 
-// writeShards writes one urls-SSSSS-of-NNNNN.jsonl per shard, each URL in
-// the shard its hash picks, sorted; every shard is written, even empty.
-func writeShards(s beam.Scope, o Options, imp, merged beam.PCollection) {
-	ids := beam.ParDo(s, &shardIDsFn{Shards: o.Shards}, imp)
-	lines := beam.ParDo(s, &formatFn{Shards: o.Shards}, merged)
-	grouped := beam.CoGroupByKey(s, ids, lines)
-	beam.ParDo0(s, &writeShardFn{Output: o.Output, Shards: o.Shards}, grouped)
+// writeShardFn merges the batches of one shard into its distinct URLs,
+// writes them to urls-SSSSS-of-NNNNN.jsonl, one line each, sorted, and
+// hands on the shard's part of the summary.
+type writeShardFn struct {
+	Output       string
+	Samples, Top int
 }
 
-// shardIDsFn names every shard, so that an empty one is written too.
-type shardIDsFn struct{ Shards int }
-
-func (fn *shardIDsFn) ProcessElement(_ []byte, emit func(int, int)) {
-	for i := range fn.Shards {
-		emit(i, i)
+func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, emit func(ShardPartial)) error {
+	urls := map[string]*URLStats{}
+	hosts := map[string]int64{}
+	shards := 0
+	var data []byte
+	for batches(&data) {
+		b, err := decodeBatch(data)
+		if err != nil {
+			return fmt.Errorf("shard %d: %w", shard, err)
+		}
+		if shards != 0 && b.Shards != shards {
+			return fmt.Errorf("shard %d: %w (%d, %d)", shard, errShards, shards, b.Shards)
+		}
+		shards = b.Shards
+		for i := range b.URLs {
+			e := &b.URLs[i]
+			if have := urls[e.URL]; have != nil {
+				*have = have.merge(*e.Stats, fn.Samples)
+			} else {
+				urls[e.URL] = e.Stats
+			}
+		}
+		for _, h := range b.Hosts {
+			hosts[h.Name] += h.Count
+		}
 	}
-}
-
-type formatFn struct{ Shards int }
-
-func (fn *formatFn) ProcessElement(url string, u URLStats, emit func(int, string)) error {
-	l := urlLine{URL: url, Valid: u.Valid, Scheme: u.Scheme, Count: u.Count, Samples: u.Samples}
-	if l.Samples == nil {
-		l.Samples = []Place{}
+	if shard < 0 || shard >= shards {
+		return fmt.Errorf("shard %d of %d", shard, shards)
 	}
-	if !u.Valid {
-		l.Rule = &u.Rule
-	}
+
+	var p ShardPartial
+	schemes := map[string]SchemeStats{}
+	rules := map[string]int64{}
+	lines := make([]string, 0, len(urls))
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(l); err != nil {
+	size := 0
+	for url, u := range urls {
+		t, sc := tally(u)
+		p.Totals = p.Totals.add(t)
+		schemes[u.Scheme] = schemes[u.Scheme].add(sc)
+		l := urlLine{URL: url, Valid: u.Valid, Scheme: u.Scheme, Count: u.Count, Samples: u.Samples}
+		if l.Samples == nil {
+			l.Samples = []Place{}
+		}
+		if !u.Valid {
+			rules[u.Rule] += u.Count
+			l.Rule = &u.Rule
+		}
+		buf.Reset()
+		if err := enc.Encode(l); err != nil {
+			return err
+		}
+		lines = append(lines, buf.String())
+		size += buf.Len()
+	}
+	slices.Sort(lines)
+	out := make([]byte, 0, size)
+	for _, l := range lines {
+		out = append(out, l...)
+	}
+	name := fmt.Sprintf("urls-%05d-of-%05d.jsonl", shard, shards)
+	if err := writeFile(ctx, joinPath(fn.Output, name), out); err != nil {
 		return err
 	}
-	h := fnv.New32a()
-	h.Write([]byte(url))
-	emit(int(h.Sum32()%uint32(fn.Shards)), buf.String())
+
+	for name, st := range schemes {
+		p.Schemes = append(p.Schemes, SchemeCount{name, st})
+	}
+	for name, n := range rules {
+		p.Rules = append(p.Rules, Count{name, n})
+	}
+	p.Hosts = topK(counts(hosts), fn.Top)
+	emit(p)
 	return nil
 }
 
-type writeShardFn struct {
-	Output string
-	Shards int
+func counts(m map[string]int64) []Count {
+	out := make([]Count, 0, len(m))
+	for name, n := range m {
+		out = append(out, Count{name, n})
+	}
+	return out
 }
 
-func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, _ func(*int) bool, lines func(*string) bool) error {
-	var all []string
-	var l string
-	for lines(&l) {
-		all = append(all, l)
+// topK returns the k largest counts by lessCount, largest first. It keeps
+// k at a time, never sorting all of them.
+func topK(all []Count, k int) []Count {
+	best := make([]Count, 0, max(k, 0)+1)
+	if k <= 0 {
+		return best
 	}
-	slices.Sort(all)
-	var buf bytes.Buffer
-	for _, l := range all {
-		buf.WriteString(l)
+	for _, c := range all {
+		if len(best) == k && !lessCount(best[k-1], c) {
+			continue
+		}
+		// best is sorted largest first: find the first that c beats.
+		i, _ := slices.BinarySearchFunc(best, c, func(e, c Count) int {
+			if lessCount(c, e) {
+				return -1
+			}
+			return 1
+		})
+		best = slices.Insert(best, i, c)
+		if len(best) > k {
+			best = best[:k]
+		}
 	}
-	name := fmt.Sprintf("urls-%05d-of-%05d.jsonl", shard, fn.Shards)
-	return writeFile(ctx, joinPath(fn.Output, name), buf.Bytes())
+	return best
 }
 
 // summaryInputs are the collections the summary is made of.
 type summaryInputs struct {
-	Scan, Totals, Schemes, Hosts, Rules, Bad beam.PCollection
+	Scan, Partials, Bad, Malformed beam.PCollection
 }
 
 func writeSummary(s beam.Scope, o Options, imp beam.PCollection, in summaryInputs) {
-	beam.ParDo0(s, &summaryFn{Input: o.Input, Output: o.Output}, imp,
-		beam.SideInput{Input: in.Scan}, beam.SideInput{Input: in.Totals},
-		beam.SideInput{Input: in.Schemes}, beam.SideInput{Input: in.Hosts},
-		beam.SideInput{Input: in.Rules}, beam.SideInput{Input: in.Bad})
+	beam.ParDo0(s, &summaryFn{Input: o.Input, Output: o.Output, Top: o.Top}, imp,
+		beam.SideInput{Input: in.Scan}, beam.SideInput{Input: in.Partials},
+		beam.SideInput{Input: in.Bad}, beam.SideInput{Input: in.Malformed})
 }
 
 // Summary is summary.json.
 type Summary struct {
-	Input          string                 `json:"input"`
-	Files          int64                  `json:"files"`
-	FilesBad       int64                  `json:"files_bad"`
-	Bytes          int64                  `json:"bytes"` // as stored (compressed or not)
-	Documents      int64                  `json:"documents"`
-	Records        int64                  `json:"warc_records"`
-	RecordsSkipped int64                  `json:"warc_records_skipped"` // not a document, or binary
-	Totals         Totals                 `json:"totals"`
-	Schemes        map[string]SchemeStats `json:"schemes"`
-	TopHosts       []Count                `json:"top_hosts"`
-	TopErrorRules  []Count                `json:"top_error_rules"`
-	BadInputs      []BadInput             `json:"bad_inputs"`
+	Input            string                 `json:"input"`
+	Files            int64                  `json:"files"`
+	FilesBad         int64                  `json:"files_bad"`
+	Bytes            int64                  `json:"bytes"` // as stored (compressed or not)
+	Documents        int64                  `json:"documents"`
+	Records          int64                  `json:"warc_records"`
+	RecordsSkipped   int64                  `json:"warc_records_skipped"`   // not a document, or binary
+	RecordsMalformed int64                  `json:"warc_records_malformed"` // skipped to the next record
+	Totals           Totals                 `json:"totals"`
+	Schemes          map[string]SchemeStats `json:"schemes"`
+	TopHosts         []Count                `json:"top_hosts"`
+	TopErrorRules    []Count                `json:"top_error_rules"`
+	BadInputs        []BadInput             `json:"bad_inputs"`
+	// MalformedRecords lists each malformed WARC record (at most
+	// maxMalformedListed per file; warc_records_malformed counts them all).
+	MalformedRecords []MalformedRecord `json:"malformed_warc_records"`
 }
 
 type summaryFn struct {
 	Input, Output string
+	Top           int
 }
 
-func (fn *summaryFn) ProcessElement(ctx context.Context, _ []byte, scans func(*ScanStats) bool, totals func(*Totals) bool,
-	schemes func(*string, *SchemeStats) bool, hosts, rules func(*[]Count) bool, bad func(*BadInput) bool) error {
-	sum := Summary{Input: fn.Input, Schemes: map[string]SchemeStats{}, TopHosts: []Count{}, TopErrorRules: []Count{}, BadInputs: []BadInput{}}
+func (fn *summaryFn) ProcessElement(ctx context.Context, _ []byte, scans func(*ScanStats) bool, partials func(*ShardPartial) bool,
+	bad func(*BadInput) bool, malformed func(*MalformedRecord) bool) error {
+	sum := Summary{Input: fn.Input, Schemes: map[string]SchemeStats{}, BadInputs: []BadInput{}, MalformedRecords: []MalformedRecord{}}
 	var st ScanStats
 	for v := (ScanStats{}); scans(&v); {
 		st = st.add(v)
 	}
 	sum.Files, sum.FilesBad, sum.Bytes = st.Files, st.FilesBad, st.Bytes
-	sum.Documents, sum.Records, sum.RecordsSkipped = st.Documents, st.Records, st.RecordsSkipped
-	for v := (Totals{}); totals(&v); {
-		sum.Totals = sum.Totals.add(v)
+	sum.Documents, sum.Records, sum.RecordsSkipped, sum.RecordsMalformed = st.Documents, st.Records, st.RecordsSkipped, st.RecordsMalformed
+	rules := map[string]int64{}
+	var hosts []Count
+	for v := (ShardPartial{}); partials(&v); {
+		sum.Totals = sum.Totals.add(v.Totals)
+		for _, sc := range v.Schemes {
+			sum.Schemes[sc.Scheme] = sum.Schemes[sc.Scheme].add(sc.Stats)
+		}
+		for _, r := range v.Rules {
+			rules[r.Name] += r.Count
+		}
+		hosts = append(hosts, v.Hosts...)
 	}
-	var name string
-	for v := (SchemeStats{}); schemes(&name, &v); {
-		sum.Schemes[name] = sum.Schemes[name].add(v)
-	}
-	for v := []Count(nil); hosts(&v); {
-		sum.TopHosts = append(sum.TopHosts, v...)
-	}
-	for v := []Count(nil); rules(&v); {
-		sum.TopErrorRules = append(sum.TopErrorRules, v...)
-	}
+	sum.TopHosts = topK(hosts, fn.Top)
+	sum.TopErrorRules = topK(counts(rules), fn.Top)
 	for v := (BadInput{}); bad(&v); {
 		sum.BadInputs = append(sum.BadInputs, v)
 	}
 	slices.SortFunc(sum.BadInputs, func(a, b BadInput) int { return strings.Compare(a.File, b.File) })
+	for v := (MalformedRecord{}); malformed(&v); {
+		sum.MalformedRecords = append(sum.MalformedRecords, v)
+	}
+	slices.SortFunc(sum.MalformedRecords, func(a, b MalformedRecord) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Offset, b.Offset)
+	})
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -12,8 +12,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/stats"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/top"
 
 	"github.com/rfc1738/rfc1738/extract"
 )
@@ -22,7 +20,7 @@ import (
 type Options struct {
 	Input   string // a glob on any Beam file system: /data/*.gz, gs://b/crawl/*.wet.gz
 	Output  string // a folder on any Beam file system
-	Shards  int    // how many urls-*.jsonl files
+	Shards  int    // how many urls-*.jsonl files; 0: one per shardBytes of input, at least 4
 	Samples int    // places kept per URL
 	Top     int    // hosts and error rules listed in the summary
 }
@@ -39,24 +37,46 @@ type FileRef struct {
 
 // FileSet is the files the input glob matched, in name order.
 type FileSet struct {
-	Files []FileRef
-	Total int64 // the end of the offset range
+	Files  []FileRef
+	Total  int64 // the end of the offset range
+	Shards int   // how many urls-*.jsonl files the run writes
+}
+
+// shardBytes is the input that one shard is made for when the shard count
+// is left to the census (--shards 0): the writer of a shard holds all its
+// distinct URLs in memory, so the count must grow with the corpus. Text
+// as dense in URLs as this machine's documentation has about 300,000
+// distinct URLs per GB, 80,000 per 256 MiB, a few tens of MB of memory.
+const shardBytes = 256 << 20
+
+// autoShards is the shard count for an input of total bytes.
+func autoShards(total int64) int {
+	return int(max(4, (total+shardBytes-1)/shardBytes))
 }
 
 // ScanStats counts what the scan read.
 type ScanStats struct {
-	Files, FilesBad, Bytes             int64
-	Documents, Records, RecordsSkipped int64
+	Files, FilesBad, Bytes                               int64
+	Documents, Records, RecordsSkipped, RecordsMalformed int64
 }
 
 func (a ScanStats) add(b ScanStats) ScanStats {
 	return ScanStats{a.Files + b.Files, a.FilesBad + b.FilesBad, a.Bytes + b.Bytes,
-		a.Documents + b.Documents, a.Records + b.Records, a.RecordsSkipped + b.RecordsSkipped}
+		a.Documents + b.Documents, a.Records + b.Records, a.RecordsSkipped + b.RecordsSkipped,
+		a.RecordsMalformed + b.RecordsMalformed}
 }
 
 // BadInput is a file the scan could not read whole, and why.
 type BadInput struct {
 	File   string `json:"file"`
+	Reason string `json:"reason"`
+}
+
+// MalformedRecord is a WARC record the scan skipped: its file, the offset
+// of the fault in the file's (uncompressed) stream, and what is wrong.
+type MalformedRecord struct {
+	File   string `json:"file"`
+	Offset int64  `json:"offset"`
 	Reason string `json:"reason"`
 }
 
@@ -76,59 +96,41 @@ func lessCount(a, b Count) bool {
 }
 
 func init() {
-	for _, t := range []any{FileRef{}, FileSet{}, ScanStats{}, BadInput{}, Count{}, URLStats{}, Place{}, SchemeStats{}, Totals{}} {
+	for _, t := range []any{FileRef{}, FileSet{}, ScanStats{}, BadInput{}, MalformedRecord{}, Count{}, SchemeCount{}, Totals{}, ShardPartial{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	register.DoFn3x1[context.Context, []byte, func(FileSet), error](&listFn{})
 	register.Emitter1[FileSet]()
-	register.DoFn6x1[context.Context, *sdf.LockRTracker, FileSet, func(string, URLStats), func(ScanStats), func(BadInput), error](&scanFn{})
-	register.Emitter2[string, URLStats]()
+	register.DoFn7x1[context.Context, *sdf.LockRTracker, FileSet, func(int, []byte), func(ScanStats), func(BadInput), func(MalformedRecord), error](&scanFn{})
+	register.Emitter2[int, []byte]()
 	register.Emitter1[ScanStats]()
 	register.Emitter1[BadInput]()
-	register.Combiner1[URLStats](&mergeURLFn{})
-	register.Function2x1(ScanStats.add)
-	register.Function2x1(lessCount)
+	register.Emitter1[MalformedRecord]()
 }
 
-// Build adds the census to the pipeline: files → URLs (extract, Normalize)
-// → one record per distinct URL → urls-*.jsonl and summary.json.
+// Build adds the census to the pipeline: files → URLs (extract, Normalize),
+// counted per scan → one batch per scan and shard → each shard's batches
+// merged into urls-*.jsonl and a partial summary → summary.json.
+//
+// Nothing crosses the runner per distinct URL: the scan hands on one
+// compact batch per output shard (see batch), so the runner's work is
+// O(scans × shards) elements, whatever the number of URLs; the writer of
+// a shard holds that shard's distinct URLs, so --shards must grow with
+// the corpus (it does by default, see autoShards).
 func Build(s beam.Scope, o Options) {
 	s = s.Scope("census")
 	imp := beam.Impulse(s)
-	sets := beam.ParDo(s, &listFn{Glob: o.Input}, imp)
-	urls, scans, bad := beam.ParDo3(s, &scanFn{Samples: o.Samples}, sets)
-	merged := beam.CombinePerKey(s, &mergeURLFn{Samples: o.Samples}, urls)
-
-	writeShards(s.Scope("shards"), o, imp, merged)
-
-	ss := s.Scope("summary")
-	totals, schemes, hosts, rules := beam.ParDo4(ss, tally, merged)
-	sum := summaryInputs{
-		Scan:    beam.Combine(ss, ScanStats.add, scans),
-		Totals:  beam.Combine(ss, Totals.add, totals),
-		Schemes: beam.CombinePerKey(ss, SchemeStats.add, schemes),
-		Hosts:   topCounts(ss, o.Top, hosts),
-		Rules:   topCounts(ss, o.Top, rules),
-		Bad:     bad,
-	}
-	writeSummary(ss, o, imp, sum)
+	sets := beam.ParDo(s, &listFn{Glob: o.Input, Shards: o.Shards}, imp)
+	batches, scans, bad, malformed := beam.ParDo4(s, &scanFn{Samples: o.Samples}, sets)
+	partials := beam.ParDo(s.Scope("shards"), &writeShardFn{Output: o.Output, Samples: o.Samples, Top: o.Top},
+		beam.GroupByKey(s.Scope("shards"), batches))
+	writeSummary(s.Scope("summary"), o, imp, summaryInputs{Scan: scans, Partials: partials, Bad: bad, Malformed: malformed})
 }
-
-// topCounts sums the counts of each name and keeps the n largest, with a
-// top-k combiner: each worker keeps its own n best, never a global sort.
-func topCounts(s beam.Scope, n int, col beam.PCollection) beam.PCollection {
-	sums := stats.SumPerKey(s, col)
-	counts := beam.ParDo(s, toCount, sums)
-	return top.Largest(s, counts, n, lessCount)
-}
-
-func toCount(name string, n int64) Count { return Count{name, n} }
-
-func init() { register.Function2x1(toCount) }
 
 // listFn expands the input glob on its file system.
 type listFn struct {
-	Glob string
+	Glob   string
+	Shards int // 0: autoShards of the input's size
 }
 
 func (fn *listFn) ProcessElement(ctx context.Context, _ []byte, emit func(FileSet)) error {
@@ -156,11 +158,16 @@ func (fn *listFn) ProcessElement(ctx context.Context, _ []byte, emit func(FileSe
 		set.Files = append(set.Files, FileRef{Path: name, Size: size, Start: set.Total})
 		set.Total += size + 1
 	}
+	set.Shards = fn.Shards
+	if set.Shards <= 0 {
+		set.Shards = autoShards(set.Total)
+	}
 	emit(set)
 	return nil
 }
 
-// flushAt bounds the URLs a scan holds before it hands them on.
+// flushAt bounds the distinct URLs a scan holds before it hands them on,
+// one batch per shard.
 const flushAt = 1 << 18
 
 // scanFn finds the URLs of the files of a FileSet. It is splittable over
@@ -177,7 +184,7 @@ func (fn *scanFn) CreateInitialRestriction(set FileSet) offsetrange.Restriction 
 }
 
 // initialSplit is the work of one restriction before any dynamic split.
-const initialSplit = 256 << 20
+const initialSplit = 64 << 20
 
 func (fn *scanFn) SplitRestriction(_ FileSet, rest offsetrange.Restriction) []offsetrange.Restriction {
 	return rest.SizedSplits(initialSplit)
@@ -198,12 +205,14 @@ func (fn *scanFn) Teardown() {
 }
 
 func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, set FileSet,
-	emitURL func(string, URLStats), emitScan func(ScanStats), emitBad func(BadInput)) error {
+	emitBatch func(int, []byte), emitScan func(ScanStats), emitBad func(BadInput), emitMalformed func(MalformedRecord)) error {
 	start := rt.GetRestriction().(offsetrange.Restriction).Start
 	c := newCensus(fn.Samples)
+	// Every shard gets a batch from every scan, empty or not, so that every
+	// urls-*.jsonl is written.
 	flush := func() {
-		for k, v := range c.urls {
-			emitURL(k, *v)
+		for shard, b := range c.batches(set.Shards) {
+			emitBatch(shard, appendBatch(nil, b))
 		}
 		clear(c.urls)
 	}
@@ -229,6 +238,10 @@ func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, set 
 		st.Documents += n.Documents
 		st.Records += n.Records
 		st.RecordsSkipped += n.RecordsSkipped
+		st.RecordsMalformed += n.Malformed
+		for _, e := range n.MalformedAt {
+			emitMalformed(MalformedRecord{File: f.Path, Offset: e.Offset, Reason: e.Msg})
+		}
 		if len(c.urls) >= flushAt {
 			flush()
 		}
@@ -292,13 +305,4 @@ func indexScheme(path string) int {
 		}
 	}
 	return -1
-}
-
-// mergeURLFn merges the records of one distinct URL.
-type mergeURLFn struct {
-	Samples int
-}
-
-func (fn *mergeURLFn) MergeAccumulators(a, b URLStats) URLStats {
-	return a.merge(b, fn.Samples)
 }

@@ -42,8 +42,9 @@ Mail mailto:Joe@Example.Org; news:comp.lang.go and URL:telnet://TELNET.example.o
 // corpus writes the test corpus into dir: the files the CLI reads as they
 // are (plain text and gzip), the WARC and WET files, and the text of each
 // document of those as a file of its own for the CLI. It returns the files
-// whose URLs the CLI must find, and the bad files the census must report.
-func corpus(t *testing.T, dir string) (cliFiles []string, bad map[string]string) {
+// whose URLs the CLI must find, the bad files the census must report, and
+// the malformed WARC records.
+func corpus(t *testing.T, dir string) (cliFiles []string, bad map[string]string, malformed []MalformedRecord) {
 	rfc := rfcText(t)
 	write := func(name string, data []byte) string {
 		p := filepath.Join(dir, "in", name)
@@ -83,15 +84,19 @@ func corpus(t *testing.T, dir string) (cliFiles []string, bad map[string]string)
 	}
 	write("d-pages.warc.wet.gz", gzipMembers(t, members...))
 	// An uncompressed WARC: a request (skipped), a response, a binary
-	// resource (skipped), then a malformed record: the file is reported
-	// and the response still counted.
+	// resource (skipped), a malformed record, then a response again: the
+	// malformed record is reported with its offset, and the records on
+	// both sides of it are counted.
 	resp := "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nGo to http://warc.example/next.html\n"
-	cliFiles = append(cliFiles, asDoc("warc-response.txt", resp))
-	write("e-crawl.warc", []byte(
-		warcRecordText("request", "http://warc.example/", "GET / HTTP/1.0\r\nHost: http://request.example/\r\n\r\n")+
-			warcRecordText("response", "http://warc.example/", resp)+
-			warcRecordText("resource", "http://warc.example/logo.gif", "GIF89a\x00\x00 http://binary.example/")+
-			"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: twelve\r\n\r\n"))
+	resp2 := "HTTP/1.0 200 OK\r\n\r\nand then http://after.example/bad-record\n"
+	cliFiles = append(cliFiles, asDoc("warc-response.txt", resp), asDoc("warc-response2.txt", resp2))
+	head := warcRecordText("request", "http://warc.example/", "GET / HTTP/1.0\r\nHost: http://request.example/\r\n\r\n") +
+		warcRecordText("response", "http://warc.example/", resp) +
+		warcRecordText("resource", "http://warc.example/logo.gif", "GIF89a\x00\x00 http://binary.example/") +
+		"WARC/1.0\r\nWARC-Type: resource\r\n"
+	write("e-crawl.warc", []byte(head+"Content-Length: twelve\r\n\r\nhttp://lost.example/\r\n\r\n"+
+		warcRecordText("response", "http://warc.example/2", resp2)))
+	malformed = []MalformedRecord{{filepath.Join(dir, "in", "e-crawl.warc"), int64(len(head)), `Content-Length "twelve" is not a length`}}
 
 	bad = map[string]string{}
 	// Not text: a NUL byte early.
@@ -100,8 +105,7 @@ func corpus(t *testing.T, dir string) (cliFiles []string, bad map[string]string)
 	full := gz(strings.Repeat("line http://truncated.example/\n", 2000))
 	bad[write("g-truncated.txt.gz", full[:len(full)/2])] = "gzip: unexpected EOF after"
 	bad[write("h-notgzip.gz", []byte("\x1f\x8b\x08garbage"))] = "gzip: "
-	bad[filepath.Join(dir, "in", "e-crawl.warc")] = `WARC: offset `
-	return cliFiles, bad
+	return cliFiles, bad, malformed
 }
 
 // runCensus runs the census on Prism and reads what it wrote.
@@ -212,7 +216,7 @@ func cliCounts(t *testing.T, bin string, files []string) (valid, invalid map[str
 // "rfc1738 extract" finds it.
 func TestCensusEqualsCLI(t *testing.T) {
 	dir := t.TempDir()
-	cliFiles, bad := corpus(t, dir)
+	cliFiles, bad, malformed := corpus(t, dir)
 	out := filepath.Join(dir, "out")
 	lines, sum := runCensus(t, Options{Input: filepath.Join(dir, "in", "*"), Output: out, Shards: 3, Samples: 2, Top: 5})
 
@@ -254,7 +258,10 @@ func TestCensusEqualsCLI(t *testing.T) {
 	if got := lines["http://warc.example/next.html"].Samples; !slices.Equal(got, []Place{{"http://warc.example/", 4, 7}}) {
 		t.Errorf("samples of the WARC response's URL: %+v", got)
 	}
-	for _, u := range []string{"http://request.example/", "http://binary.example/", "http://elf.example/", "http://ignored.example/"} {
+	if got := lines["http://after.example/bad-record"].Samples; !slices.Equal(got, []Place{{"http://warc.example/2", 3, 10}}) {
+		t.Errorf("samples of the URL of the WARC record after a malformed one: %+v", got)
+	}
+	for _, u := range []string{"http://request.example/", "http://binary.example/", "http://elf.example/", "http://ignored.example/", "http://lost.example/"} {
 		if _, ok := lines[u]; ok {
 			t.Errorf("%s is counted, but its record or file is not a document", u)
 		}
@@ -283,9 +290,12 @@ func TestCensusEqualsCLI(t *testing.T) {
 	if fmt.Sprint(sum.Schemes) != fmt.Sprint(schemes) {
 		t.Errorf("summary schemes %v, lines add up to %v", sum.Schemes, schemes)
 	}
-	if sum.Files != 8 || sum.FilesBad != int64(len(bad)) || sum.Documents != 8 || sum.Records != 7 || sum.RecordsSkipped != 3 {
-		t.Errorf("summary counts: files %d (bad %d), documents %d, WARC records %d (skipped %d); want 8 (%d), 8, 7 (3)",
-			sum.Files, sum.FilesBad, sum.Documents, sum.Records, sum.RecordsSkipped, len(bad))
+	if sum.Files != 8 || sum.FilesBad != int64(len(bad)) || sum.Documents != 9 || sum.Records != 8 || sum.RecordsSkipped != 3 || sum.RecordsMalformed != 1 {
+		t.Errorf("summary counts: files %d (bad %d), documents %d, WARC records %d (skipped %d, malformed %d); want 8 (%d), 9, 8 (3, 1)",
+			sum.Files, sum.FilesBad, sum.Documents, sum.Records, sum.RecordsSkipped, sum.RecordsMalformed, len(bad))
+	}
+	if !slices.Equal(sum.MalformedRecords, malformed) {
+		t.Errorf("malformed WARC records %+v, want %+v", sum.MalformedRecords, malformed)
 	}
 	if len(sum.BadInputs) != len(bad) {
 		t.Errorf("bad inputs %+v, want %d", sum.BadInputs, len(bad))

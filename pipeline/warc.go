@@ -50,12 +50,17 @@ func (e *warcError) Error() string {
 }
 
 // warcReader reads the records of an uncompressed WARC stream, streaming
-// each block without buffering it.
+// each block without buffering it. After a malformed record (Next or a
+// block returns a *warcError) the next call of Next resynchronises: it
+// skips to the next line that starts with "WARC/1.", so the records after
+// a bad one are still read.
 type warcReader struct {
-	br    *bufio.Reader
-	off   int64 // offset of the next unread byte of br
-	block exactReader
-	rec   warcRecord
+	br      *bufio.Reader
+	off     int64 // offset of the next unread byte of br
+	block   exactReader
+	rec     warcRecord
+	resync  bool // the last record was malformed: find the next one
+	midLine bool // br stands inside a line (after a line too long)
 }
 
 func newWARCReader(br *bufio.Reader) *warcReader {
@@ -73,8 +78,23 @@ func isWARC(br *bufio.Reader) bool {
 // previous block and the CRLF CRLF after it. It returns io.EOF at a clean
 // end of the stream, after the last record.
 func (w *warcReader) Next() (*warcRecord, error) {
+	rec, err := w.next()
+	if _, ok := err.(*warcError); ok {
+		w.resync = true
+	}
+	return rec, err
+}
+
+func (w *warcReader) next() (*warcRecord, error) {
+	if w.resync {
+		w.resync, w.block.r = false, nil
+		if err := w.skipToRecord(); err != nil {
+			return nil, err
+		}
+	}
 	if w.block.r != nil {
 		if _, err := io.Copy(io.Discard, &w.block); err != nil {
+			w.block.r = nil
 			return nil, err
 		}
 		w.block.r = nil
@@ -110,6 +130,11 @@ func (w *warcReader) Next() (*warcRecord, error) {
 	var name []byte // the field a continuation line extends
 	for n := 0; ; n++ {
 		at := w.off
+		// A field name is a token (ISO 28500 §4), which has no '/': a
+		// version line here is the next record, left for the resync.
+		if head, _ := w.br.Peek(len("WARC/1.")); bytes.Equal(head, []byte("WARC/1.")) {
+			return nil, &warcError{at, "a new record begins before the header's empty line"}
+		}
 		line, err := w.line()
 		if err == io.EOF {
 			return nil, &warcError{at, "the record header ends before its empty line"}
@@ -147,6 +172,41 @@ func (w *warcReader) Next() (*warcRecord, error) {
 	return &w.rec, nil
 }
 
+// skipToRecord reads on to the start of the next line that starts with
+// "WARC/1.", the version line of the next record (ISO 28500 §4), and
+// returns io.EOF when the stream ends first.
+func (w *warcReader) skipToRecord() error {
+	if w.midLine {
+		w.midLine = false
+		if err := w.skipLine(); err != nil {
+			return err
+		}
+	}
+	for {
+		head, err := w.br.Peek(len("WARC/1."))
+		if bytes.Equal(head, []byte("WARC/1.")) {
+			return nil
+		}
+		if len(head) == 0 && err != nil {
+			return err
+		}
+		if err := w.skipLine(); err != nil {
+			return err
+		}
+	}
+}
+
+// skipLine reads through the next LF, however long the line.
+func (w *warcReader) skipLine() error {
+	for {
+		line, err := w.br.ReadSlice('\n')
+		w.off += int64(len(line))
+		if err != bufio.ErrBufferFull {
+			return err
+		}
+	}
+}
+
 // Block returns the block of the record that Next returned. A stream that
 // ends before Content-Length octets makes it fail with a *warcError.
 func (w *warcReader) Block() io.Reader { return &w.block }
@@ -182,6 +242,7 @@ func (w *warcReader) line() ([]byte, error) {
 	line, err := w.br.ReadSlice('\n')
 	w.off += int64(len(line))
 	if err == bufio.ErrBufferFull || len(line) > maxWARCLine {
+		w.midLine = err == bufio.ErrBufferFull
 		return nil, &warcError{at, fmt.Sprintf("a header line longer than %d bytes", maxWARCLine)}
 	}
 	if err == io.EOF && len(line) > 0 {
@@ -203,7 +264,7 @@ func clip(b []byte) []byte {
 }
 
 // exactReader reads exactly left more bytes from r: an early end of r is
-// a *warcError rather than a quiet short block.
+// a *warcError rather than a quiet short block, returned once.
 type exactReader struct {
 	r     io.Reader
 	left  int64
@@ -223,7 +284,10 @@ func (e *exactReader) Read(p []byte) (int, error) {
 	*e.off += int64(n)
 	if errors.Is(err, io.EOF) {
 		if e.left > 0 {
-			return n, &warcError{*e.off, fmt.Sprintf("the stream ends %d bytes into a block of Content-Length %d", *e.off-e.start, *e.off-e.start+e.left)}
+			// Reported once: what is left of the block is gone.
+			err = &warcError{*e.off, fmt.Sprintf("the stream ends %d bytes into a block of Content-Length %d", *e.off-e.start, *e.off-e.start+e.left)}
+			e.left = 0
+			return n, err
 		}
 		err = nil
 	}

@@ -139,8 +139,10 @@ func TestWARCMalformed(t *testing.T) {
 	}
 }
 
-// FuzzWARC: any input ends in records, a clean EOF or a *warcError, never
-// a panic, and a block is never longer than its Content-Length.
+// FuzzWARC: any input ends in records, malformed records (a *warcError,
+// after which the reader goes on) and a clean EOF, never a panic or any
+// other error; every call of Next reads on, so the end comes; and a block
+// is never longer than its Content-Length.
 func FuzzWARC(f *testing.F) {
 	f.Add(warcRecordText("conversion", "http://a.example/", "text http://b.example/"))
 	for _, tc := range badWARC {
@@ -148,22 +150,116 @@ func FuzzWARC(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		wr := newWARCReader(bufio.NewReaderSize(strings.NewReader(in), 4096))
-		for {
+		for calls := 0; ; calls++ {
+			if calls > len(in)+1 {
+				t.Fatalf("%d calls of Next on %d bytes", calls, len(in))
+			}
 			rec, err := wr.Next()
-			if err != nil {
-				var we *warcError
-				if err != io.EOF && !errors.As(err, &we) {
-					t.Fatalf("unexpected error %v", err)
-				}
+			var we *warcError
+			if err == io.EOF {
 				return
+			}
+			if errors.As(err, &we) {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("unexpected error %v", err)
 			}
 			n, err := io.Copy(io.Discard, wr.Block())
 			if n > rec.Length {
 				t.Fatalf("block of %d bytes, Content-Length %d", n, rec.Length)
 			}
-			if err != nil {
-				return
+			if err != nil && !errors.As(err, &we) {
+				t.Fatalf("unexpected error %v", err)
 			}
 		}
 	})
+}
+
+// warcEvents reads a WARC stream to its end as the census does, going on
+// after each malformed record, and returns what it met: "OFFSET TYPE URI
+// BLOCK" per record, "OFFSET error MSG" per malformed one.
+func warcEvents(t *testing.T, in string) []string {
+	t.Helper()
+	wr := newWARCReader(bufio.NewReaderSize(strings.NewReader(in), 4096))
+	var out []string
+	for range 1000 {
+		rec, err := wr.Next()
+		if err == io.EOF {
+			return out
+		}
+		var we *warcError
+		if errors.As(err, &we) {
+			out = append(out, fmt.Sprintf("%d error %s", we.Offset, we.Msg))
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(wr.Block())
+		if errors.As(err, &we) {
+			out = append(out, fmt.Sprintf("%d error %s", we.Offset, we.Msg))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%d %s %s %q", rec.Offset, rec.Type, rec.TargetURI, b))
+	}
+	t.Fatal("no end after 1000 records")
+	return nil
+}
+
+// TestWARCResync: after a malformed record the reader goes on at the next
+// line that starts with "WARC/1.", so one bad record costs only itself.
+func TestWARCResync(t *testing.T) {
+	good := warcRecordText("conversion", "http://after.example/", "text")
+	for _, tc := range badWARC {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tc.in + good
+			if tc.name == "block cut" {
+				in = tc.in // a longer stream would fill the block
+			}
+			got := warcEvents(t, in)
+			// The fault: its offset, and (as in TestWARCMalformed) a
+			// message that contains tc.msg.
+			fault, fi := fmt.Sprintf("%d error ", tc.offset), 0
+			if tc.name == "not a version line" {
+				fi = 1
+			}
+			if len(got) > fi && strings.HasPrefix(got[fi], fault) && strings.Contains(got[fi], tc.msg) {
+				fault = got[fi]
+			}
+			want := []string{
+				fault,
+				fmt.Sprintf(`%d conversion http://after.example/ "text"`, len(tc.in)),
+			}
+			switch tc.name {
+			case "not a version line": // a good record, then the fault
+				want = append([]string{`0   ""`}, want...)
+			case "header cut": // the next record's version line ends the header
+				want[0] = fmt.Sprintf("%d error a new record begins before the header's empty line", tc.offset)
+			case "block cut": // reported once, then the end
+				want = want[:1]
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("got  %q\nwant %q", got, want)
+			}
+		})
+	}
+	// A Content-Length too short: what follows the block is not a version
+	// line ("WARC/0.9" is not one either), and the next record is found
+	// after it; then garbage with a line longer than the buffer, and a
+	// version line with no header before the next record.
+	in := "WARC/1.0\r\nWARC-Type: conversion\r\nContent-Length: 4\r\n\r\nfour and more\r\nWARC/0.9 no\r\n\r\n" + good +
+		"garbage " + strings.Repeat("x", 10000) + "\nWARC/1.1 \r\n" + good
+	first, last := strings.Index(in, good), len(in)-len(good)
+	want := []string{
+		`0 conversion  "four"`,
+		fmt.Sprintf(`%d error want a version line "WARC/1.1", found " and more"`, strings.Index(in, " and more")),
+		fmt.Sprintf(`%d conversion http://after.example/ "text"`, first),
+		fmt.Sprintf(`%d error a header line longer than %d bytes`, strings.Index(in, "garbage"), maxWARCLine),
+		fmt.Sprintf(`%d error a new record begins before the header's empty line`, last),
+		fmt.Sprintf(`%d conversion http://after.example/ "text"`, last),
+	}
+	if got := warcEvents(t, in); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 }
