@@ -268,3 +268,28 @@ func jsonOf(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestCensusMerge: two readers' censuses merged are the census of one
+// reader that read both documents: counts added, the first samples kept.
+func TestCensusMerge(t *testing.T) {
+	scan := func(c *census, doc, text string) {
+		sc := extract.NewScanner(strings.NewReader(text))
+		for sc.Scan() {
+			c.add(doc, sc.Match())
+		}
+	}
+	one, a, b := newCensus(2), newCensus(2), newCensus(2)
+	scan(one, "d1", prose)
+	scan(one, "d2", prose+"http://only.example/\n")
+	scan(a, "d2", prose+"http://only.example/\n") // the later document first
+	scan(b, "d1", prose)
+	a.merge(b)
+	if len(a.urls) != len(one.urls) || len(one.urls) < 5 {
+		t.Fatalf("%d URLs merged, %d in one census", len(a.urls), len(one.urls))
+	}
+	for url, u := range one.urls {
+		if !reflect.DeepEqual(a.urls[url], u) {
+			t.Errorf("%s: merged %+v, one census %+v", url, a.urls[url], u)
+		}
+	}
+}

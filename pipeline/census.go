@@ -102,6 +102,22 @@ func (c *census) add(doc string, m extract.Match) {
 	}
 }
 
+// merge adds the URLs of o to c.
+func (c *census) merge(o *census) {
+	for url, u := range o.urls {
+		c.put(url, u)
+	}
+}
+
+// put adds what u says of url to c; c may keep u.
+func (c *census) put(url string, u *URLStats) {
+	if have := c.urls[url]; have != nil {
+		*have = have.merge(*u, c.samples)
+	} else {
+		c.urls[url] = u
+	}
+}
+
 // firstRule is the §5 rule of the first error of an invalid URL.
 func firstRule(m extract.Match, err error) string {
 	if len(m.Errors) > 0 {

@@ -106,7 +106,7 @@ type writeShardFn struct {
 }
 
 func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, emit func(ShardPartial)) error {
-	urls := map[string]*URLStats{}
+	c := newCensus(fn.Samples)
 	hosts := map[string]int64{}
 	shards := 0
 	var data []byte
@@ -119,13 +119,8 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches f
 			return fmt.Errorf("shard %d: %w (%d, %d)", shard, errShards, shards, b.Shards)
 		}
 		shards = b.Shards
-		for i := range b.URLs {
-			e := &b.URLs[i]
-			if have := urls[e.URL]; have != nil {
-				*have = have.merge(*e.Stats, fn.Samples)
-			} else {
-				urls[e.URL] = e.Stats
-			}
+		for _, e := range b.URLs {
+			c.put(e.URL, e.Stats)
 		}
 		for _, h := range b.Hosts {
 			hosts[h.Name] += h.Count
@@ -138,12 +133,12 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches f
 	var p ShardPartial
 	schemes := map[string]SchemeStats{}
 	rules := map[string]int64{}
-	lines := make([]string, 0, len(urls))
+	lines := make([]string, 0, len(c.urls))
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	size := 0
-	for url, u := range urls {
+	for url, u := range c.urls {
 		t, sc := tally(u)
 		p.Totals = p.Totals.add(t)
 		schemes[u.Scheme] = schemes[u.Scheme].add(sc)

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"reflect"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
@@ -204,21 +207,91 @@ func (fn *scanFn) Teardown() {
 	}
 }
 
+// scanWorkers is how many files one scan reads at once: the cores the
+// process may use. A runner also runs many scans at once (Prism as many as
+// it has split the input into, a Dataflow worker one per core); this is
+// what lets a single scan use the cores before the runner has split it.
+func scanWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }
+
+// scanJob is a claimed file for a reader of the scan.
+type scanJob struct {
+	f    FileRef
+	fsys filesystem.Interface
+	err  error // the file system of the path could not be made
+}
+
+// scanResult is what a reader of the scan hands back: a file read (f, n,
+// err), or its census when it is full or when the reader is done (c).
+type scanResult struct {
+	f     FileRef
+	n     docCounts
+	err   error // why the file could not be read whole
+	c     *census
+	last  bool  // c is the reader's last census
+	fatal error // a reader failed: the bundle fails
+}
+
 func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, set FileSet,
 	emitBatch func(int, []byte), emitScan func(ScanStats), emitBad func(BadInput), emitMalformed func(MalformedRecord)) error {
 	start := rt.GetRestriction().(offsetrange.Restriction).Start
-	c := newCensus(fn.Samples)
 	// Every shard gets a batch from every scan, empty or not, so that every
 	// urls-*.jsonl is written.
-	flush := func() {
+	emit := func(c *census) {
 		for shard, b := range c.batches(set.Shards) {
 			emitBatch(shard, appendBatch(nil, b))
 		}
-		clear(c.urls)
 	}
-	sc := extract.NewScanner(nil)
-	var rd readers
+
+	// Files are claimed in order, each only when a reader is free for it,
+	// so that a split of the restriction while it runs leaves no more
+	// than scanWorkers files claimed and not yet read. Emitting stays on
+	// this goroutine: Beam's emitters are not safe for concurrent use.
+	jobs := make(chan scanJob)
+	results := make(chan scanResult)
+	var wg sync.WaitGroup
+	for range scanWorkers() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn.read(ctx, jobs, results)
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
 	var st ScanStats
+	var total *census // the readers' last censuses, merged
+	var fatal error
+	handle := func(r scanResult) {
+		switch {
+		case r.fatal != nil:
+			fatal = cmp.Or(fatal, r.fatal)
+		case r.c != nil && r.last:
+			if total == nil {
+				total = r.c
+			} else {
+				total.merge(r.c)
+			}
+		case r.c != nil:
+			emit(r.c)
+		default:
+			st.Files++
+			st.Bytes += r.f.Size
+			if r.err != nil {
+				st.FilesBad++
+				emitBad(BadInput{File: r.f.Path, Reason: r.err.Error()})
+			}
+			st.Documents += r.n.Documents
+			st.Records += r.n.Records
+			st.RecordsSkipped += r.n.RecordsSkipped
+			st.RecordsMalformed += r.n.Malformed
+			for _, e := range r.n.MalformedAt {
+				emitMalformed(MalformedRecord{File: r.f.Path, Offset: e.Offset, Reason: e.Msg})
+			}
+		}
+	}
 	whole := true
 	for _, f := range set.Files {
 		if f.Start < start {
@@ -228,39 +301,64 @@ func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, set 
 			whole = false
 			break
 		}
-		st.Files++
-		st.Bytes += f.Size
-		var n docCounts
-		if err := fn.scanFile(ctx, f.Path, &rd, sc, c, &n); err != nil {
-			st.FilesBad++
-			emitBad(BadInput{File: f.Path, Reason: err.Error()})
-		}
-		st.Documents += n.Documents
-		st.Records += n.Records
-		st.RecordsSkipped += n.RecordsSkipped
-		st.RecordsMalformed += n.Malformed
-		for _, e := range n.MalformedAt {
-			emitMalformed(MalformedRecord{File: f.Path, Offset: e.Offset, Reason: e.Msg})
-		}
-		if len(c.urls) >= flushAt {
-			flush()
+		job := scanJob{f: f}
+		job.fsys, job.err = fn.fileSystem(ctx, f.Path)
+	send:
+		for {
+			select {
+			case jobs <- job:
+				break send
+			case r := <-results:
+				handle(r)
+			}
 		}
 	}
 	if whole {
 		rt.TryClaim(set.Total) // the end: the restriction is done
 	}
-	flush()
+	close(jobs)
+	for r := range results {
+		handle(r)
+	}
+	if fatal != nil {
+		return fatal
+	}
+	emit(total)
 	emitScan(st)
 	return rt.GetError()
 }
 
+// read is one reader of a scan: it reads the files of jobs into a census
+// of its own, and hands the census back when it is full and when jobs is
+// closed.
+func (fn *scanFn) read(ctx context.Context, jobs <-chan scanJob, results chan<- scanResult) {
+	c := newCensus(fn.Samples)
+	sc := extract.NewScanner(nil)
+	var rd readers
+	defer func() {
+		// A panic here would end the process, not the bundle: it fails
+		// the bundle like a panic in ProcessElement.
+		if p := recover(); p != nil {
+			results <- scanResult{fatal: fmt.Errorf("scan: panic: %v", p)}
+		}
+	}()
+	for job := range jobs {
+		r := scanResult{f: job.f, err: job.err}
+		if r.err == nil {
+			r.err = scanFile(ctx, job.fsys, job.f.Path, &rd, sc, c, &r.n)
+		}
+		results <- r
+		if len(c.urls) >= flushAt {
+			results <- scanResult{c: c}
+			c = newCensus(fn.Samples)
+		}
+	}
+	results <- scanResult{c: c, last: true}
+}
+
 // scanFile adds the URLs of one file to c. An error is the reason the file
 // could not be read whole; what was read before it is counted.
-func (fn *scanFn) scanFile(ctx context.Context, path string, rd *readers, sc *extract.Scanner, c *census, n *docCounts) error {
-	fsys, err := fn.fileSystem(ctx, path)
-	if err != nil {
-		return err
-	}
+func scanFile(ctx context.Context, fsys filesystem.Interface, path string, rd *readers, sc *extract.Scanner, c *census, n *docCounts) error {
 	r, err := fsys.OpenRead(ctx, path)
 	if err != nil {
 		return err
