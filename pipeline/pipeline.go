@@ -187,7 +187,7 @@ func (fn *scanFn) CreateInitialRestriction(set FileSet) offsetrange.Restriction 
 }
 
 // initialSplit is the work of one restriction before any dynamic split.
-const initialSplit = 64 << 20
+const initialSplit = 256 << 20
 
 func (fn *scanFn) SplitRestriction(_ FileSet, rest offsetrange.Restriction) []offsetrange.Restriction {
 	return rest.SizedSplits(initialSplit)
