@@ -169,8 +169,9 @@ func (fn *listFn) ProcessElement(ctx context.Context, _ []byte, emit func(FileSe
 	return nil
 }
 
-// flushAt bounds the distinct URLs a scan holds before it hands them on,
-// one batch per shard.
+// flushAt bounds the distinct URLs a reader of a scan holds before it
+// hands them on, one batch per shard; a scan holds at most scanWorkers
+// times as many.
 const flushAt = 1 << 18
 
 // scanFn finds the URLs of the files of a FileSet. It is splittable over

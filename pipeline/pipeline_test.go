@@ -174,8 +174,10 @@ func cliCounts(t *testing.T, bin string, files []string) (valid, invalid map[str
 	if normalize.Stdin, err = extract.StdoutPipe(); err != nil {
 		t.Fatal(err)
 	}
-	var out, errs bytes.Buffer
-	normalize.Stdout, normalize.Stderr, extract.Stderr = &out, &errs, &errs
+	// Each process its own stderr buffer: os/exec copies each from a
+	// goroutine of its own.
+	var out, errs, extractErrs bytes.Buffer
+	normalize.Stdout, normalize.Stderr, extract.Stderr = &out, &errs, &extractErrs
 	if err := extract.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +185,7 @@ func cliCounts(t *testing.T, bin string, files []string) (valid, invalid map[str
 		t.Fatalf("rfc1738 normalize: %v\n%s", err, errs.String())
 	}
 	if err := extract.Wait(); err != nil {
-		t.Fatalf("rfc1738 extract: %v\n%s", err, errs.String())
+		t.Fatalf("rfc1738 extract: %v\n%s", err, extractErrs.String())
 	}
 	valid = map[string]int64{}
 	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
