@@ -31,7 +31,7 @@ func Parse(s string) (URL, error) {
 // the bytes decides; the ten schemes are held to their productions.
 func Valid(s string) bool {
 	i, _ := schemeEnd(s, len(s))
-	if i == 0 || i == len(s) || s[i] != ':' || len(s) > math.MaxInt32 {
+	if i == 0 || i == len(s) || s[i] != ':' || len(s) > maxInputLen {
 		return false
 	}
 	switch KindOf(s[:i]) {
@@ -62,6 +62,11 @@ func Valid(s string) bool {
 // for one input; it counts the rest (Report.MoreErrors, MoreWarnings), so
 // that the memory a report takes is bounded whatever the input.
 const MaxDiagnostics = 20
+
+// maxInputLen is the longest input Parse, Valid and Check accept: a URL
+// keeps its offsets as int32, and every offset, the end included, must fit.
+// It is a variable only so that a test can move the limit within reach.
+var maxInputLen = math.MaxInt32
 
 // parser holds the state of one parse. In Parse mode (!collect) it stops
 // at the first violation; in Check mode it records every violation in
@@ -165,7 +170,7 @@ func span(s string, i, j int, set *octets) int {
 // parse parses s and reports whether it is valid.
 func (p *parser) parse(s string) bool {
 	p.s = s
-	if len(s) > math.MaxInt32 {
+	if len(s) > maxInputLen {
 		p.fail(0, "url", "the URL is longer than this parser accepts (2 GiB)")
 		return false
 	}
