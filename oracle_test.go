@@ -137,7 +137,8 @@ var oracleSeeds = []string{
 	"https://www.example.com/a?b#c", "https://www.example.com:443", "x-foo://u:p@a.b:1/c", "foo:///x",
 	"foo://?q=1", "HTTP://X.ORG/", "Gopher://H/", "z39.50s:x", "x:", "x-y:ab%4cc", "foo://1.2.3.4/",
 	"foo://a.b-c.d9/x#", "mid:a@b", "foo://h:/", "ftp://a.b./", "ftp://x.1a/", "ftp://a..b/",
-	"https://exa_mple.com/a", "http://h:99999999999999999999/",
+	"https://exa_mple.com/a", "http://h:99999999999999999999/", "x://h.org/p", "ab://h:1/q#r",
+	"file:///a#f", "file://h.org/b/#", "FILE://localhost/c#d",
 }
 
 // oracleAlphabet holds the bytes the neighbours insert or substitute: one
