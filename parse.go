@@ -37,15 +37,8 @@ func Valid(s string) bool {
 	switch KindOf(s[:i]) {
 	case KindOther:
 	case KindFile:
-		// §5 fileurl = "file://" [ host | "localhost" ] "/" fpath, with no
-		// ";" in fpath; a host name is read here, a hostnumber by Parse.
-		if h := i + 3; strings.HasPrefix(s[i+1:], "//") {
-			if h = hostnameEnd(s, h, len(s)); h >= 0 && h < len(s) && s[h] == '/' {
-				e := span(s, h+1, len(s), fpathOctets)
-				if e == len(s) || s[e] == '#' && span(s, e+1, len(s), xcharOctets) == len(s) {
-					return true
-				}
-			}
+		if validFile(s, i) {
+			return true
 		}
 		fallthrough
 	default:
@@ -56,6 +49,23 @@ func Valid(s string) bool {
 	// fragment = *xchar.
 	end := span(s, i+1, len(s), xcharOctets)
 	return end == len(s) || s[end] == '#' && span(s, end+1, len(s), xcharOctets) == len(s)
+}
+
+// validFile is Valid's fast path for a file URL whose scheme ends at
+// colon: true when the URL has a host name or none, and a path with no ";"
+// (§5 fileurl = "file://" [ host | "localhost" ] "/" fpath), then maybe a
+// fragment. It reports false for anything else (a hostnumber, a ";", a
+// violation), which Parse then reads rule by rule.
+func validFile(s string, colon int) bool {
+	if !strings.HasPrefix(s[colon+1:], "//") {
+		return false
+	}
+	h := hostnameEnd(s, colon+3, len(s))
+	if h < 0 || h >= len(s) || s[h] != '/' {
+		return false
+	}
+	e := span(s, h+1, len(s), fpathOctets)
+	return e == len(s) || s[e] == '#' && span(s, e+1, len(s), xcharOctets) == len(s)
 }
 
 // MaxDiagnostics is how many errors, and how many warnings, Check collects

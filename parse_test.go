@@ -541,3 +541,28 @@ func TestCheckCapsDiagnostics(t *testing.T) {
 		}
 	}
 }
+
+// TestHostMessages: each fault of a host name is explained in words that
+// name it (§3.1, §5 hostname), not only by its rule and offset.
+func TestHostMessages(t *testing.T) {
+	for _, tt := range []struct {
+		in, rule string
+		offset   int
+		msg      string
+	}{
+		{"ftp://a..b/", "domainlabel", 8, "has an empty label"},
+		{"ftp://a.org./", "toplabel", 12, "may not end with '.'"},
+		{"ftp://-a.org/", "domainlabel", 6, "starts with a letter or a digit"},
+		{"ftp://a.-b/", "toplabel", 8, "the last label of a host name starts with a letter"},
+		{"ftp://a-.org/", "domainlabel", 7, "may not end with '-'"},
+		{"ftp://a.b-/", "toplabel", 9, "may not end with '-'"},
+		{"ftp://a_b.org/", "domainlabel", 7, "only letters, digits, '-' and '.'"},
+		{"ftp://1a.b_c/", "toplabel", 10, "only letters, digits, '-' and '.'"}, // a domainlabel may start with a digit
+	} {
+		_, err := Parse(tt.in)
+		var e *Error
+		if !errors.As(err, &e) || e.Rule != tt.rule || e.Offset != tt.offset || !strings.Contains(e.Message(), tt.msg) {
+			t.Errorf("Parse(%q) = %v, want %s at %d saying %q", tt.in, err, tt.rule, tt.offset, tt.msg)
+		}
+	}
+}
