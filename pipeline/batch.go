@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math"
 )
 
@@ -21,6 +24,11 @@ import (
 //	          count:uvarint nsamples:uvarint *(document:uvarint line:uvarint column:uvarint)
 //	host    = str count:uvarint
 //	str     = length:uvarint bytes
+//
+// On its way through the runner a batch is compressed with DEFLATE (RFC
+// 1951) at its fastest level (encodeBatch, readBatch): Prism copies each
+// element's bytes several times, and the encoding shrinks to about a
+// third, which saves more CPU than it costs.
 //
 // The documents of the samples are written once, in a table at the start,
 // and a sample names its document by its index in the table. flags is 1
@@ -123,6 +131,33 @@ func (b *batch) size() int {
 func appendStr(dst []byte, s string) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(s)))
 	return append(dst, s...)
+}
+
+// encodeBatch is what a scan hands on for b: its encoding, compressed.
+func encodeBatch(b *batch) []byte {
+	raw := appendBatch(nil, b)
+	var out bytes.Buffer
+	out.Grow(len(raw)/2 + 64)
+	zw, _ := flate.NewWriter(&out, flate.BestSpeed) // only fails for a bad level
+	zw.Write(raw)                                   // a bytes.Buffer does not fail
+	zw.Close()
+	return out.Bytes()
+}
+
+// maxBatchBytes bounds a batch once decompressed.
+var maxBatchBytes int64 = 1 << 30
+
+// readBatch decompresses and decodes what encodeBatch made.
+func readBatch(data []byte) (*batch, error) {
+	zr := flate.NewReader(bytes.NewReader(data))
+	raw, err := io.ReadAll(io.LimitReader(zr, maxBatchBytes+1))
+	if err != nil {
+		return nil, &batchError{0, "deflate: " + err.Error()}
+	}
+	if int64(len(raw)) > maxBatchBytes {
+		return nil, &batchError{0, fmt.Sprintf("more than %d bytes once decompressed", maxBatchBytes)}
+	}
+	return decodeBatch(raw)
 }
 
 // batchError is a batch that cannot be decoded: where and why.

@@ -44,6 +44,33 @@ func TestBatchRoundTrip(t *testing.T) {
 	}
 }
 
+// TestReadBatch: what crosses the runner is the encoding compressed; a
+// stream that is not DEFLATE, or inflates past the bound, is an error.
+func TestReadBatch(t *testing.T) {
+	b := sampleBatch()
+	data := encodeBatch(b)
+	if raw := appendBatch(nil, b); len(data) >= len(raw) {
+		t.Errorf("%d bytes compressed, %d raw", len(data), len(raw))
+	}
+	got, err := readBatch(data)
+	if err != nil || !reflect.DeepEqual(got, b) {
+		t.Fatalf("got %+v, %v; want %+v", got, err, b)
+	}
+	var be *batchError
+	if _, err := readBatch([]byte{0xff, 0xff}); !errors.As(err, &be) || !strings.HasPrefix(be.Msg, "deflate: ") {
+		t.Errorf("not DEFLATE: got %v", err)
+	}
+	defer func(n int64) { maxBatchBytes = n }(maxBatchBytes)
+	maxBatchBytes = int64(len(appendBatch(nil, b))) - 1
+	if _, err := readBatch(data); !errors.As(err, &be) || !strings.Contains(be.Msg, "once decompressed") {
+		t.Errorf("past the bound: got %v", err)
+	}
+	maxBatchBytes++
+	if _, err := readBatch(data); err != nil {
+		t.Errorf("at the bound: %v", err)
+	}
+}
+
 func TestBatchMalformed(t *testing.T) {
 	good := appendBatch(nil, sampleBatch())
 	// one URL: "u", valid, scheme "s", host "h", count 1, no samples
@@ -215,7 +242,7 @@ func TestWriteShard(t *testing.T) {
 	b2 := &batch{Shards: 3, URLs: []urlEntry{
 		{"http://a.example/", &URLStats{Valid: true, Scheme: "http", Host: "a.example", Count: 3, Samples: []Place{{"d1", 9, 9}, {"d2", 3, 1}}}},
 	}, Hosts: []Count{{"a.example", 3}, {"c.example", 1}}}
-	data := [][]byte{appendBatch(nil, b1), appendBatch(nil, b2), appendBatch(nil, &batch{Shards: 3})}
+	data := [][]byte{encodeBatch(b1), encodeBatch(b2), encodeBatch(&batch{Shards: 3})}
 	next := func(p *[]byte) bool {
 		if len(data) == 0 {
 			return false
@@ -253,11 +280,11 @@ func TestWriteShard(t *testing.T) {
 		t.Errorf("partial\n%s\nwant\n%s", g, w)
 	}
 	// Batches that disagree on the shard count are an error, not a guess.
-	data = [][]byte{appendBatch(nil, b1), appendBatch(nil, &batch{Shards: 4})}
+	data = [][]byte{encodeBatch(b1), encodeBatch(&batch{Shards: 4})}
 	if err := fn.ProcessElement(context.Background(), 1, next, func(ShardPartial) {}); !errors.Is(err, errShards) {
 		t.Errorf("got %v, want %v", err, errShards)
 	}
-	data = [][]byte{{1, 2, 0}}
+	data = [][]byte{encodeBatch(b1)[:10]}
 	var be *batchError
 	if err := fn.ProcessElement(context.Background(), 1, next, func(ShardPartial) {}); !errors.As(err, &be) {
 		t.Errorf("got %v, want a *batchError", err)

@@ -111,7 +111,7 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches f
 	shards := 0
 	var data []byte
 	for batches(&data) {
-		b, err := decodeBatch(data)
+		b, err := readBatch(data)
 		if err != nil {
 			return fmt.Errorf("shard %d: %w", shard, err)
 		}

@@ -239,7 +239,7 @@ func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, set 
 	// urls-*.jsonl is written.
 	emit := func(c *census) {
 		for shard, b := range c.batches(set.Shards) {
-			emitBatch(shard, appendBatch(nil, b))
+			emitBatch(shard, encodeBatch(b))
 		}
 	}
 
