@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"hash"
 	"io"
 	"net/textproto"
@@ -19,6 +18,7 @@ import (
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access/ftp"
 	"github.com/rfc1738/rfc1738/internal/atomicfile"
+	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
 // ftpSite holds the logins of one ftp mirror and what the server can do.
@@ -76,10 +76,14 @@ func (r *run) mirrorFTP(ctx context.Context, u rfc1738.URL) error {
 
 	// The top directory is listed first, on its own: a login or CWD that
 	// fails there fails the run.
-	sc, err := s.get(ctx, nil)
+	wctx, wd := r.watch(ctx)
+	sc, err := s.get(wctx, nil)
 	if err != nil {
+		err = watchdog.Explain(wctx, err)
+		wd.Stop()
 		return err
 	}
+	wd.Stop()
 	s.put(sc)
 	r.addFTPDir(s, nil, 0)
 	return r.fr.Run(ctx)
@@ -218,25 +222,23 @@ func isRefusal(err error) bool {
 }
 
 func (r *run) addFTPDir(s *ftpSite, rel []string, depth int) {
-	r.add(s.url(rel, "", true), depth, func(ctx context.Context) { r.ftpDir(ctx, s, rel, depth) })
+	r.add(s.url(rel, "", true), depth, func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpDir(ctx, wd, s, rel, depth) })
 }
 
 // ftpDir lists one directory and queues its subdirectories and the
 // files that are new or changed.
-func (r *run) ftpDir(ctx context.Context, s *ftpSite, rel []string, depth int) {
+func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, depth int) {
 	local := path.Join(rel...)
 	where := s.url(rel, "", true)
 	sc, err := s.get(ctx, rel)
 	if err != nil {
-		r.logf("list %s: %v", where, err.Error())
-		r.count(func(st *Stats) { st.Failed++ })
+		r.failed(ctx, "list", where, err)
 		return
 	}
-	ents, err := r.ftpList(ctx, s, sc, rel)
+	ents, err := r.ftpList(ctx, wd, s, sc, rel)
 	s.put(sc)
 	if err != nil {
-		r.logf("list %s: %v", where, err.Error())
-		r.count(func(st *Stats) { st.Failed++ })
+		r.failed(ctx, "list", where, err)
 		return
 	}
 	r.count(func(st *Stats) { st.Dirs++ })
@@ -271,7 +273,7 @@ func (r *run) ftpDir(ctx context.Context, s *ftpSite, rel []string, depth int) {
 			continue
 		}
 		e := e
-		r.add(u+";type=i", depth, func(ctx context.Context) { r.ftpFile(ctx, s, rel, e, u, child) })
+		r.add(u+";type=i", depth, func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpFile(ctx, wd, s, rel, e, u, child) })
 	}
 	r.markListed(local, names)
 }
@@ -279,14 +281,14 @@ func (r *run) ftpDir(ctx context.Context, s *ftpSite, rel []string, depth int) {
 // ftpList reads the directory sc is in: MLSD where FEAT lists it (RFC
 // 3659 §7, exact names, sizes and times), else LIST in the Unix or DOS
 // format, else NLST with a CWD probe per name.
-func (r *run) ftpList(ctx context.Context, s *ftpSite, sc *siteConn, rel []string) ([]entry, error) {
+func (r *run) ftpList(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, sc *siteConn, rel []string) ([]entry, error) {
 	where := s.url(rel, "", true)
 	s.mu.Lock()
 	mlsd := s.mlsd
 	s.mu.Unlock()
 	if mlsd {
 		var ents []entry
-		err := readLines(ctx, func() (io.ReadCloser, error) { return sc.pc.Mlsd(ctx, "") }, func(line string) {
+		err := readLines(wd, func() (io.ReadCloser, error) { return sc.pc.Mlsd(ctx, "") }, func(line string) {
 			m, ok := ftp.ParseMLSxEntry(line)
 			switch {
 			case !ok:
@@ -303,7 +305,7 @@ func (r *run) ftpList(ctx context.Context, s *ftpSite, sc *siteConn, rel []strin
 	var ents []entry
 	bad, lines := 0, 0
 	now := time.Now().UTC()
-	err := readLines(ctx, func() (io.ReadCloser, error) { return sc.pc.List(ctx, "") }, func(line string) {
+	err := readLines(wd, func() (io.ReadCloser, error) { return sc.pc.List(ctx, "") }, func(line string) {
 		lines++
 		e, skip, ok := parseListLine(line, now)
 		switch {
@@ -324,13 +326,14 @@ func (r *run) ftpList(ctx context.Context, s *ftpSite, sc *siteConn, rel []strin
 	// No line of LIST was readable: NLST for the names, and a CWD into
 	// each tells a directory from a file.
 	var names []string
-	if err := readLines(ctx, func() (io.ReadCloser, error) { return sc.pc.Nlst(ctx, "") }, func(line string) {
+	if err := readLines(wd, func() (io.ReadCloser, error) { return sc.pc.Nlst(ctx, "") }, func(line string) {
 		names = append(names, path.Base(line))
 	}); err != nil {
 		return nil, err
 	}
 	ents = ents[:0]
 	for _, n := range names {
+		wd.Touch() // each probe's replies are progress
 		if safeName(n, false) != nil {
 			ents = append(ents, entry{name: n, size: -1})
 			continue
@@ -358,13 +361,14 @@ func (r *run) ftpList(ctx context.Context, s *ftpSite, sc *siteConn, rel []strin
 	return ents, nil
 }
 
-// readLines opens a listing and calls each for every line.
-func readLines(ctx context.Context, open func() (io.ReadCloser, error), each func(string)) error {
+// readLines opens a listing and calls each for every line; every
+// arrival touches the watchdog.
+func readLines(wd *watchdog.Watchdog, open func() (io.ReadCloser, error), each func(string)) error {
 	body, err := open()
 	if err != nil {
 		return err
 	}
-	nr := ftp.NewNameReader(body)
+	nr := ftp.NewNameReader(wd.Reader(body))
 	for {
 		line, err := nr.Next()
 		if err == io.EOF {
@@ -381,27 +385,27 @@ func readLines(ctx context.Context, open func() (io.ReadCloser, error), each fun
 
 // ftpFile fetches one file with TYPE I into DIR/local, atomically, and
 // records it in the manifest.
-func (r *run) ftpFile(ctx context.Context, s *ftpSite, rel []string, e entry, u, local string) {
+func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, e entry, u, local string) {
 	sc, err := s.get(ctx, rel)
 	if err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
 	defer s.put(sc)
 	if err := sc.pc.Binary(ctx); err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
 	if e.size > 0 && !e.mtime.IsZero() {
-		r.ftpResumable(ctx, sc, e, u, local)
+		r.ftpResumable(ctx, wd, sc, e, u, local)
 		return
 	}
 	body, _, err := sc.pc.Retr(ctx, e.name)
 	if err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.save(u, local, e.size, e.mtime, body)
+	r.save(ctx, u, local, e.mtime, wd.Reader(body), body)
 }
 
 // partialName is where a file of known size and time is written while it
@@ -417,7 +421,7 @@ func partialName(local string) string {
 // version of the file), and renames it to local once the end reply says
 // it is complete. A broken transfer leaves the partial (never the local
 // name) with the listed time; a server refusing REST sends it whole.
-func (r *run) ftpResumable(ctx context.Context, sc *siteConn, e entry, u, local string) {
+func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteConn, e entry, u, local string) {
 	part := partialName(local)
 	h := sha256.New()
 	var offset int64
@@ -436,7 +440,7 @@ func (r *run) ftpResumable(ctx context.Context, sc *siteConn, e entry, u, local 
 		body, _, err = sc.pc.Retr(ctx, e.name)
 	}
 	if err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
 	if offset == 0 {
@@ -449,10 +453,10 @@ func (r *run) ftpResumable(ctx context.Context, sc *siteConn, e entry, u, local 
 	f, err := r.root.OpenFile(part, flags, 0o644)
 	if err != nil {
 		body.Close()
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
-	n, err := io.Copy(io.MultiWriter(f, h), body)
+	n, err := io.Copy(io.MultiWriter(f, h), wd.Reader(body))
 	if err == nil {
 		err = body.Close()
 	} else {
@@ -471,7 +475,7 @@ func (r *run) ftpResumable(ctx context.Context, sc *siteConn, e entry, u, local 
 		// The bytes that came stay for the next run, marked with the
 		// listed time of the version they belong to.
 		r.root.Chtimes(part, e.mtime, e.mtime)
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
 	r.root.Chtimes(local, e.mtime, e.mtime)
@@ -481,14 +485,15 @@ func (r *run) ftpResumable(ctx context.Context, sc *siteConn, e entry, u, local 
 	r.record(u, local, offset+n, n, e.mtime, h)
 }
 
-// save writes body to local atomically, hashing it, sets the remote
-// time and records the file.
-func (r *run) save(u, local string, size int64, mtime time.Time, body io.ReadCloser) {
+// save writes src to local atomically, hashing it, closes body (whose
+// Close reads the protocol's end of the transfer), sets the remote time
+// and records the file.
+func (r *run) save(ctx context.Context, u, local string, mtime time.Time, src io.Reader, body io.Closer) {
 	h := sha256.New()
 	cw := &countWriter{h: h}
-	if err := atomicfile.WriteIn(r.root, local, io.TeeReader(body, cw), body); err != nil {
+	if err := atomicfile.WriteIn(r.root, local, io.TeeReader(src, cw), body); err != nil {
 		body.Close()
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
 	if !mtime.IsZero() {
@@ -509,8 +514,12 @@ func (r *run) record(u, local string, n, came int64, mtime time.Time, h hash.Has
 	r.count(func(st *Stats) { st.Fetched++; st.Bytes += came })
 }
 
-func (r *run) fileFailed(u string, err error) {
-	r.logf("fetch %s: %v", u, fmt.Sprint(err))
+func (r *run) fileFailed(ctx context.Context, u string, err error) { r.failed(ctx, "fetch", u, err) }
+
+// failed reports a failed item, with why its context ended when it did
+// (the idle watchdog, an interrupt), and counts it.
+func (r *run) failed(ctx context.Context, what, u string, err error) {
+	r.logf(what+" %s: %v", u, watchdog.Explain(ctx, err).Error())
 	r.count(func(st *Stats) { st.Failed++ })
 }
 

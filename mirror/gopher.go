@@ -11,6 +11,7 @@ import (
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access/gopher"
+	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
 // GopherMenuName is the local name of a saved menu inside the folder of
@@ -88,11 +89,11 @@ func (s *gopherSite) itemHost(it gopher.Item) string {
 }
 
 func (r *run) addGopher(s *gopherSite, it gopher.Item, depth int) {
-	r.add(it.URL(), depth, func(ctx context.Context) {
+	r.add(it.URL(), depth, func(ctx context.Context, wd *watchdog.Watchdog) {
 		if it.Type == '1' {
-			r.gopherMenu(ctx, s, it, depth)
+			r.gopherMenu(ctx, wd, s, it, depth)
 		} else {
-			r.gopherDoc(ctx, s, it)
+			r.gopherDoc(ctx, wd, s, it)
 		}
 	})
 }
@@ -101,14 +102,18 @@ func (r *run) addGopher(s *gopherSite, it gopher.Item, depth int) {
 // menus on the same server (any with SpanHosts) are followed, documents
 // and binaries fetched; searches (7), telnet sessions (8, T), CSO (2)
 // and "h URL:" links are recorded in the saved menu, not followed.
-func (r *run) gopherMenu(ctx context.Context, s *gopherSite, menu gopher.Item, depth int) {
+func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, menu gopher.Item, depth int) {
 	u := menu.URL()
 	resp, err := s.client.Fetch(ctx, s.itemHost(menu), gopher.Request{Type: '1', Selector: menu.Selector})
 	if err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
 	defer resp.Body.Close()
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{wd.Reader(resp.Body), resp.Body}
 	mr := resp.Menu()
 	var saved bytes.Buffer
 	var items []gopher.Item
@@ -123,7 +128,7 @@ func (r *run) gopherMenu(ctx context.Context, s *gopherSite, menu gopher.Item, d
 				r.count(func(st *Stats) { st.Refused++ })
 				continue
 			}
-			r.fileFailed(u, err)
+			r.fileFailed(ctx, u, err)
 			return
 		}
 		saved.WriteString(it.Raw)
@@ -134,10 +139,10 @@ func (r *run) gopherMenu(ctx context.Context, s *gopherSite, menu gopher.Item, d
 	local := s.localPath(menu)
 	if !r.opt.DryRun {
 		if err := r.mkdir(parentDir(local)); err != nil {
-			r.fileFailed(u, err)
+			r.fileFailed(ctx, u, err)
 			return
 		}
-		r.save(u, local, -1, zeroTime, io.NopCloser(&saved))
+		r.save(ctx, u, local, zeroTime, &saved, io.NopCloser(nil))
 	}
 	for _, it := range items {
 		switch {
@@ -172,19 +177,19 @@ func (r *run) gopherMenu(ctx context.Context, s *gopherSite, menu gopher.Item, d
 }
 
 // gopherDoc fetches one document or binary item.
-func (r *run) gopherDoc(ctx context.Context, s *gopherSite, it gopher.Item) {
+func (r *run) gopherDoc(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item) {
 	u := it.URL()
 	local := s.localPath(it)
 	if err := r.mkdir(parentDir(local)); err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
 	resp, err := s.client.Fetch(ctx, s.itemHost(it), gopher.Request{Type: it.Type, Selector: it.Selector})
 	if err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.save(u, local, resp.Size, zeroTime, resp.Body)
+	r.save(ctx, u, local, zeroTime, wd.Reader(resp.Body), resp.Body)
 }
 
 func parentDir(p string) string {

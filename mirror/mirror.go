@@ -15,11 +15,21 @@ import (
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/crawl"
 	"github.com/rfc1738/rfc1738/internal/safetext"
+	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
 // DefaultParallel is the number of transfers at once per host when
 // Options.Parallel is zero.
 const DefaultParallel = crawl.DefaultPerHost
+
+// DefaultIdleTimeout is Options.IdleTimeout when it is zero: the default
+// of get's --idle-timeout.
+const DefaultIdleTimeout = 60 * time.Second
+
+// A job is the work of one URL of the tree. Its context ends when the
+// run's does or when nothing arrived for Options.IdleTimeout; each
+// arrival touches the watchdog.
+type job func(ctx context.Context, wd *watchdog.Watchdog)
 
 // Options control a mirror run. The zero value mirrors everything with
 // DefaultParallel transfers.
@@ -50,6 +60,11 @@ type Options struct {
 	SpanHosts bool
 	// Email is the anonymous ftp password (§3.2.1).
 	Email string
+	// IdleTimeout gives up on a listing or a transfer when nothing has
+	// arrived for this long, on the control or the data connection; the
+	// item is reported failed and the run goes on. Zero means
+	// DefaultIdleTimeout, a negative value no limit.
+	IdleTimeout time.Duration
 	// Log receives one line per problem, deleted or refused item, and
 	// with Verbose per fetched file too; nil discards. Peer-controlled
 	// text is escaped.
@@ -78,7 +93,7 @@ type run struct {
 	fr   crawl.Frontier
 
 	mu      sync.Mutex
-	jobs    map[string]func(ctx context.Context)
+	jobs    map[string]job
 	listed  map[string]map[string]bool // local dir → local names listed remotely
 	stats   Stats
 	planned atomic.Int64
@@ -99,12 +114,15 @@ func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error)
 	if opt.Parallel <= 0 {
 		opt.Parallel = DefaultParallel
 	}
+	if opt.IdleTimeout == 0 {
+		opt.IdleTimeout = DefaultIdleTimeout
+	}
 	if !opt.DryRun {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return Stats{}, err
 		}
 	}
-	r := &run{opt: opt, jobs: map[string]func(context.Context){}, listed: map[string]map[string]bool{}}
+	r := &run{opt: opt, jobs: map[string]job{}, listed: map[string]map[string]bool{}}
 	if root, err := os.OpenRoot(dir); err == nil {
 		r.root = root
 		defer root.Close()
@@ -178,7 +196,7 @@ func (r *run) logf(format string, args ...any) {
 }
 
 // add queues job under u, once per distinct URL (§2.2 via crawl).
-func (r *run) add(u string, depth int, job func(ctx context.Context)) {
+func (r *run) add(u string, depth int, j job) {
 	pu, err := rfc1738.Parse(u)
 	if err != nil {
 		r.logf("refused %s: %v", u, err.Error())
@@ -191,19 +209,26 @@ func (r *run) add(u string, depth int, job func(ctx context.Context)) {
 		r.mu.Unlock()
 		return
 	}
-	r.jobs[key] = job
+	r.jobs[key] = j
 	r.mu.Unlock()
 	r.fr.Add(pu, depth)
 }
 
 func (r *run) visit(ctx context.Context, t crawl.Task) {
 	r.mu.Lock()
-	job := r.jobs[t.Key]
+	j := r.jobs[t.Key]
 	delete(r.jobs, t.Key)
 	r.mu.Unlock()
-	if job != nil && ctx.Err() == nil {
-		job(ctx)
+	if j != nil && ctx.Err() == nil {
+		jctx, wd := r.watch(ctx)
+		defer wd.Stop()
+		j(jctx, wd)
 	}
+}
+
+// watch starts the idle watchdog of one job (or of the first login).
+func (r *run) watch(ctx context.Context) (context.Context, *watchdog.Watchdog) {
+	return watchdog.New(ctx, r.opt.IdleTimeout, nil)
 }
 
 var zeroTime time.Time
