@@ -50,7 +50,8 @@ func (r *run) mirrorFTP(ctx context.Context, u rfc1738.URL) error {
 	v, _ := u.FTP()
 	user, pass, _ := v.Login(r.opt.Email)
 	s := &ftpSite{
-		pool: &ftp.Pool{MaxIdlePerLogin: r.opt.Parallel},
+		// The §6 guard on the data ports the server names (227, 229).
+		pool: &ftp.Pool{Config: r.opt.Access.FTPConfig(), MaxIdlePerLogin: r.opt.Parallel},
 		addr: u.HostPort(),
 		cred: ftp.Credentials{User: user, Password: pass, HasPassword: true},
 	}

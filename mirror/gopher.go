@@ -154,6 +154,8 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		case !r.opt.SpanHosts && s.itemHost(it) != s.host:
 			r.count(func(st *Stats) { st.Recorded++ })
 			continue
+		case s.itemHost(it) != s.host && !r.guard(it):
+			continue
 		}
 		if it.Type == '1' {
 			if r.opt.Depth > 0 && depth+2 > r.opt.Depth {
@@ -174,6 +176,24 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		}
 		r.addGopher(s, it, depth)
 	}
+}
+
+// guard applies get's §6 port guard to an item on another server than
+// the URL's: a menu may aim an item at any host and port (RFC 1436), and
+// following it must not make a retrieval talk to another protocol's
+// server (§6's example is a gopher URL that sends mail). A refusal is
+// reported and counted, never fatal.
+func (r *run) guard(it gopher.Item) bool {
+	u, err := rfc1738.Parse(it.URL())
+	if err == nil {
+		_, err = r.opt.Access.CheckPort(u)
+	}
+	if err != nil {
+		r.logf("refused %s", err.Error())
+		r.count(func(st *Stats) { st.Refused++ })
+		return false
+	}
+	return true
 }
 
 // gopherDoc fetches one document or binary item.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/crawl"
 	"github.com/rfc1738/rfc1738/internal/safetext"
 	"github.com/rfc1738/rfc1738/internal/watchdog"
@@ -58,6 +59,11 @@ type Options struct {
 	DryRun bool
 	// SpanHosts lets a gopher mirror follow menus to other hosts.
 	SpanHosts bool
+	// Access holds the §6 port guard (AllowPorts, AllowAnyPort) applied
+	// to the URL, to every gopher item on another server, and to the data
+	// ports an ftp server names, and the ftp trace; nil means
+	// access.NewClient()'s defaults.
+	Access *access.Client
 	// Email is the anonymous ftp password (§3.2.1).
 	Email string
 	// IdleTimeout gives up on a listing or a transfer when nothing has
@@ -116,6 +122,13 @@ func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error)
 	}
 	if opt.IdleTimeout == 0 {
 		opt.IdleTimeout = DefaultIdleTimeout
+	}
+	if opt.Access == nil {
+		opt.Access = access.NewClient()
+	}
+	// §6: the URL's own port passes the guard get applies.
+	if _, err := opt.Access.CheckPort(u); err != nil {
+		return Stats{}, err
 	}
 	if !opt.DryRun {
 		if err := os.MkdirAll(dir, 0o755); err != nil {

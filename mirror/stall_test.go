@@ -126,3 +126,65 @@ func TestMirrorStalledGopher(t *testing.T) {
 		t.Errorf("manifest %+v, want the menu and two", recs)
 	}
 }
+
+// TestMirrorGopherPortGuard: with SpanHosts, a menu item aimed at
+// another protocol's port (§6: smtp's 25, nntp's 119) is refused with
+// get's message, reported and counted, and the run goes on; an item on
+// another port that no line protocol owns is followed. A URL typed with
+// such a port is refused before anything is sent.
+func TestMirrorGopherPortGuard(t *testing.T) {
+	other := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
+		return testserver.GopherReply{Reply: []byte("from the other server")}
+	})
+	fake := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
+		if string(req) == "/menu\r\n" {
+			m := string(gopherMenu(addr, "0 /here"))
+			m = strings.TrimSuffix(m, ".\r\n") +
+				"0mail\tHELO x\t127.0.0.1\t25\r\n" +
+				"1news\t/\t127.0.0.1\t119\r\n" +
+				string(gopherMenu(other.Addr, "9 /there"))
+			return testserver.GopherReply{Reply: []byte(m)}
+		}
+		return testserver.GopherReply{Reply: []byte("here")}
+	})
+	dir := t.TempDir()
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), "gopher://"+fake.Addr+"/1/menu", dir, Options{Log: &log, SpanHosts: true})
+	if err != nil || st.Refused != 2 || st.Failed != 0 || st.Fetched != 3 {
+		t.Fatalf("Mirror = %+v, %v; want 2 refused, the menu, here and there fetched\n%s", st, err, log.String())
+	}
+	for _, want := range []string{
+		"refused gopher://127.0.0.1:25/0HELO%20x: refused (§6): offset 19: port 25 belongs to smtp, not gopher",
+		"refused gopher://127.0.0.1:119/1/: refused (§6): offset 19: port 119 belongs to nntp, not gopher",
+	} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "%"+other.Addr, "there")); string(b) != "from the other server" {
+		t.Errorf("the other server's item = %q, %v", b, err)
+	}
+	if n := len(other.Requests()); n != 1 {
+		t.Errorf("%d requests to the other server, want 1", n)
+	}
+
+	_, err = Mirror(context.Background(), "gopher://127.0.0.1:25/1/", t.TempDir(), Options{})
+	if err == nil || !strings.Contains(err.Error(), "port 25 belongs to smtp") {
+		t.Errorf("a URL at port 25: %v", err)
+	}
+}
+
+// TestMirrorFTPDataPortGuard: an ftp server naming another protocol's
+// port for its data connection (a 229 reply aimed at smtp's 25) is
+// refused as get refuses it (§6); nothing is fetched from it.
+func TestMirrorFTPDataPortGuard(t *testing.T) {
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: faultFiles, DataPort: 25})
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), "ftp://"+fake.Addr+"/top/", t.TempDir(), Options{Log: &log})
+	if err != nil || st.Failed != 1 || st.Fetched != 0 {
+		t.Fatalf("Mirror = %+v, %v; want the listing failed\n%s", st, err, log.String())
+	}
+	if want := "refused (§6): the server named a data port: port 25 belongs to smtp"; !strings.Contains(log.String(), want) {
+		t.Errorf("log lacks %q:\n%s", want, log.String())
+	}
+}

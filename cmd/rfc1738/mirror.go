@@ -58,7 +58,7 @@ func runMirror(e *env, args []string) int {
 		Parallel: *parallel, Depth: *depth, Include: include, Exclude: exclude,
 		MaxSize: *maxSize, MaxTotal: *maxTotal, Delete: *del, DryRun: *dry,
 		SpanHosts: *span, Email: c.Email, Verbose: *verbose || *dry, Log: e.stdout,
-		IdleTimeout: *idle,
+		IdleTimeout: *idle, Access: c,
 	}
 	if *idle <= 0 {
 		opt.IdleTimeout = -1 // as get's --idle-timeout 0: never
@@ -92,7 +92,7 @@ func runMirror(e *env, args []string) int {
 			st.Fetched, formatBytes(st.Bytes), st.Unchanged, st.Deleted, st.Skipped, st.Refused, st.Failed, st.Dirs, el.Round(time.Millisecond))
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 mirror:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 mirror:", inCLITerms(err))
 		return exitNegative
 	}
 	if st.Failed > 0 {
