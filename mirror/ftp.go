@@ -490,6 +490,16 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteC
 // Close reads the protocol's end of the transfer), sets the remote time
 // and records the file.
 func (r *run) save(ctx context.Context, u, local string, mtime time.Time, src io.Reader, body io.Closer) {
+	r.saveAs(ctx, u, local, "", mtime, src, body)
+}
+
+// saveKind saves src, read whole already, as a file of another kind than
+// an item's own copy (KindGopherPlus).
+func (r *run) saveKind(ctx context.Context, u, local, kind string, src io.Reader) {
+	r.saveAs(ctx, u, local, kind, zeroTime, src, io.NopCloser(nil))
+}
+
+func (r *run) saveAs(ctx context.Context, u, local, kind string, mtime time.Time, src io.Reader, body io.Closer) {
 	h := sha256.New()
 	cw := &countWriter{h: h}
 	if err := atomicfile.WriteIn(r.root, local, io.TeeReader(src, cw), body); err != nil {
@@ -500,13 +510,17 @@ func (r *run) save(ctx context.Context, u, local string, mtime time.Time, src io
 	if !mtime.IsZero() {
 		r.root.Chtimes(local, mtime, mtime)
 	}
-	r.record(u, local, cw.n, cw.n, mtime, h)
+	r.recordKind(u, local, kind, cw.n, cw.n, mtime, h)
 }
 
 // record adds a complete file of n bytes, of which came transferred in
 // this run, to the manifest and the counts.
 func (r *run) record(u, local string, n, came int64, mtime time.Time, h hash.Hash) {
-	if err := r.man.add(Record{URL: u, Path: local, Size: n, Mtime: mtime, SHA256: hex.EncodeToString(h.Sum(nil))}); err != nil {
+	r.recordKind(u, local, "", n, came, mtime, h)
+}
+
+func (r *run) recordKind(u, local, kind string, n, came int64, mtime time.Time, h hash.Hash) {
+	if err := r.man.add(Record{URL: u, Path: local, Kind: kind, Size: n, Mtime: mtime, SHA256: hex.EncodeToString(h.Sum(nil))}); err != nil {
 		r.logf("manifest: %v", err.Error())
 	}
 	if r.opt.Verbose {

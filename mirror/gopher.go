@@ -19,6 +19,13 @@ import (
 // writes "%" as "%25"), so it collides with nothing.
 const GopherMenuName = "%gophermap"
 
+// GopherPlusSuffix ends the local name of the Gopher+ attributes of an
+// item, saved beside it: "docs/a.txt" has "docs/a.txt%gopher+", a menu
+// "docs/%gophermap" has "docs/%gophermap%gopher+". A "%" that comes from
+// a remote name is always followed by two hex digits (gopherSegment), and
+// "g" is none, so no item's own name ends this way.
+const GopherPlusSuffix = "%gopher+"
+
 // gopherSite is one gopher mirror.
 type gopherSite struct {
 	client gopher.Client
@@ -110,10 +117,7 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		return
 	}
 	defer resp.Body.Close()
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{wd.Reader(resp.Body), resp.Body}
+	watchBody(wd, resp)
 	mr := resp.Menu()
 	var saved bytes.Buffer
 	var items []gopher.Item
@@ -143,6 +147,7 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 			return
 		}
 		r.save(ctx, u, local, zeroTime, &saved, io.NopCloser(nil))
+		r.gopherAttributes(ctx, wd, s, menu, local)
 	}
 	for _, it := range items {
 		switch {
@@ -210,6 +215,60 @@ func (r *run) gopherDoc(ctx context.Context, wd *watchdog.Watchdog, s *gopherSit
 		return
 	}
 	r.save(ctx, u, local, zeroTime, wd.Reader(resp.Body), resp.Body)
+	r.gopherAttributes(ctx, wd, s, it, local)
+}
+
+// gopherAttributes fetches the Gopher+ attributes of an item its menu
+// marks as a Gopher+ one (a fifth field "+" or "?") with the request
+// "selector TAB !" (RFC 1738 §3.4.6: "!" is all of an item's
+// attributes), and saves their blocks (+INFO, +ADMIN, +VIEWS, +ABSTRACT…)
+// beside the item's local copy, under its name and GopherPlusSuffix, as
+// lines ending in CRLF: "+NAME: value", then the block's lines each
+// after one space, as the Gopher+ protocol writes them. The manifest
+// records it under the attribute request's URL ("…%09%09!", §3.4.3)
+// with kind "gopher+". A server that answers without a Gopher+ status
+// line is a Gopher-0 one: nothing is saved, and the item stays.
+func (r *run) gopherAttributes(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, local string) {
+	if !it.Plus || r.opt.DryRun {
+		return
+	}
+	u := it.URL() + "%09%09!"
+	resp, err := s.client.Fetch(ctx, s.itemHost(it), gopher.Request{Type: it.Type, Selector: it.Selector, Plus: "!", HasPlus: true})
+	if err != nil {
+		r.fileFailed(ctx, u, err)
+		return
+	}
+	if !resp.Plus {
+		resp.Body.Close()
+		r.logf("no Gopher+ attributes for %s: the server answered without a Gopher+ status line", it.URL())
+		return
+	}
+	watchBody(wd, resp)
+	blocks, err := resp.Attributes()
+	if err != nil {
+		r.fileFailed(ctx, u, err)
+		return
+	}
+	var b bytes.Buffer
+	for _, bl := range blocks {
+		b.WriteString("+" + bl.Name + ":")
+		if bl.Value != "" {
+			b.WriteString(" " + bl.Value)
+		}
+		b.WriteString("\r\n")
+		for _, l := range bl.Lines {
+			b.WriteString(" " + l + "\r\n")
+		}
+	}
+	r.saveKind(ctx, u, local+GopherPlusSuffix, KindGopherPlus, &b)
+}
+
+// watchBody makes every arrival of resp's body touch wd.
+func watchBody(wd *watchdog.Watchdog, resp *gopher.Response) {
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{wd.Reader(resp.Body), resp.Body}
 }
 
 func parentDir(p string) string {

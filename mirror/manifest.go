@@ -16,11 +16,18 @@ import (
 // ManifestName is the manifest's name inside the mirror's folder.
 const ManifestName = ".rfc1738-mirror.jsonl"
 
+// KindGopherPlus is the Record.Kind of a file holding the Gopher+
+// attributes of an item (see GopherPlusSuffix).
+const KindGopherPlus = "gopher+"
+
 // A Record is one line of the manifest: a file that is complete in the
 // mirror. A line with Deleted set says an earlier record's file is gone.
 type Record struct {
-	URL     string    `json:"url"`
-	Path    string    `json:"path"` // slash-separated, relative to the mirror's folder
+	URL  string `json:"url"`
+	Path string `json:"path"` // slash-separated, relative to the mirror's folder
+	// Kind is empty for a copy of a remote file or item, KindGopherPlus
+	// for the Gopher+ attributes of the item beside it.
+	Kind    string    `json:"kind,omitempty"`
 	Size    int64     `json:"size"`
 	Mtime   time.Time `json:"mtime,omitzero"` // the remote time, as listed
 	SHA256  string    `json:"sha256,omitempty"`
