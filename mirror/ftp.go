@@ -406,7 +406,7 @@ func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, re
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.save(ctx, u, local, e.mtime, wd.Reader(body), body)
+	r.save(ctx, Record{URL: u, Path: local, Mtime: e.mtime}, wd.Reader(body), body)
 }
 
 // partialName is where a file of known size and time is written while it
@@ -483,48 +483,36 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteC
 	if offset > 0 {
 		r.logf("resumed %s at byte %s", u, strconv.FormatInt(offset, 10))
 	}
-	r.record(u, local, offset+n, n, e.mtime, h)
+	r.record(Record{URL: u, Path: local, Size: offset + n, Mtime: e.mtime}, n, h)
 }
 
-// save writes src to local atomically, hashing it, closes body (whose
-// Close reads the protocol's end of the transfer), sets the remote time
-// and records the file.
-func (r *run) save(ctx context.Context, u, local string, mtime time.Time, src io.Reader, body io.Closer) {
-	r.saveAs(ctx, u, local, "", mtime, src, body)
-}
-
-// saveKind saves src, read whole already, as a file of another kind than
-// an item's own copy (KindGopherPlus).
-func (r *run) saveKind(ctx context.Context, u, local, kind string, src io.Reader) {
-	r.saveAs(ctx, u, local, kind, zeroTime, src, io.NopCloser(nil))
-}
-
-func (r *run) saveAs(ctx context.Context, u, local, kind string, mtime time.Time, src io.Reader, body io.Closer) {
+// save writes src to rec.Path atomically, hashing it, closes body
+// (whose Close reads the protocol's end of the transfer), sets the remote
+// time and records the file as rec with its size and SHA-256.
+func (r *run) save(ctx context.Context, rec Record, src io.Reader, body io.Closer) {
 	h := sha256.New()
 	cw := &countWriter{h: h}
-	if err := atomicfile.WriteIn(r.root, local, io.TeeReader(src, cw), body); err != nil {
+	if err := atomicfile.WriteIn(r.root, rec.Path, io.TeeReader(src, cw), body); err != nil {
 		body.Close()
-		r.fileFailed(ctx, u, err)
+		r.fileFailed(ctx, rec.URL, err)
 		return
 	}
-	if !mtime.IsZero() {
-		r.root.Chtimes(local, mtime, mtime)
+	if !rec.Mtime.IsZero() {
+		r.root.Chtimes(rec.Path, rec.Mtime, rec.Mtime)
 	}
-	r.recordKind(u, local, kind, cw.n, cw.n, mtime, h)
+	rec.Size = cw.n
+	r.record(rec, cw.n, h)
 }
 
-// record adds a complete file of n bytes, of which came transferred in
+// record adds a complete file, of which came bytes were transferred in
 // this run, to the manifest and the counts.
-func (r *run) record(u, local string, n, came int64, mtime time.Time, h hash.Hash) {
-	r.recordKind(u, local, "", n, came, mtime, h)
-}
-
-func (r *run) recordKind(u, local, kind string, n, came int64, mtime time.Time, h hash.Hash) {
-	if err := r.man.add(Record{URL: u, Path: local, Kind: kind, Size: n, Mtime: mtime, SHA256: hex.EncodeToString(h.Sum(nil))}); err != nil {
+func (r *run) record(rec Record, came int64, h hash.Hash) {
+	rec.SHA256 = hex.EncodeToString(h.Sum(nil))
+	if err := r.man.add(rec); err != nil {
 		r.logf("manifest: %v", err.Error())
 	}
 	if r.opt.Verbose {
-		r.logf("fetched %s -> %s (%d bytes)", u, local, n)
+		r.logf("fetched %s -> %s (%d bytes)", rec.URL, rec.Path, rec.Size)
 	}
 	r.count(func(st *Stats) { st.Fetched++; st.Bytes += came })
 }

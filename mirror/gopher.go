@@ -3,11 +3,15 @@ package mirror
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access/gopher"
@@ -30,6 +34,12 @@ const GopherPlusSuffix = "%gopher+"
 type gopherSite struct {
 	client gopher.Client
 	host   string // host:port of the URL
+
+	// For --delete: the local paths the menus read in this run named,
+	// and the menus read whole.
+	mu    sync.Mutex
+	named map[string]bool
+	whole map[string]bool
 }
 
 func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
@@ -37,13 +47,92 @@ func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
 	if v.Type != '1' {
 		return fmt.Errorf("mirror: %s is not a gopher menu (type %q); only a menu (type 1) can be mirrored", u, v.Type)
 	}
-	s := &gopherSite{host: strings.ToLower(u.HostPort())}
+	s := &gopherSite{host: strings.ToLower(u.HostPort()), named: map[string]bool{}, whole: map[string]bool{}}
 	it := gopher.Item{Type: '1', Selector: v.Selector, Host: u.Host(), Port: u.PortNumber()}
 	if it.Port == 0 {
 		it.Port = u.DefaultPort()
 	}
-	r.addGopher(s, it, 0)
-	return r.fr.Run(ctx)
+	r.addGopher(s, it, 0, "")
+	if err := r.fr.Run(ctx); err != nil {
+		return err
+	}
+	if r.opt.Delete {
+		r.gopherDelete(s)
+	}
+	return nil
+}
+
+// gopherDelete removes the local copies of items gone from their menu:
+// a record whose menu was read whole in this run, and that no menu read
+// in this run named, is deleted, and so, in turn, is everything listed
+// by a menu so deleted. An item whose menu was not read (it failed, it is
+// on another server not followed, or below --depth) stays: a selector
+// may put an item anywhere, so only its own menu can say it is gone.
+// Every removal goes through os.Root (never outside DIR); a folder left
+// empty is removed too.
+func (r *run) gopherDelete(s *gopherSite) {
+	r.man.mu.Lock()
+	var recs []Record
+	for _, rec := range r.man.recs {
+		if rec.Menu != "" {
+			recs = append(recs, Record{Path: rec.Path, Menu: rec.Menu})
+		}
+	}
+	r.man.mu.Unlock()
+	s.mu.Lock()
+	gone := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, rec := range recs {
+			if !gone[rec.Path] && !s.named[rec.Path] && (s.whole[rec.Menu] || gone[rec.Menu]) {
+				gone[rec.Path], changed = true, true
+			}
+		}
+	}
+	s.mu.Unlock()
+	paths := make([]string, 0, len(gone))
+	for p := range gone {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if r.opt.DryRun {
+			r.logf("would delete %s", p)
+			r.count(func(st *Stats) { st.Deleted++ })
+			continue
+		}
+		if err := r.root.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			r.logf("delete %s: %v", p, err.Error())
+			r.count(func(st *Stats) { st.Failed++ })
+			continue
+		}
+		r.logf("deleted %s", p)
+		r.count(func(st *Stats) { st.Deleted++ })
+		r.man.add(Record{Path: p, Deleted: true})
+		for dir := parentDir(p); dir != ""; dir = parentDir(dir) {
+			if r.root.Remove(dir) != nil { // not empty
+				break
+			}
+		}
+	}
+}
+
+// name records that a menu read in this run named local paths ps.
+func (s *gopherSite) name(ps ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range ps {
+		s.named[p] = true
+	}
+}
+
+// menuRead records the end of reading a menu: whole or not.
+func (s *gopherSite) menuRead(local string, whole bool) {
+	if whole {
+		s.mu.Lock()
+		s.whole[local] = true
+		s.mu.Unlock()
+	}
 }
 
 // gopherSegment makes one "/"-separated part of a selector a local name:
@@ -95,12 +184,13 @@ func (s *gopherSite) itemHost(it gopher.Item) string {
 	return strings.ToLower(net.JoinHostPort(it.Host, strconv.Itoa(it.Port)))
 }
 
-func (r *run) addGopher(s *gopherSite, it gopher.Item, depth int) {
+// addGopher queues item it, listed by the menu whose local path is menu.
+func (r *run) addGopher(s *gopherSite, it gopher.Item, depth int, menu string) {
 	r.add(it.URL(), depth, func(ctx context.Context, wd *watchdog.Watchdog) {
 		if it.Type == '1' {
-			r.gopherMenu(ctx, wd, s, it, depth)
+			r.gopherMenu(ctx, wd, s, it, depth, menu)
 		} else {
-			r.gopherDoc(ctx, wd, s, it)
+			r.gopherDoc(ctx, wd, s, it, menu)
 		}
 	})
 }
@@ -109,8 +199,11 @@ func (r *run) addGopher(s *gopherSite, it gopher.Item, depth int) {
 // menus on the same server (any with SpanHosts) are followed, documents
 // and binaries fetched; searches (7), telnet sessions (8, T), CSO (2)
 // and "h URL:" links are recorded in the saved menu, not followed.
-func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, menu gopher.Item, depth int) {
+func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, menu gopher.Item, depth int, parent string) {
 	u := menu.URL()
+	local := s.localPath(menu)
+	whole := false
+	defer func() { s.menuRead(local, whole) }()
 	resp, err := s.client.Fetch(ctx, s.itemHost(menu), gopher.Request{Type: '1', Selector: menu.Selector})
 	if err != nil {
 		r.fileFailed(ctx, u, err)
@@ -121,6 +214,7 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 	mr := resp.Menu()
 	var saved bytes.Buffer
 	var items []gopher.Item
+	bad := false
 	for {
 		it, err := mr.Next()
 		if err == io.EOF {
@@ -130,6 +224,7 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 			if _, bad := err.(*gopher.LineError); bad {
 				r.logf("unreadable menu line in %s: %v", u, err.Error())
 				r.count(func(st *Stats) { st.Refused++ })
+				bad = true
 				continue
 			}
 			r.fileFailed(ctx, u, err)
@@ -140,20 +235,32 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		items = append(items, it)
 	}
 	r.count(func(st *Stats) { st.Dirs++ })
-	local := s.localPath(menu)
+	if r.opt.Delete {
+		// Each item that has a local copy, followed in this run or
+		// not (another server, --depth), keeps it and its attributes.
+		whole = !bad
+		var named []string
+		for _, it := range items {
+			if keepsCopy(it) {
+				p := s.localPath(it)
+				named = append(named, p, p+GopherPlusSuffix)
+			}
+		}
+		s.name(named...)
+	}
 	if !r.opt.DryRun {
 		if err := r.mkdir(parentDir(local)); err != nil {
 			r.fileFailed(ctx, u, err)
 			return
 		}
-		r.save(ctx, u, local, zeroTime, &saved, io.NopCloser(nil))
-		r.gopherAttributes(ctx, wd, s, menu, local)
+		r.save(ctx, Record{URL: u, Path: local, Menu: parent}, &saved, io.NopCloser(nil))
+		r.gopherAttributes(ctx, wd, s, menu, local, parent)
 	}
 	for _, it := range items {
 		switch {
 		case it.Type == 'i' || it.Type == '3':
 			continue
-		case it.Type == '7' || it.Type == '8' || it.Type == 'T' || it.Type == '2' || strings.HasPrefix(it.Selector, "URL:"):
+		case !keepsCopy(it):
 			r.count(func(st *Stats) { st.Recorded++ })
 			continue
 		case !r.opt.SpanHosts && s.itemHost(it) != s.host:
@@ -166,7 +273,7 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 			if r.opt.Depth > 0 && depth+2 > r.opt.Depth {
 				continue
 			}
-			r.addGopher(s, it, depth+1)
+			r.addGopher(s, it, depth+1, local)
 			continue
 		}
 		rel := s.localPath(it)
@@ -179,8 +286,20 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 			r.logf("would fetch %s -> %s", it.URL(), rel)
 			continue
 		}
-		r.addGopher(s, it, depth)
+		r.addGopher(s, it, depth, local)
 	}
+}
+
+// keepsCopy tells an item the mirror saves (a menu, document or binary)
+// from one it only records: info and error lines (i, 3; RFC 1436 and
+// its common extension), searches (7), telnet sessions (8, T), CSO
+// phone books (2) and "h URL:" links out of gopherspace.
+func keepsCopy(it gopher.Item) bool {
+	switch it.Type {
+	case 'i', '3', '7', '8', 'T', '2':
+		return false
+	}
+	return !strings.HasPrefix(it.Selector, "URL:")
 }
 
 // guard applies get's §6 port guard to an item on another server than
@@ -202,7 +321,7 @@ func (r *run) guard(it gopher.Item) bool {
 }
 
 // gopherDoc fetches one document or binary item.
-func (r *run) gopherDoc(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item) {
+func (r *run) gopherDoc(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, menu string) {
 	u := it.URL()
 	local := s.localPath(it)
 	if err := r.mkdir(parentDir(local)); err != nil {
@@ -214,8 +333,8 @@ func (r *run) gopherDoc(ctx context.Context, wd *watchdog.Watchdog, s *gopherSit
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.save(ctx, u, local, zeroTime, wd.Reader(resp.Body), resp.Body)
-	r.gopherAttributes(ctx, wd, s, it, local)
+	r.save(ctx, Record{URL: u, Path: local, Menu: menu}, wd.Reader(resp.Body), resp.Body)
+	r.gopherAttributes(ctx, wd, s, it, local, menu)
 }
 
 // gopherAttributes fetches the Gopher+ attributes of an item its menu
@@ -228,7 +347,7 @@ func (r *run) gopherDoc(ctx context.Context, wd *watchdog.Watchdog, s *gopherSit
 // records it under the attribute request's URL ("…%09%09!", §3.4.3)
 // with kind "gopher+". A server that answers without a Gopher+ status
 // line is a Gopher-0 one: nothing is saved, and the item stays.
-func (r *run) gopherAttributes(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, local string) {
+func (r *run) gopherAttributes(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, local, menu string) {
 	if !it.Plus || r.opt.DryRun {
 		return
 	}
@@ -260,7 +379,7 @@ func (r *run) gopherAttributes(ctx context.Context, wd *watchdog.Watchdog, s *go
 			b.WriteString(" " + l + "\r\n")
 		}
 	}
-	r.saveKind(ctx, u, local+GopherPlusSuffix, KindGopherPlus, &b)
+	r.save(ctx, Record{URL: u, Path: local + GopherPlusSuffix, Kind: KindGopherPlus, Menu: menu}, &b, io.NopCloser(nil))
 }
 
 // watchBody makes every arrival of resp's body touch wd.

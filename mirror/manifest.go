@@ -27,7 +27,11 @@ type Record struct {
 	Path string `json:"path"` // slash-separated, relative to the mirror's folder
 	// Kind is empty for a copy of a remote file or item, KindGopherPlus
 	// for the Gopher+ attributes of the item beside it.
-	Kind    string    `json:"kind,omitempty"`
+	Kind string `json:"kind,omitempty"`
+	// Menu is, for a gopher item, the local path of the menu that
+	// listed it (empty for the URL's own menu): --delete removes an
+	// item that menu, read whole again, no longer lists.
+	Menu    string    `json:"menu,omitempty"`
 	Size    int64     `json:"size"`
 	Mtime   time.Time `json:"mtime,omitzero"` // the remote time, as listed
 	SHA256  string    `json:"sha256,omitempty"`
