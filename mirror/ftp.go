@@ -86,8 +86,9 @@ func (r *run) mirrorFTP(ctx context.Context, u rfc1738.URL) error {
 	}
 	wd.Stop()
 	s.put(sc)
+	r.walk = newWalker()
 	r.addFTPDir(s, nil, 0)
-	return r.fr.Run(ctx)
+	return r.walk.run(ctx, r.opt.Parallel, r.runJob)
 }
 
 func (s *ftpSite) url(rel []string, name string, dir bool) string {
@@ -223,7 +224,7 @@ func isRefusal(err error) bool {
 }
 
 func (r *run) addFTPDir(s *ftpSite, rel []string, depth int) {
-	r.add(s.url(rel, "", true), depth, func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpDir(ctx, wd, s, rel, depth) })
+	r.walk.addDir(func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpDir(ctx, wd, s, rel, depth) })
 }
 
 // ftpDir lists one directory and queues its subdirectories and the
@@ -250,6 +251,9 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 			r.count(func(st *Stats) { st.Refused++ })
 			continue
 		}
+		if names[e.name] {
+			continue // listed twice: fetched once
+		}
 		names[e.name] = true
 		child := path.Join(local, e.name)
 		if e.dir {
@@ -274,9 +278,11 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 			continue
 		}
 		e := e
-		r.add(u+";type=i", depth, func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpFile(ctx, wd, s, rel, e, u, child) })
+		r.walk.addFile(func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpFile(ctx, wd, s, rel, e, u, child) })
 	}
-	r.markListed(local, names)
+	if r.opt.Delete {
+		r.deleteGone(local, names)
+	}
 }
 
 // ftpList reads the directory sc is in: MLSD where FEAT lists it (RFC

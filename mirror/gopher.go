@@ -71,14 +71,7 @@ func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
 // Every removal goes through os.Root (never outside DIR); a folder left
 // empty is removed too.
 func (r *run) gopherDelete(s *gopherSite) {
-	r.man.mu.Lock()
-	var recs []Record
-	for _, rec := range r.man.recs {
-		if rec.Menu != "" {
-			recs = append(recs, Record{Path: rec.Path, Menu: rec.Menu})
-		}
-	}
-	r.man.mu.Unlock()
+	recs := r.man.gopherRecords()
 	s.mu.Lock()
 	gone := map[string]bool{}
 	for changed := true; changed; {

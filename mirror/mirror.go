@@ -96,11 +96,11 @@ type run struct {
 	opt  Options
 	root *os.Root
 	man  *manifest
-	fr   crawl.Frontier
+	fr   crawl.Frontier // gopher: menus link anywhere, each URL once
+	walk *walker        // ftp: a tree, each directory listed once
 
 	mu      sync.Mutex
 	jobs    map[string]job
-	listed  map[string]map[string]bool // local dir → local names listed remotely
 	stats   Stats
 	planned atomic.Int64
 	logMu   sync.Mutex
@@ -135,19 +135,15 @@ func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error)
 			return Stats{}, err
 		}
 	}
-	r := &run{opt: opt, jobs: map[string]job{}, listed: map[string]map[string]bool{}}
+	r := &run{opt: opt, jobs: map[string]job{}}
 	if root, err := os.OpenRoot(dir); err == nil {
 		r.root = root
 		defer root.Close()
 	} else if !opt.DryRun {
 		return Stats{}, err
 	}
-	if r.root != nil {
-		if r.man, err = loadManifest(r.root); err != nil {
-			return Stats{}, fmt.Errorf("read manifest: %w", err)
-		}
-	} else {
-		r.man = &manifest{recs: map[string]Record{}}
+	if r.man, err = loadManifest(r.root); err != nil {
+		return Stats{}, fmt.Errorf("read manifest: %w", err)
 	}
 	if !opt.DryRun {
 		if err := r.man.open(); err != nil {
@@ -167,9 +163,6 @@ func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error)
 	}
 	if runErr == nil && ctx.Err() != nil {
 		runErr = ctx.Err()
-	}
-	if runErr == nil && opt.Delete {
-		r.deleteGone()
 	}
 	if cerr := r.man.compact(); runErr == nil && cerr != nil {
 		runErr = fmt.Errorf("write manifest: %w", cerr)
@@ -232,11 +225,19 @@ func (r *run) visit(ctx context.Context, t crawl.Task) {
 	j := r.jobs[t.Key]
 	delete(r.jobs, t.Key)
 	r.mu.Unlock()
-	if j != nil && ctx.Err() == nil {
-		jctx, wd := r.watch(ctx)
-		defer wd.Stop()
-		j(jctx, wd)
+	if j != nil {
+		r.runJob(ctx, j)
 	}
+}
+
+// runJob runs j under its own idle watchdog, unless the run is over.
+func (r *run) runJob(ctx context.Context, j job) {
+	if ctx.Err() != nil {
+		return
+	}
+	jctx, wd := r.watch(ctx)
+	defer wd.Stop()
+	j(jctx, wd)
 }
 
 // watch starts the idle watchdog of one job (or of the first login).
@@ -276,13 +277,6 @@ func matches(globs []string, rel string) bool {
 	return false
 }
 
-// markListed records that local dir rel was listed whole with names.
-func (r *run) markListed(rel string, names map[string]bool) {
-	r.mu.Lock()
-	r.listed[rel] = names
-	r.mu.Unlock()
-}
-
 // want decides whether the file rel of the listed size and time must be
 // fetched: it is new, its size or time differs from the manifest's, or
 // the local copy is gone or of another size. It also applies the
@@ -297,8 +291,8 @@ func (r *run) want(rel string, size int64, mtime time.Time) bool {
 		r.count(func(s *Stats) { s.Skipped++ })
 		return false
 	}
-	if rec, ok := r.man.get(rel); ok && (size < 0 || rec.Size == size) && (mtime.IsZero() || rec.Mtime.Equal(mtime)) && r.root != nil {
-		if fi, err := r.root.Lstat(rel); err == nil && fi.Mode().IsRegular() && fi.Size() == rec.Size {
+	if rsize, rtime, ok := r.man.stat(rel); ok && (size < 0 || rsize == size) && (mtime.IsZero() || rtime.Equal(mtime)) && r.root != nil {
+		if fi, err := r.root.Lstat(rel); err == nil && fi.Mode().IsRegular() && fi.Size() == rsize {
 			r.count(func(s *Stats) { s.Unchanged++ })
 			return false
 		}
@@ -324,53 +318,45 @@ func (r *run) mkdir(rel string) error {
 	return r.root.MkdirAll(rel, 0o755)
 }
 
-// deleteGone removes, in each directory listed whole, the local entries
-// that the listing did not name; os.Root keeps every removal inside the
-// folder, and symbolic links are removed, never followed.
-func (r *run) deleteGone() {
-	for dir, names := range r.listed {
-		d := dir
-		if d == "" {
-			d = "."
-		}
-		if r.root == nil {
+// deleteGone removes, in the directory dir just listed whole, the local
+// entries that the listing did not name (names); os.Root keeps every
+// removal inside the folder, and symbolic links are removed, never
+// followed. It runs right after the listing, so that no directory's
+// names are held longer than its own listing.
+func (r *run) deleteGone(dir string, names map[string]bool) {
+	d := dir
+	if d == "" {
+		d = "."
+	}
+	if r.root == nil {
+		return
+	}
+	f, err := r.root.Open(d)
+	if err != nil {
+		return
+	}
+	ents, _ := f.ReadDir(-1)
+	f.Close()
+	for _, e := range ents {
+		name := e.Name()
+		if names[name] || (dir == "" && name == ManifestName) || strings.HasSuffix(name, ".rfc1738-partial") {
 			continue
 		}
-		f, err := r.root.Open(d)
-		if err != nil {
-			continue
-		}
-		ents, _ := f.ReadDir(-1)
-		f.Close()
-		for _, e := range ents {
-			name := e.Name()
-			if names[name] || (dir == "" && name == ManifestName) || strings.HasSuffix(name, ".rfc1738-partial") {
-				continue
-			}
-			rel := path.Join(dir, name)
-			if r.opt.DryRun {
-				r.logf("would delete %s", rel)
-				r.count(func(s *Stats) { s.Deleted++ })
-				continue
-			}
-			if err := r.root.RemoveAll(rel); err != nil {
-				r.logf("delete %s: %v", rel, err.Error())
-				r.count(func(s *Stats) { s.Failed++ })
-				continue
-			}
-			r.logf("deleted %s", rel)
+		rel := path.Join(dir, name)
+		if r.opt.DryRun {
+			r.logf("would delete %s", rel)
 			r.count(func(s *Stats) { s.Deleted++ })
-			r.man.mu.Lock()
-			var gone []string
-			for p := range r.man.recs {
-				if p == rel || strings.HasPrefix(p, rel+"/") {
-					gone = append(gone, p)
-				}
-			}
-			r.man.mu.Unlock()
-			for _, p := range gone {
-				r.man.add(Record{Path: p, Deleted: true})
-			}
+			continue
+		}
+		if err := r.root.RemoveAll(rel); err != nil {
+			r.logf("delete %s: %v", rel, err.Error())
+			r.count(func(s *Stats) { s.Failed++ })
+			continue
+		}
+		r.logf("deleted %s", rel)
+		r.count(func(s *Stats) { s.Deleted++ })
+		for _, p := range r.man.under(rel) {
+			r.man.add(Record{Path: p, Deleted: true})
 		}
 	}
 }
