@@ -355,6 +355,14 @@ func (r *run) deleteGone(dir string, names map[string]bool) {
 		}
 		r.logf("deleted %s", rel)
 		r.count(func(s *Stats) { s.Deleted++ })
+		if !e.IsDir() {
+			if _, _, ok := r.man.stat(rel); ok {
+				r.man.add(Record{Path: rel, Deleted: true})
+			}
+			continue
+		}
+		// A folder: every record below it goes (one pass over the
+		// manifest's file).
 		for _, p := range r.man.under(rel) {
 			r.man.add(Record{Path: p, Deleted: true})
 		}
