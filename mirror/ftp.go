@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rfc1738/rfc1738"
@@ -245,6 +246,7 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 	}
 	r.count(func(st *Stats) { st.Dirs++ })
 	names := map[string]bool{}
+	var fo *folder
 	for _, e := range ents {
 		if err := safeName(e.name, len(rel) == 0); err != nil {
 			r.logf("refused %q in %s: %v", e.name, where, err.Error())
@@ -277,8 +279,17 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 			r.logf("would fetch %s -> %s", u, child)
 			continue
 		}
-		e := e
-		r.walk.addFile(func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpFile(ctx, wd, s, rel, e, u, child) })
+		if fo == nil {
+			fo = r.openFolder(local)
+		}
+		fo.left.Add(1)
+		r.walk.addFile(func(ctx context.Context, wd *watchdog.Watchdog) {
+			defer fo.done()
+			r.ftpFile(ctx, wd, s, rel, e, u, child, fo)
+		})
+	}
+	if fo != nil {
+		fo.done() // the listing's own hold
 	}
 	if r.opt.Delete {
 		r.deleteGone(local, names)
@@ -392,7 +403,7 @@ func readLines(wd *watchdog.Watchdog, open func() (io.ReadCloser, error), each f
 
 // ftpFile fetches one file with TYPE I into DIR/local, atomically, and
 // records it in the manifest.
-func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, e entry, u, local string) {
+func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, e entry, u, local string, fo *folder) {
 	sc, err := s.get(ctx, rel)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
@@ -404,7 +415,7 @@ func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, re
 		return
 	}
 	if e.size > 0 && !e.mtime.IsZero() {
-		r.ftpResumable(ctx, wd, sc, e, u, local)
+		r.ftpResumable(ctx, wd, sc, e, u, local, fo)
 		return
 	}
 	body, _, err := sc.pc.Retr(ctx, e.name)
@@ -412,7 +423,61 @@ func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, re
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.save(ctx, Record{URL: u, Path: local, Mtime: e.mtime}, wd.Reader(body), body)
+	r.saveIn(ctx, fo.root, fo.name(local), Record{URL: u, Path: local, Mtime: e.mtime}, wd.Reader(body), body)
+}
+
+// A folder is the local directory of one listing, opened once for all
+// the files it queues: os.Root resolves a path one element at a time
+// (an openat and a close each), so with the folder open, each file's
+// open, rename and time cost one system call each. The listing holds it
+// while it queues files, each file while it runs; the last one closes
+// it, and the run closes what a cut-short walk left open.
+type folder struct {
+	r    *run
+	root *os.Root
+	top  bool         // root is the run's own: names are paths from the top
+	left atomic.Int32 // holds
+	once sync.Once
+}
+
+func (r *run) openFolder(local string) *folder {
+	fo := &folder{r: r, root: r.root, top: true}
+	if local != "" {
+		if fr, err := r.root.OpenRoot(local); err == nil {
+			fo.root, fo.top = fr, false
+			r.mu.Lock()
+			r.folders[fo] = true
+			r.mu.Unlock()
+		}
+	}
+	fo.left.Store(1)
+	return fo
+}
+
+// name is local's name inside the folder.
+func (fo *folder) name(local string) string {
+	if fo.top {
+		return local
+	}
+	return path.Base(local)
+}
+
+func (fo *folder) done() {
+	if fo.left.Add(-1) == 0 {
+		fo.close()
+	}
+}
+
+func (fo *folder) close() {
+	if fo.top {
+		return
+	}
+	fo.once.Do(func() {
+		fo.root.Close()
+		fo.r.mu.Lock()
+		delete(fo.r.folders, fo)
+		fo.r.mu.Unlock()
+	})
 }
 
 // partialName is where a file of known size and time is written while it
@@ -428,12 +493,13 @@ func partialName(local string) string {
 // version of the file), and renames it to local once the end reply says
 // it is complete. A broken transfer leaves the partial (never the local
 // name) with the listed time; a server refusing REST sends it whole.
-func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteConn, e entry, u, local string) {
-	part := partialName(local)
+func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteConn, e entry, u, local string, fo *folder) {
+	dir, name := fo.root, fo.name(local)
+	part := partialName(name)
 	h := sha256.New()
 	var offset int64
-	if fi, err := r.root.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.size && fi.ModTime().Equal(e.mtime) {
-		if f, err := r.root.Open(part); err == nil {
+	if fi, err := dir.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.size && fi.ModTime().Equal(e.mtime) {
+		if f, err := dir.Open(part); err == nil {
 			offset, err = io.Copy(h, f)
 			f.Close()
 			if err != nil {
@@ -457,7 +523,7 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteC
 	if offset == 0 {
 		flags |= os.O_TRUNC
 	}
-	f, err := r.root.OpenFile(part, flags, 0o644)
+	f, err := dir.OpenFile(part, flags, 0o644)
 	if err != nil {
 		body.Close()
 		r.fileFailed(ctx, u, err)
@@ -476,16 +542,16 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteC
 		err = cerr
 	}
 	if err == nil {
-		err = r.root.Rename(part, local)
+		err = dir.Rename(part, name)
 	}
 	if err != nil {
 		// The bytes that came stay for the next run, marked with the
 		// listed time of the version they belong to.
-		r.root.Chtimes(part, e.mtime, e.mtime)
+		dir.Chtimes(part, e.mtime, e.mtime)
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.root.Chtimes(local, e.mtime, e.mtime)
+	dir.Chtimes(name, e.mtime, e.mtime)
 	if offset > 0 {
 		r.logf("resumed %s at byte %s", u, strconv.FormatInt(offset, 10))
 	}
@@ -496,15 +562,20 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteC
 // (whose Close reads the protocol's end of the transfer), sets the remote
 // time and records the file as rec with its size and SHA-256.
 func (r *run) save(ctx context.Context, rec Record, src io.Reader, body io.Closer) {
+	r.saveIn(ctx, r.root, rec.Path, rec, src, body)
+}
+
+// saveIn is save with the file written as name inside dir.
+func (r *run) saveIn(ctx context.Context, dir *os.Root, name string, rec Record, src io.Reader, body io.Closer) {
 	h := sha256.New()
 	cw := &countWriter{h: h}
-	if err := atomicfile.WriteIn(r.root, rec.Path, io.TeeReader(src, cw), body); err != nil {
+	if err := atomicfile.WriteIn(dir, name, io.TeeReader(src, cw), body); err != nil {
 		body.Close()
 		r.fileFailed(ctx, rec.URL, err)
 		return
 	}
 	if !rec.Mtime.IsZero() {
-		r.root.Chtimes(rec.Path, rec.Mtime, rec.Mtime)
+		dir.Chtimes(name, rec.Mtime, rec.Mtime)
 	}
 	rec.Size = cw.n
 	r.record(rec, cw.n, h)

@@ -98,6 +98,8 @@ type run struct {
 	man  *manifest
 	fr   crawl.Frontier // gopher: menus link anywhere, each URL once
 	walk *walker        // ftp: a tree, each directory listed once
+	// folders open for the files of a listing (see folder)
+	folders map[*folder]bool
 
 	mu      sync.Mutex
 	jobs    map[string]job
@@ -135,7 +137,7 @@ func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error)
 			return Stats{}, err
 		}
 	}
-	r := &run{opt: opt, jobs: map[string]job{}}
+	r := &run{opt: opt, jobs: map[string]job{}, folders: map[*folder]bool{}}
 	if root, err := os.OpenRoot(dir); err == nil {
 		r.root = root
 		defer root.Close()
@@ -163,6 +165,15 @@ func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error)
 	}
 	if runErr == nil && ctx.Err() != nil {
 		runErr = ctx.Err()
+	}
+	r.mu.Lock()
+	var open []*folder
+	for fo := range r.folders {
+		open = append(open, fo)
+	}
+	r.mu.Unlock()
+	for _, fo := range open {
+		fo.close()
 	}
 	if cerr := r.man.compact(); runErr == nil && cerr != nil {
 		runErr = fmt.Errorf("write manifest: %w", cerr)
