@@ -72,3 +72,31 @@ func cpuTime() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkMirrorLargeFile mirrors one file of 64 MiB from vsftpd: the
+// transfer, the SHA-256 and the write.
+//
+//	sudo go test -run XXX -bench MirrorLargeFile -benchtime 5x ./mirror/
+func BenchmarkMirrorLargeFile(b *testing.B) {
+	addr, root := testserver.VSFTPD(b)
+	top := filepath.Join(root, "large")
+	os.MkdirAll(top, 0o755)
+	big := make([]byte, 64<<20)
+	for i := range big {
+		big[i] = byte(i * 7 >> 3)
+	}
+	os.WriteFile(filepath.Join(top, "big.bin"), big, 0o644)
+	url := "ftp://" + addr + "/large/"
+	b.SetBytes(int64(len(big)))
+	b.ReportAllocs()
+	start := cpuTime()
+	n := 0
+	for b.Loop() {
+		st, err := Mirror(context.Background(), url, b.TempDir(), Options{Email: "bench@example.org"})
+		if err != nil || st.Fetched != 1 {
+			b.Fatalf("%+v, %v", st, err)
+		}
+		n++
+	}
+	b.ReportMetric(float64((cpuTime()-start).Milliseconds())/float64(n), "cpu-ms/op")
+}
