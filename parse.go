@@ -31,21 +31,14 @@ func Parse(s string) (URL, error) {
 // the bytes decides; the ten schemes are held to their productions.
 func Valid(s string) bool {
 	i, _ := schemeEnd(s, len(s))
-	if i == 0 || i == len(s) || s[i] != ':' || len(s) > math.MaxInt32 {
+	if i == 0 || i == len(s) || s[i] != ':' || len(s) > maxInputLen {
 		return false
 	}
 	switch KindOf(s[:i]) {
 	case KindOther:
 	case KindFile:
-		// §5 fileurl = "file://" [ host | "localhost" ] "/" fpath, with no
-		// ";" in fpath; a host name is read here, a hostnumber by Parse.
-		if h := i + 3; strings.HasPrefix(s[i+1:], "//") {
-			if h = hostnameEnd(s, h, len(s)); h >= 0 && h < len(s) && s[h] == '/' {
-				e := span(s, h+1, len(s), fpathOctets)
-				if e == len(s) || s[e] == '#' && span(s, e+1, len(s), xcharOctets) == len(s) {
-					return true
-				}
-			}
+		if validFile(s, i) {
+			return true
 		}
 		fallthrough
 	default:
@@ -58,10 +51,32 @@ func Valid(s string) bool {
 	return end == len(s) || s[end] == '#' && span(s, end+1, len(s), xcharOctets) == len(s)
 }
 
+// validFile is Valid's fast path for a file URL whose scheme ends at
+// colon: true when the URL has a host name or none, and a path with no ";"
+// (§5 fileurl = "file://" [ host | "localhost" ] "/" fpath), then maybe a
+// fragment. It reports false for anything else (a hostnumber, a ";", a
+// violation), which Parse then reads rule by rule.
+func validFile(s string, colon int) bool {
+	if !strings.HasPrefix(s[colon+1:], "//") {
+		return false
+	}
+	h := hostnameEnd(s, colon+3, len(s))
+	if h < 0 || h >= len(s) || s[h] != '/' {
+		return false
+	}
+	e := span(s, h+1, len(s), fpathOctets)
+	return e == len(s) || s[e] == '#' && span(s, e+1, len(s), xcharOctets) == len(s)
+}
+
 // MaxDiagnostics is how many errors, and how many warnings, Check collects
 // for one input; it counts the rest (Report.MoreErrors, MoreWarnings), so
 // that the memory a report takes is bounded whatever the input.
 const MaxDiagnostics = 20
+
+// maxInputLen is the longest input Parse, Valid and Check accept: a URL
+// keeps its offsets as int32, and every offset, the end included, must fit.
+// It is a variable only so that a test can move the limit within reach.
+var maxInputLen = math.MaxInt32
 
 // parser holds the state of one parse. In Parse mode (!collect) it stops
 // at the first violation; in Check mode it records every violation in
@@ -165,7 +180,7 @@ func span(s string, i, j int, set *octets) int {
 // parse parses s and reports whether it is valid.
 func (p *parser) parse(s string) bool {
 	p.s = s
-	if len(s) > math.MaxInt32 {
+	if len(s) > maxInputLen {
 		p.fail(0, "url", "the URL is longer than this parser accepts (2 GiB)")
 		return false
 	}

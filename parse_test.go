@@ -104,6 +104,7 @@ var parseTests = []struct {
 	{"file://h", "fileurl", 8, "§5 fileurl needs / fpath"},
 	{"file://h:1/x", "fileurl", 8, "§5 file has no port"},
 	{"file://u@h/x", "fileurl", 7, "§5 file has no user"},
+	{"file://:1/x", "fileurl", 7, "§5 file has no port, with no host either"},
 	// §3.11 prospero.
 	{"prospero://host.dom//pros/name", "", 0, "§3.11"},
 	{"prospero://h/n;OBJECT-VERSION=3;x=y", "", 0, "§3.11 fields"},
@@ -151,6 +152,8 @@ var parseTests = []struct {
 	{"x:\x00", "schemepart", 2, "§2.2 control"},
 	{"x:\xe6", "schemepart", 2, "§2.2 8-bit"},
 	{"x:a#b#c", "fragment", 5, "fragment = *xchar: one '#' only"},
+	{"#x", "genericurl", 0, "Appendix: a fragment with no URL before it has no ':'"},
+	{"x#:y", "genericurl", 1, "Appendix: the URL ends at the first '#'"},
 }
 
 func TestParse(t *testing.T) {
@@ -217,18 +220,28 @@ func checkAgrees(t *testing.T, in string) {
 }
 
 func TestCheckReportsEveryViolation(t *testing.T) {
-	in := "http://a_b.org/x y/~z?q{r}"
-	r := Check(in)
-	want := []struct {
+	type at struct {
 		off  int
 		rule string
-	}{{8, "domainlabel"}, {16, "hsegment"}, {19, "hsegment"}, {23, "search"}, {25, "search"}}
-	if len(r.Errors) != len(want) {
-		t.Fatalf("Check(%q) = %v, want %d errors", in, r.Errors, len(want))
 	}
-	for i, w := range want {
-		if r.Errors[i].Offset != w.off || r.Errors[i].Rule != w.rule {
-			t.Errorf("error %d = %v, want %s at %d", i, r.Errors[i], w.rule, w.off)
+	for _, tt := range []struct {
+		in   string
+		want []at
+	}{
+		{"http://a_b.org/x y/~z?q{r}", []at{{8, "domainlabel"}, {16, "hsegment"}, {19, "hsegment"}, {23, "search"}, {25, "search"}}},
+		// §3.2.2: each ';' of a path once, then what follows it.
+		{"ftp://h/a;b c", []at{{9, "fsegment"}, {11, "fsegment"}}},
+		{"file://h/a;b;c d", []at{{10, "fsegment"}, {12, "fsegment"}, {14, "fsegment"}}},
+	} {
+		r := Check(tt.in)
+		if len(r.Errors) != len(tt.want) {
+			t.Errorf("Check(%q) = %v, want %d errors", tt.in, r.Errors, len(tt.want))
+			continue
+		}
+		for i, w := range tt.want {
+			if r.Errors[i].Offset != w.off || r.Errors[i].Rule != w.rule {
+				t.Errorf("Check(%q) error %d = %v, want %s at %d", tt.in, i, r.Errors[i], w.rule, w.off)
+			}
 		}
 	}
 }
@@ -525,6 +538,31 @@ func TestCheckCapsDiagnostics(t *testing.T) {
 		}
 		if used := after.TotalAlloc - before.TotalAlloc; used > 64<<10 {
 			t.Errorf("Check(%.20q…) allocated %d bytes for a %d-byte input, want at most 64 KiB", tt.in, used, len(tt.in))
+		}
+	}
+}
+
+// TestHostMessages: each fault of a host name is explained in words that
+// name it (§3.1, §5 hostname), not only by its rule and offset.
+func TestHostMessages(t *testing.T) {
+	for _, tt := range []struct {
+		in, rule string
+		offset   int
+		msg      string
+	}{
+		{"ftp://a..b/", "domainlabel", 8, "has an empty label"},
+		{"ftp://a.org./", "toplabel", 12, "may not end with '.'"},
+		{"ftp://-a.org/", "domainlabel", 6, "starts with a letter or a digit"},
+		{"ftp://a.-b/", "toplabel", 8, "the last label of a host name starts with a letter"},
+		{"ftp://a-.org/", "domainlabel", 7, "may not end with '-'"},
+		{"ftp://a.b-/", "toplabel", 9, "may not end with '-'"},
+		{"ftp://a_b.org/", "domainlabel", 7, "only letters, digits, '-' and '.'"},
+		{"ftp://1a.b_c/", "toplabel", 10, "only letters, digits, '-' and '.'"}, // a domainlabel may start with a digit
+	} {
+		_, err := Parse(tt.in)
+		var e *Error
+		if !errors.As(err, &e) || e.Rule != tt.rule || e.Offset != tt.offset || !strings.Contains(e.Message(), tt.msg) {
+			t.Errorf("Parse(%q) = %v, want %s at %d saying %q", tt.in, err, tt.rule, tt.offset, tt.msg)
 		}
 	}
 }

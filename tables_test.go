@@ -1,6 +1,7 @@
 package rfc1738
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -172,6 +173,31 @@ func TestPortDigitsAtTheLimits(t *testing.T) {
 			if p, _ := u.Path(); !strings.HasPrefix(p, "d/") && !strings.HasPrefix(p, "p") {
 				t.Errorf("%q: the path after the port is %q", in, p)
 			}
+		}
+	}
+}
+
+// TestInputLengthLimit: an input of exactly the longest length is read,
+// one byte more is refused at offset 0 under rule "url", by Parse, Valid
+// and Check alike, whichever reading (generic, file, named scheme) the
+// URL takes. The limit is lowered for the test; the real one, 2^31-1
+// bytes, is where int32 offsets end.
+func TestInputLengthLimit(t *testing.T) {
+	defer func(n int) { maxInputLen = n }(maxInputLen)
+	maxInputLen = 24
+	for _, base := range []string{"x-y://h.org/", "file://h.org/", "ftp://h.org/", "x-y:", "news:a"} {
+		ok := base + strings.Repeat("a", maxInputLen-len(base))
+		long := ok + "a"
+		if _, err := Parse(ok); err != nil || !Valid(ok) || !Check(ok).Valid() {
+			t.Errorf("%q (%d bytes, the limit): Parse %v, Valid %v, Check %v", ok, len(ok), err, Valid(ok), Check(ok).Valid())
+		}
+		_, err := Parse(long)
+		var e *Error
+		if !errors.As(err, &e) || e.Rule != "url" || e.Offset != 0 {
+			t.Errorf("Parse(%d bytes) = %v, want rule url at 0", len(long), err)
+		}
+		if Valid(long) || Check(long).Valid() {
+			t.Errorf("%d bytes, one over the limit: Valid %v, Check %v", len(long), Valid(long), Check(long).Valid())
 		}
 	}
 }

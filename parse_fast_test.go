@@ -1,0 +1,123 @@
+package rfc1738
+
+import (
+	"math"
+	"testing"
+)
+
+// The fast paths of the parser read the commonest URLs in one pass and
+// hand anything else to the rule-by-rule reading. TestOracle proves that
+// they never accept what §5 refuses; the tests here prove that they do take
+// the inputs they are there for, so that one silently disabled (always
+// handing over: the same verdicts, only slower) fails a test too.
+
+// TestHostnameEnd: where a §5 hostname read from i ends, -1 when what is
+// there is not a hostname, i when there is no host at all.
+func TestHostnameEnd(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		i    int
+		want int
+	}{
+		{"h.org/x", 0, 5},
+		{"ftp://h.org/", 6, 11},
+		{"ftp://a-b.c9.d-e:21/", 6, 16},
+		{"x://", 4, 4},    // no host at all
+		{"x:///p", 4, 4},  // no host at all, then the path
+		{"x://:80", 4, 4}, // no host at all, then a port
+		{".a", 0, -1},     // an empty first label
+		{"a.", 0, -1},     // an empty last label
+		{"a..b", 0, -1},   // an empty label between
+		{"-a", 0, -1},     // §5: a label starts with an alphadigit
+		{"a-", 0, -1},     // and ends with one
+		{"a.1b", 0, -1},   // §3.1: a toplabel starting with a digit: a hostnumber
+		{"1.2.3.4", 0, -1},
+		{"a_b", 0, 1}, // the name ends where '_' is; the caller decides
+	} {
+		if got := hostnameEnd(tt.s, tt.i, len(tt.s)); got != tt.want {
+			t.Errorf("hostnameEnd(%q, %d) = %d, want %d", tt.s, tt.i, got, tt.want)
+		}
+	}
+}
+
+// TestValidHostname: the fast path of host accepts the §5 hostnames.
+func TestValidHostname(t *testing.T) {
+	for _, s := range []string{"h", "h.org", "a-b.org", "a9-0b.c-d.e9", "1a.b"} {
+		if !validHostname(s) {
+			t.Errorf("validHostname(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"", ".", "a.", ".a", "-a", "a-", "a.-b", "a..b", "a.1b", "1.2.3.4", "a_b"} {
+		if validHostname(s) {
+			t.Errorf("validHostname(%q) = true", s)
+		}
+	}
+}
+
+// TestPortReader: port reads every digit, keeps the value up to
+// math.MaxInt32 and marks a larger one (flagBigPort) without wrapping round.
+func TestPortReader(t *testing.T) {
+	for _, tt := range []struct {
+		s     string
+		end   int // index of the first byte after the digits
+		value int32
+		big   bool
+	}{
+		{"0/", 1, 0, false},
+		{"80/", 2, 80, false},
+		{"70", 2, 70, false},
+		{"2147483647/", 10, math.MaxInt32, false},
+		{"2147483648/", 10, 0, true},
+		{"21474836479/", 11, 0, true},
+		{"99999999999999999999", 20, 0, true},
+		{"99999999999999999999a", 20, 0, true},
+		{"4294967376/", 10, 0, true}, // 2^32 + 80: never port 80
+		{"x", 0, 0, false},
+	} {
+		p := parser{s: tt.s}
+		end := p.port(0, len(tt.s))
+		if end != tt.end || p.u.port != tt.value || (p.u.flags&flagBigPort != 0) != tt.big || p.u.flags&flagPort == 0 {
+			t.Errorf("port(%q) = %d, value %d, big %v; want %d, %d, %v", tt.s, end, p.u.port, p.u.flags&flagBigPort != 0, tt.end, tt.value, tt.big)
+		}
+	}
+}
+
+// TestFastPathsTaken: the one-pass readings take the URLs they exist for,
+// and what they take is what the rule-by-rule reading gives.
+func TestFastPathsTaken(t *testing.T) {
+	for _, s := range []string{"x-y://h.org/p", "x://h.org:80/p#f", "x-y://h.org", "x-y://h.org:8080", "ab://h/#", "x-y://a-b.c/d?e=f&g#h"} {
+		var p parser
+		p.s = s
+		colon, _ := schemeEnd(s, len(s))
+		if !p.generic(colon) {
+			t.Errorf("generic(%q) handed it over", s)
+			continue
+		}
+		if r := Check(s); !r.Valid() || r.URL != p.u {
+			t.Errorf("generic(%q) = %+v; the full reading gives %+v", s, p.u, r.URL)
+		}
+	}
+	for _, s := range []string{"ftp://h.org/x", "ftp://h.org:21/x", "ftp://h.org:21", "http://a-b.c:8080/", "file:///x"} {
+		var p parser
+		p.s = s
+		colon, _ := schemeEnd(s, len(s))
+		p.u.kind = KindOf(s[:colon])
+		stop, ok := p.hostport(colon+3, len(s), p.u.kind != KindFile)
+		u, err := Parse(s)
+		if !ok || err != nil || int32(stop) != u.portEnd || p.u.hostStart != u.hostStart || p.u.hostEnd != u.hostEnd || p.u.port != u.port {
+			t.Errorf("hostport(%q) = %d, %v, %+v; Parse gives %+v, %v", s, stop, ok, p.u, u, err)
+		}
+	}
+	for _, s := range []string{"file:///etc/motd", "file://localhost/a/b", "FILE://h.org/c#d", "file://h/"} {
+		colon, _ := schemeEnd(s, len(s))
+		if !validFile(s, colon) {
+			t.Errorf("validFile(%q) handed it over", s)
+		}
+	}
+	for _, s := range []string{"file://1.2.3.4/x", "file://h/a;b", "file://h", "file:/x", "file://h/a#b c"} {
+		colon, _ := schemeEnd(s, len(s))
+		if validFile(s, colon) {
+			t.Errorf("validFile(%q) = true; it is for the rule-by-rule reading", s)
+		}
+	}
+}
