@@ -271,7 +271,7 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 			r.addFTPDir(s, sub, depth+1)
 			continue
 		}
-		if !r.want(child, e.size, e.mtime) {
+		if fetch, _ := r.want(child, e.size, e.mtime); !fetch {
 			continue
 		}
 		u := s.url(rel, e.name, false)
@@ -561,24 +561,26 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteC
 // save writes src to rec.Path atomically, hashing it, closes body
 // (whose Close reads the protocol's end of the transfer), sets the remote
 // time and records the file as rec with its size and SHA-256.
-func (r *run) save(ctx context.Context, rec Record, src io.Reader, body io.Closer) {
-	r.saveIn(ctx, r.root, rec.Path, rec, src, body)
+func (r *run) save(ctx context.Context, rec Record, src io.Reader, body io.Closer) bool {
+	return r.saveIn(ctx, r.root, rec.Path, rec, src, body)
 }
 
-// saveIn is save with the file written as name inside dir.
-func (r *run) saveIn(ctx context.Context, dir *os.Root, name string, rec Record, src io.Reader, body io.Closer) {
+// saveIn is save with the file written as name inside dir; it reports
+// whether the file is complete.
+func (r *run) saveIn(ctx context.Context, dir *os.Root, name string, rec Record, src io.Reader, body io.Closer) bool {
 	h := sha256.New()
 	cw := &countWriter{h: h}
 	if err := atomicfile.WriteIn(dir, name, io.TeeReader(src, cw), body); err != nil {
 		body.Close()
 		r.fileFailed(ctx, rec.URL, err)
-		return
+		return false
 	}
 	if !rec.Mtime.IsZero() {
 		dir.Chtimes(name, rec.Mtime, rec.Mtime)
 	}
 	rec.Size = cw.n
 	r.record(rec, cw.n, h)
+	return true
 }
 
 // record adds a complete file, of which came bytes were transferred in

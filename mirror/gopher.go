@@ -3,6 +3,8 @@ package mirror
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -271,8 +273,12 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		}
 		rel := s.localPath(it)
 		// A menu names no size or time: a document already complete in
-		// the manifest is not fetched again.
-		if !r.want(rel, -1, zeroTime) {
+		// the manifest is not fetched again, unless it is a Gopher+ one
+		// whose attributes (+ADMIN's Mod-Date, +VIEWS' sizes) changed.
+		if fetch, unchanged := r.want(rel, -1, zeroTime); !fetch {
+			if unchanged && it.Plus && !r.opt.DryRun {
+				r.add(it.URL(), depth, func(ctx context.Context, wd *watchdog.Watchdog) { r.gopherRecheck(ctx, wd, s, it, local) })
+			}
 			continue
 		}
 		if r.opt.DryRun {
@@ -315,6 +321,32 @@ func (r *run) guard(it gopher.Item) bool {
 
 // gopherDoc fetches one document or binary item.
 func (r *run) gopherDoc(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, menu string) {
+	r.gopherDocWith(ctx, wd, s, it, menu, nil)
+}
+
+// gopherRecheck asks the attributes of a Gopher+ document the manifest
+// has whole, and fetches it again when they differ from the ones saved
+// beside it (+ADMIN's Mod-Date, Gopher+'s time of the item, or a size in
+// +VIEWS changed): a menu alone says nothing of a change.
+func (r *run) gopherRecheck(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, menu string) {
+	b, ok := r.fetchAttributes(ctx, wd, s, it)
+	if !ok {
+		return
+	}
+	sum := sha256.Sum256(b)
+	if old, found := r.man.read(s.localPath(it) + GopherPlusSuffix); found && old.SHA256 == hex.EncodeToString(sum[:]) {
+		return
+	}
+	r.count(func(st *Stats) { st.Unchanged--; st.Planned++ })
+	if r.opt.Verbose {
+		r.logf("changed %s: its Gopher+ attributes differ", it.URL())
+	}
+	r.gopherDocWith(ctx, wd, s, it, menu, b)
+}
+
+// gopherDocWith fetches a document, then saves attrs beside it, or, when
+// attrs is nil, asks its attributes.
+func (r *run) gopherDocWith(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, menu string, attrs []byte) {
 	u := it.URL()
 	local := s.localPath(it)
 	if err := r.mkdir(parentDir(local)); err != nil {
@@ -326,7 +358,13 @@ func (r *run) gopherDoc(ctx context.Context, wd *watchdog.Watchdog, s *gopherSit
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.save(ctx, Record{URL: u, Path: local, Menu: menu}, wd.Reader(resp.Body), resp.Body)
+	if !r.save(ctx, Record{URL: u, Path: local, Menu: menu}, wd.Reader(resp.Body), resp.Body) {
+		return
+	}
+	if attrs != nil {
+		r.saveAttributes(ctx, it, local, menu, attrs)
+		return
+	}
 	r.gopherAttributes(ctx, wd, s, it, local, menu)
 }
 
@@ -344,22 +382,34 @@ func (r *run) gopherAttributes(ctx context.Context, wd *watchdog.Watchdog, s *go
 	if !it.Plus || r.opt.DryRun {
 		return
 	}
+	if b, ok := r.fetchAttributes(ctx, wd, s, it); ok {
+		r.saveAttributes(ctx, it, local, menu, b)
+	}
+}
+
+func (r *run) saveAttributes(ctx context.Context, it gopher.Item, local, menu string, b []byte) {
+	r.save(ctx, Record{URL: it.URL() + "%09%09!", Path: local + GopherPlusSuffix, Kind: KindGopherPlus, Menu: menu}, bytes.NewReader(b), io.NopCloser(nil))
+}
+
+// fetchAttributes asks the attributes of it and returns them as saved;
+// false (reported) when there are none.
+func (r *run) fetchAttributes(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item) ([]byte, bool) {
 	u := it.URL() + "%09%09!"
 	resp, err := s.client.Fetch(ctx, s.itemHost(it), gopher.Request{Type: it.Type, Selector: it.Selector, Plus: "!", HasPlus: true})
 	if err != nil {
 		r.fileFailed(ctx, u, err)
-		return
+		return nil, false
 	}
 	if !resp.Plus {
 		resp.Body.Close()
 		r.logf("no Gopher+ attributes for %s: the server answered without a Gopher+ status line", it.URL())
-		return
+		return nil, false
 	}
 	watchBody(wd, resp)
 	blocks, err := resp.Attributes()
 	if err != nil {
 		r.fileFailed(ctx, u, err)
-		return
+		return nil, false
 	}
 	var b bytes.Buffer
 	for _, bl := range blocks {
@@ -372,7 +422,7 @@ func (r *run) gopherAttributes(ctx context.Context, wd *watchdog.Watchdog, s *go
 			b.WriteString(" " + l + "\r\n")
 		}
 	}
-	r.save(ctx, Record{URL: u, Path: local + GopherPlusSuffix, Kind: KindGopherPlus, Menu: menu}, &b, io.NopCloser(nil))
+	return b.Bytes(), true
 }
 
 // watchBody makes every arrival of resp's body touch wd.

@@ -291,21 +291,22 @@ func matches(globs []string, rel string) bool {
 // want decides whether the file rel of the listed size and time must be
 // fetched: it is new, its size or time differs from the manifest's, or
 // the local copy is gone or of another size. It also applies the
-// filters and limits, logging what it skips.
-func (r *run) want(rel string, size int64, mtime time.Time) bool {
+// filters and limits, logging what it skips. unchanged reports a file
+// left alone because the manifest has it whole.
+func (r *run) want(rel string, size int64, mtime time.Time) (fetch, unchanged bool) {
 	if (len(r.opt.Include) > 0 && !matches(r.opt.Include, rel)) || matches(r.opt.Exclude, rel) {
 		r.count(func(s *Stats) { s.Skipped++ })
-		return false
+		return false, false
 	}
 	if r.opt.MaxSize > 0 && size > r.opt.MaxSize {
 		r.logf("skipped %s: %d bytes, more than --max-size", rel, size)
 		r.count(func(s *Stats) { s.Skipped++ })
-		return false
+		return false, false
 	}
 	if rsize, rtime, ok := r.man.stat(rel); ok && (size < 0 || rsize == size) && (mtime.IsZero() || rtime.Equal(mtime)) && r.root != nil {
 		if fi, err := r.root.Lstat(rel); err == nil && fi.Mode().IsRegular() && fi.Size() == rsize {
 			r.count(func(s *Stats) { s.Unchanged++ })
-			return false
+			return false, true
 		}
 	}
 	if r.opt.MaxTotal > 0 {
@@ -314,11 +315,11 @@ func (r *run) want(rel string, size int64, mtime time.Time) bool {
 			r.planned.Add(-n)
 			r.logf("skipped %s: --max-total reached", rel)
 			r.count(func(s *Stats) { s.Skipped++ })
-			return false
+			return false, false
 		}
 	}
 	r.count(func(s *Stats) { s.Planned++ })
-	return true
+	return true, false
 }
 
 // mkdir creates the local directory rel (dry run: nothing).

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
@@ -127,5 +128,26 @@ func TestMirrorPygopherd(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Log(log.String())
+	}
+
+	// A second run asks the attributes of each document it has; only
+	// hello.txt, whose Mod-Date changed, comes again.
+	hello := filepath.Join(g.Root, "hello.txt")
+	os.WriteFile(hello, []byte("Changed.\r\n"), 0o644)
+	when := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	os.Chtimes(hello, when, when)
+	log.Reset()
+	st, err = Mirror(context.Background(), fmt.Sprintf("gopher://%s:%d/1/", g.Host, g.Port), dir, Options{Log: &log, Verbose: true})
+	if err != nil || st.Failed != 0 || st.Planned != 1 {
+		t.Fatalf("second run %+v, %v; want hello.txt alone planned\n%s", st, err, log.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "hello.txt")); string(b) != "Changed.\r\n" {
+		t.Errorf("hello.txt = %q after its change\n%s", b, log.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "hello.txt"+GopherPlusSuffix)); !bytes.Contains(b, []byte("<202001")) {
+		t.Errorf("attributes of hello.txt not renewed:\n%s", b)
+	}
+	if strings.Contains(log.String(), "/docs/blob.bin ->") || strings.Contains(log.String(), "/form.txt ->") {
+		t.Errorf("an unchanged document fetched again:\n%s", log.String())
 	}
 }
