@@ -246,7 +246,11 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 	}
 	r.count(func(st *Stats) { st.Dirs++ })
 	names := map[string]bool{}
-	var fo *folder
+	type fileJob struct {
+		e        entry
+		u, local string
+	}
+	var files []fileJob
 	for _, e := range ents {
 		if err := safeName(e.name, len(rel) == 0); err != nil {
 			r.logf("refused %q in %s: %v", e.name, where, err.Error())
@@ -279,21 +283,26 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 			r.logf("would fetch %s -> %s", u, child)
 			continue
 		}
-		if fo == nil {
-			fo = r.openFolder(local)
-		}
-		fo.left.Add(1)
-		r.walk.addFile(func(ctx context.Context, wd *watchdog.Watchdog) {
-			defer fo.done()
-			r.ftpFile(ctx, wd, s, rel, e, u, child, fo)
-		})
+		files = append(files, fileJob{e, u, child})
 	}
-	if fo != nil {
-		fo.done() // the listing's own hold
-	}
+	// What the listing no longer names goes before any file of the
+	// folder is written, so no temporary file of this run is taken for
+	// a stray one.
 	if r.opt.Delete {
 		r.deleteGone(local, names)
 	}
+	if len(files) == 0 {
+		return
+	}
+	fo := r.openFolder(local)
+	for _, f := range files {
+		fo.left.Add(1)
+		r.walk.addFile(func(ctx context.Context, wd *watchdog.Watchdog) {
+			defer fo.done()
+			r.ftpFile(ctx, wd, s, rel, f.e, f.u, f.local, fo)
+		})
+	}
+	fo.done() // the listing's own hold
 }
 
 // ftpList reads the directory sc is in: MLSD where FEAT lists it (RFC
