@@ -68,8 +68,15 @@ func (w *walker) next() job {
 			j := w.files[w.head]
 			w.files[w.head] = nil
 			w.head++
-			if w.head == len(w.files) {
+			switch {
+			case w.head == len(w.files):
 				w.files, w.head = w.files[:0], 0
+			case w.head >= 1024 && 2*w.head >= len(w.files):
+				// A queue that never empties would otherwise keep
+				// the slots of every file taken from it.
+				n := copy(w.files, w.files[w.head:])
+				clear(w.files[n:])
+				w.files, w.head = w.files[:n], 0
 			}
 			w.active++
 			return j

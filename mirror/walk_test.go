@@ -117,3 +117,34 @@ func TestManifestTornLine(t *testing.T) {
 		t.Errorf("compacted: %+v", recs)
 	}
 }
+
+// TestWalkerQueueReused: a queue of files that never empties (each file
+// queues another, 20,000 in all) keeps reusing its slots instead of
+// growing by one per file.
+func TestWalkerQueueReused(t *testing.T) {
+	const total = 20000
+	w := newWalker()
+	var added atomic.Int32
+	var most atomic.Int64
+	var file job
+	file = func(ctx context.Context, wd *watchdog.Watchdog) {
+		w.mu.Lock()
+		c := int64(cap(w.files))
+		w.mu.Unlock()
+		for m := most.Load(); c > m && !most.CompareAndSwap(m, c); m = most.Load() {
+		}
+		if added.Add(1) <= total {
+			w.addFile(file)
+		}
+	}
+	for range 10 {
+		w.addFile(file)
+	}
+	r := &run{opt: Options{IdleTimeout: -1}}
+	if err := w.run(context.Background(), 1, r.runJob); err != nil {
+		t.Fatal(err)
+	}
+	if most.Load() > 4096 {
+		t.Errorf("the queue grew to %d slots for at most 11 waiting files", most.Load())
+	}
+}
