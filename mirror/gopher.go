@@ -230,6 +230,16 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		items = append(items, it)
 	}
 	r.count(func(st *Stats) { st.Dirs++ })
+	if parent == "" && !menu.Plus {
+		// No menu line marked the URL's own menu; its server is a
+		// Gopher+ one when it marks the menu's items so.
+		for _, it := range items {
+			if it.Plus && s.itemHost(it) == s.itemHost(menu) {
+				menu.Plus = true
+				break
+			}
+		}
+	}
 	if r.opt.Delete {
 		// Each item that has a local copy, followed in this run or
 		// not (another server, --depth), keeps it and its attributes.

@@ -22,7 +22,8 @@ import (
 // Gopher+ string, as get sends it), answered "+-1" (dot-terminated) or
 // "+-2" (to the close) with +INFO, +ADMIN and +VIEWS blocks; the blocks
 // are saved beside the item under GopherPlusSuffix and recorded in the
-// manifest. A Gopher-0 item gets no such request.
+// manifest; the URL's own menu gets one too, as its items are marked
+// Gopher+. A Gopher-0 item gets no such request.
 func TestMirrorGopherPlusExchange(t *testing.T) {
 	fake := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
 		host, port, _ := strings.Cut(addr, ":")
@@ -38,6 +39,8 @@ func TestMirrorGopherPlusExchange(t *testing.T) {
 			return testserver.GopherReply{Reply: []byte("+-1\r\n+INFO: " + line("0", "Hello", "/hello.txt", "\t+") +
 				"+ADMIN:\r\n Admin: Nobody <nobody@example.invalid>\r\n Mod-Date: Tue Nov 24 03:55:21 2026 <20261124035521>\r\n" +
 				"+VIEWS:\r\n text/plain: <1k>\r\n.\r\n")}
+		case "/menu\t\t!\r\n":
+			return testserver.GopherReply{Reply: []byte("+-1\r\n+INFO: " + line("1", "Menu", "/menu", "\t+") + ".\r\n")}
 		case "/sub\t\t!\r\n":
 			return testserver.GopherReply{Reply: []byte("+-2\r\n+INFO: " + line("1", "Sub", "/sub", "\t+") + "+VIEWS:\r\n application/gopher+-menu:\r\n")}
 		case "/hello.txt\r\n":
@@ -56,12 +59,12 @@ func TestMirrorGopherPlusExchange(t *testing.T) {
 	for _, r := range fake.Requests() {
 		reqs = append(reqs, string(r))
 	}
-	for _, want := range []string{"/hello.txt\t\t!\r\n", "/sub\t\t!\r\n"} {
+	for _, want := range []string{"/hello.txt\t\t!\r\n", "/sub\t\t!\r\n", "/menu\t\t!\r\n"} {
 		if !slices.Contains(reqs, want) {
 			t.Errorf("no request %q among %q", want, reqs)
 		}
 	}
-	if slices.Contains(reqs, "/bin\t\t!\r\n") || slices.Contains(reqs, "/menu\t\t!\r\n") {
+	if slices.Contains(reqs, "/bin\t\t!\r\n") {
 		t.Errorf("attributes asked of an item not marked Gopher+: %q", reqs)
 	}
 	want := map[string]string{
@@ -69,6 +72,8 @@ func TestMirrorGopherPlusExchange(t *testing.T) {
 			"+ADMIN:\r\n Admin: Nobody <nobody@example.invalid>\r\n Mod-Date: Tue Nov 24 03:55:21 2026 <20261124035521>\r\n" +
 			"+VIEWS:\r\n text/plain: <1k>\r\n",
 		"sub/" + GopherMenuName + GopherPlusSuffix: "+INFO: 1Sub\t/sub\t" + host + "\t" + port + "\t+\r\n+VIEWS:\r\n application/gopher+-menu:\r\n",
+		// The URL's own menu: its items say the server is a Gopher+ one.
+		"menu/" + GopherMenuName + GopherPlusSuffix: "+INFO: 1Menu\t/menu\t" + host + "\t" + port + "\t+\r\n",
 	}
 	recs := readManifest(t, dir)
 	for rel, body := range want {
@@ -106,6 +111,7 @@ func TestMirrorPygopherd(t *testing.T) {
 		"form.txt" + GopherPlusSuffix:               {"+ASK:\r\n Ask: Your name\tnobody\r\n Choose: Colour\tred\tgreen\r\n"},
 		"docs/" + GopherMenuName + GopherPlusSuffix: {"+INFO: 1", "\t/docs\t"},
 		"docs/blob.bin":                             {string(testserver.GopherBlob())},
+		GopherMenuName + GopherPlusSuffix:           {"+INFO: 1\t/\t"},
 	} {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
 		for _, w := range want {
