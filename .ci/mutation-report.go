@@ -76,6 +76,13 @@ func main() {
 			switch m.Status {
 			case "KILLED":
 				killed++
+			case "TIMED OUT":
+				// On a loaded machine a mutant judged equivalent may run
+				// past gremlins' timeout: that is no test killing it, so
+				// its entry is not stale.
+				if _, ok := equiv[key]; ok {
+					seen[key] = true
+				}
 			case "LIVED":
 				if _, ok := equiv[key]; ok {
 					seen[key] = true

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"hash"
 	"io"
 	"net/textproto"
@@ -14,11 +13,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access/ftp"
 	"github.com/rfc1738/rfc1738/internal/atomicfile"
+	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
 // ftpSite holds the logins of one ftp mirror and what the server can do.
@@ -50,7 +51,8 @@ func (r *run) mirrorFTP(ctx context.Context, u rfc1738.URL) error {
 	v, _ := u.FTP()
 	user, pass, _ := v.Login(r.opt.Email)
 	s := &ftpSite{
-		pool: &ftp.Pool{MaxIdlePerLogin: r.opt.Parallel},
+		// The §6 guard on the data ports the server names (227, 229).
+		pool: &ftp.Pool{Config: r.opt.Access.FTPConfig(), MaxIdlePerLogin: r.opt.Parallel},
 		addr: u.HostPort(),
 		cred: ftp.Credentials{User: user, Password: pass, HasPassword: true},
 	}
@@ -76,13 +78,18 @@ func (r *run) mirrorFTP(ctx context.Context, u rfc1738.URL) error {
 
 	// The top directory is listed first, on its own: a login or CWD that
 	// fails there fails the run.
-	sc, err := s.get(ctx, nil)
+	wctx, wd := r.watch(ctx)
+	sc, err := s.get(wctx, nil)
 	if err != nil {
+		err = watchdog.Explain(wctx, err)
+		wd.Stop()
 		return err
 	}
+	wd.Stop()
 	s.put(sc)
+	r.walk = newWalker()
 	r.addFTPDir(s, nil, 0)
-	return r.fr.Run(ctx)
+	return r.walk.run(ctx, r.opt.Parallel, r.runJob)
 }
 
 func (s *ftpSite) url(rel []string, name string, dir bool) string {
@@ -218,34 +225,40 @@ func isRefusal(err error) bool {
 }
 
 func (r *run) addFTPDir(s *ftpSite, rel []string, depth int) {
-	r.add(s.url(rel, "", true), depth, func(ctx context.Context) { r.ftpDir(ctx, s, rel, depth) })
+	r.walk.addDir(func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpDir(ctx, wd, s, rel, depth) })
 }
 
 // ftpDir lists one directory and queues its subdirectories and the
 // files that are new or changed.
-func (r *run) ftpDir(ctx context.Context, s *ftpSite, rel []string, depth int) {
+func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, depth int) {
 	local := path.Join(rel...)
 	where := s.url(rel, "", true)
 	sc, err := s.get(ctx, rel)
 	if err != nil {
-		r.logf("list %s: %v", where, err.Error())
-		r.count(func(st *Stats) { st.Failed++ })
+		r.failed(ctx, "list", where, err)
 		return
 	}
-	ents, err := r.ftpList(ctx, s, sc, rel)
+	ents, err := r.ftpList(ctx, wd, s, sc, rel)
 	s.put(sc)
 	if err != nil {
-		r.logf("list %s: %v", where, err.Error())
-		r.count(func(st *Stats) { st.Failed++ })
+		r.failed(ctx, "list", where, err)
 		return
 	}
 	r.count(func(st *Stats) { st.Dirs++ })
 	names := map[string]bool{}
+	type fileJob struct {
+		e        entry
+		u, local string
+	}
+	var files []fileJob
 	for _, e := range ents {
 		if err := safeName(e.name, len(rel) == 0); err != nil {
 			r.logf("refused %q in %s: %v", e.name, where, err.Error())
 			r.count(func(st *Stats) { st.Refused++ })
 			continue
+		}
+		if names[e.name] {
+			continue // listed twice: fetched once
 		}
 		names[e.name] = true
 		child := path.Join(local, e.name)
@@ -262,7 +275,7 @@ func (r *run) ftpDir(ctx context.Context, s *ftpSite, rel []string, depth int) {
 			r.addFTPDir(s, sub, depth+1)
 			continue
 		}
-		if !r.want(child, e.size, e.mtime) {
+		if fetch, _ := r.want(child, e.size, e.mtime); !fetch {
 			continue
 		}
 		u := s.url(rel, e.name, false)
@@ -270,23 +283,39 @@ func (r *run) ftpDir(ctx context.Context, s *ftpSite, rel []string, depth int) {
 			r.logf("would fetch %s -> %s", u, child)
 			continue
 		}
-		e := e
-		r.add(u+";type=i", depth, func(ctx context.Context) { r.ftpFile(ctx, s, rel, e, u, child) })
+		files = append(files, fileJob{e, u, child})
 	}
-	r.markListed(local, names)
+	// What the listing no longer names goes before any file of the
+	// folder is written, so no temporary file of this run is taken for
+	// a stray one.
+	if r.opt.Delete {
+		r.deleteGone(local, names)
+	}
+	if len(files) == 0 {
+		return
+	}
+	fo := r.openFolder(local)
+	for _, f := range files {
+		fo.left.Add(1)
+		r.walk.addFile(func(ctx context.Context, wd *watchdog.Watchdog) {
+			defer fo.done()
+			r.ftpFile(ctx, wd, s, rel, f.e, f.u, f.local, fo)
+		})
+	}
+	fo.done() // the listing's own hold
 }
 
 // ftpList reads the directory sc is in: MLSD where FEAT lists it (RFC
 // 3659 §7, exact names, sizes and times), else LIST in the Unix or DOS
 // format, else NLST with a CWD probe per name.
-func (r *run) ftpList(ctx context.Context, s *ftpSite, sc *siteConn, rel []string) ([]entry, error) {
+func (r *run) ftpList(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, sc *siteConn, rel []string) ([]entry, error) {
 	where := s.url(rel, "", true)
 	s.mu.Lock()
 	mlsd := s.mlsd
 	s.mu.Unlock()
 	if mlsd {
 		var ents []entry
-		err := readLines(ctx, func() (io.ReadCloser, error) { return sc.pc.Mlsd(ctx, "") }, func(line string) {
+		err := readLines(wd, func() (io.ReadCloser, error) { return sc.pc.Mlsd(ctx, "") }, func(line string) {
 			m, ok := ftp.ParseMLSxEntry(line)
 			switch {
 			case !ok:
@@ -303,7 +332,7 @@ func (r *run) ftpList(ctx context.Context, s *ftpSite, sc *siteConn, rel []strin
 	var ents []entry
 	bad, lines := 0, 0
 	now := time.Now().UTC()
-	err := readLines(ctx, func() (io.ReadCloser, error) { return sc.pc.List(ctx, "") }, func(line string) {
+	err := readLines(wd, func() (io.ReadCloser, error) { return sc.pc.List(ctx, "") }, func(line string) {
 		lines++
 		e, skip, ok := parseListLine(line, now)
 		switch {
@@ -324,13 +353,14 @@ func (r *run) ftpList(ctx context.Context, s *ftpSite, sc *siteConn, rel []strin
 	// No line of LIST was readable: NLST for the names, and a CWD into
 	// each tells a directory from a file.
 	var names []string
-	if err := readLines(ctx, func() (io.ReadCloser, error) { return sc.pc.Nlst(ctx, "") }, func(line string) {
+	if err := readLines(wd, func() (io.ReadCloser, error) { return sc.pc.Nlst(ctx, "") }, func(line string) {
 		names = append(names, path.Base(line))
 	}); err != nil {
 		return nil, err
 	}
 	ents = ents[:0]
 	for _, n := range names {
+		wd.Touch() // each probe's replies are progress
 		if safeName(n, false) != nil {
 			ents = append(ents, entry{name: n, size: -1})
 			continue
@@ -358,13 +388,14 @@ func (r *run) ftpList(ctx context.Context, s *ftpSite, sc *siteConn, rel []strin
 	return ents, nil
 }
 
-// readLines opens a listing and calls each for every line.
-func readLines(ctx context.Context, open func() (io.ReadCloser, error), each func(string)) error {
+// readLines opens a listing and calls each for every line; every
+// arrival touches the watchdog.
+func readLines(wd *watchdog.Watchdog, open func() (io.ReadCloser, error), each func(string)) error {
 	body, err := open()
 	if err != nil {
 		return err
 	}
-	nr := ftp.NewNameReader(body)
+	nr := ftp.NewNameReader(wd.Reader(body))
 	for {
 		line, err := nr.Next()
 		if err == io.EOF {
@@ -381,27 +412,81 @@ func readLines(ctx context.Context, open func() (io.ReadCloser, error), each fun
 
 // ftpFile fetches one file with TYPE I into DIR/local, atomically, and
 // records it in the manifest.
-func (r *run) ftpFile(ctx context.Context, s *ftpSite, rel []string, e entry, u, local string) {
+func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, e entry, u, local string, fo *folder) {
 	sc, err := s.get(ctx, rel)
 	if err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
 	defer s.put(sc)
 	if err := sc.pc.Binary(ctx); err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
 	if e.size > 0 && !e.mtime.IsZero() {
-		r.ftpResumable(ctx, sc, e, u, local)
+		r.ftpResumable(ctx, wd, sc, e, u, local, fo)
 		return
 	}
 	body, _, err := sc.pc.Retr(ctx, e.name)
 	if err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.save(u, local, e.size, e.mtime, body)
+	r.saveIn(ctx, fo.root, fo.name(local), Record{URL: u, Path: local, Mtime: e.mtime}, wd.Reader(body), body)
+}
+
+// A folder is the local directory of one listing, opened once for all
+// the files it queues: os.Root resolves a path one element at a time
+// (an openat and a close each), so with the folder open, each file's
+// open, rename and time cost one system call each. The listing holds it
+// while it queues files, each file while it runs; the last one closes
+// it, and the run closes what a cut-short walk left open.
+type folder struct {
+	r    *run
+	root *os.Root
+	top  bool         // root is the run's own: names are paths from the top
+	left atomic.Int32 // holds
+	once sync.Once
+}
+
+func (r *run) openFolder(local string) *folder {
+	fo := &folder{r: r, root: r.root, top: true}
+	if local != "" {
+		if fr, err := r.root.OpenRoot(local); err == nil {
+			fo.root, fo.top = fr, false
+			r.mu.Lock()
+			r.folders[fo] = true
+			r.mu.Unlock()
+		}
+	}
+	fo.left.Store(1)
+	return fo
+}
+
+// name is local's name inside the folder.
+func (fo *folder) name(local string) string {
+	if fo.top {
+		return local
+	}
+	return path.Base(local)
+}
+
+func (fo *folder) done() {
+	if fo.left.Add(-1) == 0 {
+		fo.close()
+	}
+}
+
+func (fo *folder) close() {
+	if fo.top {
+		return
+	}
+	fo.once.Do(func() {
+		fo.root.Close()
+		fo.r.mu.Lock()
+		delete(fo.r.folders, fo)
+		fo.r.mu.Unlock()
+	})
 }
 
 // partialName is where a file of known size and time is written while it
@@ -417,12 +502,13 @@ func partialName(local string) string {
 // version of the file), and renames it to local once the end reply says
 // it is complete. A broken transfer leaves the partial (never the local
 // name) with the listed time; a server refusing REST sends it whole.
-func (r *run) ftpResumable(ctx context.Context, sc *siteConn, e entry, u, local string) {
-	part := partialName(local)
+func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteConn, e entry, u, local string, fo *folder) {
+	dir, name := fo.root, fo.name(local)
+	part := partialName(name)
 	h := sha256.New()
 	var offset int64
-	if fi, err := r.root.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.size && fi.ModTime().Equal(e.mtime) {
-		if f, err := r.root.Open(part); err == nil {
+	if fi, err := dir.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.size && fi.ModTime().Equal(e.mtime) {
+		if f, err := dir.Open(part); err == nil {
 			offset, err = io.Copy(h, f)
 			f.Close()
 			if err != nil {
@@ -436,7 +522,7 @@ func (r *run) ftpResumable(ctx context.Context, sc *siteConn, e entry, u, local 
 		body, _, err = sc.pc.Retr(ctx, e.name)
 	}
 	if err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
 	if offset == 0 {
@@ -446,13 +532,13 @@ func (r *run) ftpResumable(ctx context.Context, sc *siteConn, e entry, u, local 
 	if offset == 0 {
 		flags |= os.O_TRUNC
 	}
-	f, err := r.root.OpenFile(part, flags, 0o644)
+	f, err := dir.OpenFile(part, flags, 0o644)
 	if err != nil {
 		body.Close()
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
-	n, err := io.Copy(io.MultiWriter(f, h), body)
+	n, err := io.Copy(io.MultiWriter(f, h), wd.Reader(body))
 	if err == nil {
 		err = body.Close()
 	} else {
@@ -465,52 +551,66 @@ func (r *run) ftpResumable(ctx context.Context, sc *siteConn, e entry, u, local 
 		err = cerr
 	}
 	if err == nil {
-		err = r.root.Rename(part, local)
+		err = dir.Rename(part, name)
 	}
 	if err != nil {
 		// The bytes that came stay for the next run, marked with the
 		// listed time of the version they belong to.
-		r.root.Chtimes(part, e.mtime, e.mtime)
-		r.fileFailed(u, err)
+		dir.Chtimes(part, e.mtime, e.mtime)
+		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.root.Chtimes(local, e.mtime, e.mtime)
+	dir.Chtimes(name, e.mtime, e.mtime)
 	if offset > 0 {
 		r.logf("resumed %s at byte %s", u, strconv.FormatInt(offset, 10))
 	}
-	r.record(u, local, offset+n, n, e.mtime, h)
+	r.record(Record{URL: u, Path: local, Size: offset + n, Mtime: e.mtime}, n, h)
 }
 
-// save writes body to local atomically, hashing it, sets the remote
-// time and records the file.
-func (r *run) save(u, local string, size int64, mtime time.Time, body io.ReadCloser) {
+// save writes src to rec.Path atomically, hashing it, closes body
+// (whose Close reads the protocol's end of the transfer), sets the remote
+// time and records the file as rec with its size and SHA-256.
+func (r *run) save(ctx context.Context, rec Record, src io.Reader, body io.Closer) bool {
+	return r.saveIn(ctx, r.root, rec.Path, rec, src, body)
+}
+
+// saveIn is save with the file written as name inside dir; it reports
+// whether the file is complete.
+func (r *run) saveIn(ctx context.Context, dir *os.Root, name string, rec Record, src io.Reader, body io.Closer) bool {
 	h := sha256.New()
 	cw := &countWriter{h: h}
-	if err := atomicfile.WriteIn(r.root, local, io.TeeReader(body, cw), body); err != nil {
+	if err := atomicfile.WriteIn(dir, name, io.TeeReader(src, cw), body); err != nil {
 		body.Close()
-		r.fileFailed(u, err)
-		return
+		r.fileFailed(ctx, rec.URL, err)
+		return false
 	}
-	if !mtime.IsZero() {
-		r.root.Chtimes(local, mtime, mtime)
+	if !rec.Mtime.IsZero() {
+		dir.Chtimes(name, rec.Mtime, rec.Mtime)
 	}
-	r.record(u, local, cw.n, cw.n, mtime, h)
+	rec.Size = cw.n
+	r.record(rec, cw.n, h)
+	return true
 }
 
-// record adds a complete file of n bytes, of which came transferred in
+// record adds a complete file, of which came bytes were transferred in
 // this run, to the manifest and the counts.
-func (r *run) record(u, local string, n, came int64, mtime time.Time, h hash.Hash) {
-	if err := r.man.add(Record{URL: u, Path: local, Size: n, Mtime: mtime, SHA256: hex.EncodeToString(h.Sum(nil))}); err != nil {
+func (r *run) record(rec Record, came int64, h hash.Hash) {
+	rec.SHA256 = hex.EncodeToString(h.Sum(nil))
+	if err := r.man.add(rec); err != nil {
 		r.logf("manifest: %v", err.Error())
 	}
 	if r.opt.Verbose {
-		r.logf("fetched %s -> %s (%d bytes)", u, local, n)
+		r.logf("fetched %s -> %s (%d bytes)", rec.URL, rec.Path, rec.Size)
 	}
 	r.count(func(st *Stats) { st.Fetched++; st.Bytes += came })
 }
 
-func (r *run) fileFailed(u string, err error) {
-	r.logf("fetch %s: %v", u, fmt.Sprint(err))
+func (r *run) fileFailed(ctx context.Context, u string, err error) { r.failed(ctx, "fetch", u, err) }
+
+// failed reports a failed item, with why its context ended when it did
+// (the idle watchdog, an interrupt), and counts it.
+func (r *run) failed(ctx context.Context, what, u string, err error) {
+	r.logf(what+" %s: %v", u, watchdog.Explain(ctx, err).Error())
 	r.count(func(st *Stats) { st.Failed++ })
 }
 

@@ -181,10 +181,15 @@ func TestMirrorFTP(t *testing.T) {
 			// with --delete, and its manifest record goes.
 			os.WriteFile(filepath.Join(root, "a.txt"), []byte("alpha, longer now\n"), 0o644)
 			os.Remove(filepath.Join(root, "hash#tag.txt"))
+			// A gone folder goes whole, with the records of its files.
+			os.RemoveAll(filepath.Join(root, "sub", "deeper"))
 			log.Reset()
 			st, err = Mirror(ctx, url, dir, Options{Log: &log, Delete: true})
-			if err != nil || st.Fetched != 1 || st.Deleted != 1 {
-				t.Fatalf("third run: %+v, %v, want 1 fetched, 1 deleted\n%s", st, err, log.String())
+			if err != nil || st.Fetched != 1 || st.Deleted != 2 {
+				t.Fatalf("third run: %+v, %v, want 1 fetched, 2 deleted\n%s", st, err, log.String())
+			}
+			if _, err := os.Stat(filepath.Join(dir, "sub", "deeper")); !os.IsNotExist(err) {
+				t.Errorf("sub/deeper still there: %v", err)
 			}
 			if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "alpha, longer now\n" {
 				t.Errorf("a.txt = %q after the change", b)
@@ -193,8 +198,9 @@ func TestMirrorFTP(t *testing.T) {
 				t.Errorf("hash#tag.txt still there: %v", err)
 			}
 			recs = readManifest(t, dir)
-			if _, ok := recs["hash#tag.txt"]; ok || len(recs) != files-1 {
-				t.Errorf("manifest after --delete: %d records, hash#tag.txt kept %v", len(recs), ok)
+			_, deep := recs["sub/deeper/deep.bin"]
+			if _, ok := recs["hash#tag.txt"]; ok || deep || len(recs) != files-2 {
+				t.Errorf("manifest after --delete: %d records, hash#tag.txt kept %v, sub/deeper/deep.bin %v", len(recs), ok, deep)
 			}
 		})
 	}

@@ -3,14 +3,21 @@ package mirror
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access/gopher"
+	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
 // GopherMenuName is the local name of a saved menu inside the folder of
@@ -18,10 +25,23 @@ import (
 // writes "%" as "%25"), so it collides with nothing.
 const GopherMenuName = "%gophermap"
 
+// GopherPlusSuffix ends the local name of the Gopher+ attributes of an
+// item, saved beside it: "docs/a.txt" has "docs/a.txt%gopher+", a menu
+// "docs/%gophermap" has "docs/%gophermap%gopher+". A "%" that comes from
+// a remote name is always followed by two hex digits (gopherSegment), and
+// "g" is none, so no item's own name ends this way.
+const GopherPlusSuffix = "%gopher+"
+
 // gopherSite is one gopher mirror.
 type gopherSite struct {
 	client gopher.Client
 	host   string // host:port of the URL
+
+	// For --delete: the local paths the menus read in this run named,
+	// and the menus read whole.
+	mu    sync.Mutex
+	named map[string]bool
+	whole map[string]bool
 }
 
 func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
@@ -29,13 +49,85 @@ func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
 	if v.Type != '1' {
 		return fmt.Errorf("mirror: %s is not a gopher menu (type %q); only a menu (type 1) can be mirrored", u, v.Type)
 	}
-	s := &gopherSite{host: strings.ToLower(u.HostPort())}
+	s := &gopherSite{host: strings.ToLower(u.HostPort()), named: map[string]bool{}, whole: map[string]bool{}}
 	it := gopher.Item{Type: '1', Selector: v.Selector, Host: u.Host(), Port: u.PortNumber()}
 	if it.Port == 0 {
 		it.Port = u.DefaultPort()
 	}
-	r.addGopher(s, it, 0)
-	return r.fr.Run(ctx)
+	r.addGopher(s, it, 0, "")
+	if err := r.fr.Run(ctx); err != nil {
+		return err
+	}
+	if r.opt.Delete {
+		r.gopherDelete(s)
+	}
+	return nil
+}
+
+// gopherDelete removes the local copies of items gone from their menu:
+// a record whose menu was read whole in this run, and that no menu read
+// in this run named, is deleted, and so, in turn, is everything listed
+// by a menu so deleted. An item whose menu was not read (it failed, it is
+// on another server not followed, or below --depth) stays: a selector
+// may put an item anywhere, so only its own menu can say it is gone.
+// Every removal goes through os.Root (never outside DIR); a folder left
+// empty is removed too.
+func (r *run) gopherDelete(s *gopherSite) {
+	recs := r.man.gopherRecords()
+	s.mu.Lock()
+	gone := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, rec := range recs {
+			if !gone[rec.Path] && !s.named[rec.Path] && (s.whole[rec.Menu] || gone[rec.Menu]) {
+				gone[rec.Path], changed = true, true
+			}
+		}
+	}
+	s.mu.Unlock()
+	paths := make([]string, 0, len(gone))
+	for p := range gone {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if r.opt.DryRun {
+			r.logf("would delete %s", p)
+			r.count(func(st *Stats) { st.Deleted++ })
+			continue
+		}
+		if err := r.root.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			r.logf("delete %s: %v", p, err.Error())
+			r.count(func(st *Stats) { st.Failed++ })
+			continue
+		}
+		r.logf("deleted %s", p)
+		r.count(func(st *Stats) { st.Deleted++ })
+		r.man.add(Record{Path: p, Deleted: true})
+		for dir := parentDir(p); dir != ""; dir = parentDir(dir) {
+			if r.root.Remove(dir) != nil { // not empty
+				break
+			}
+		}
+	}
+}
+
+// name records that a menu read in this run named local paths ps.
+func (s *gopherSite) name(ps ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range ps {
+		s.named[p] = true
+	}
+}
+
+// menuRead records the end of reading a menu: whole or not.
+func (s *gopherSite) menuRead(local string, whole bool) {
+	if whole {
+		s.mu.Lock()
+		s.whole[local] = true
+		s.mu.Unlock()
+	}
 }
 
 // gopherSegment makes one "/"-separated part of a selector a local name:
@@ -87,12 +179,13 @@ func (s *gopherSite) itemHost(it gopher.Item) string {
 	return strings.ToLower(net.JoinHostPort(it.Host, strconv.Itoa(it.Port)))
 }
 
-func (r *run) addGopher(s *gopherSite, it gopher.Item, depth int) {
-	r.add(it.URL(), depth, func(ctx context.Context) {
+// addGopher queues item it, listed by the menu whose local path is menu.
+func (r *run) addGopher(s *gopherSite, it gopher.Item, depth int, menu string) {
+	r.add(it.URL(), depth, func(ctx context.Context, wd *watchdog.Watchdog) {
 		if it.Type == '1' {
-			r.gopherMenu(ctx, s, it, depth)
+			r.gopherMenu(ctx, wd, s, it, depth, menu)
 		} else {
-			r.gopherDoc(ctx, s, it)
+			r.gopherDoc(ctx, wd, s, it, menu)
 		}
 	})
 }
@@ -101,17 +194,22 @@ func (r *run) addGopher(s *gopherSite, it gopher.Item, depth int) {
 // menus on the same server (any with SpanHosts) are followed, documents
 // and binaries fetched; searches (7), telnet sessions (8, T), CSO (2)
 // and "h URL:" links are recorded in the saved menu, not followed.
-func (r *run) gopherMenu(ctx context.Context, s *gopherSite, menu gopher.Item, depth int) {
+func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, menu gopher.Item, depth int, parent string) {
 	u := menu.URL()
+	local := s.localPath(menu)
+	whole := false
+	defer func() { s.menuRead(local, whole) }()
 	resp, err := s.client.Fetch(ctx, s.itemHost(menu), gopher.Request{Type: '1', Selector: menu.Selector})
 	if err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
 	defer resp.Body.Close()
+	watchBody(wd, resp)
 	mr := resp.Menu()
 	var saved bytes.Buffer
 	var items []gopher.Item
+	bad := false
 	for {
 		it, err := mr.Next()
 		if err == io.EOF {
@@ -121,9 +219,10 @@ func (r *run) gopherMenu(ctx context.Context, s *gopherSite, menu gopher.Item, d
 			if _, bad := err.(*gopher.LineError); bad {
 				r.logf("unreadable menu line in %s: %v", u, err.Error())
 				r.count(func(st *Stats) { st.Refused++ })
+				bad = true
 				continue
 			}
-			r.fileFailed(u, err)
+			r.fileFailed(ctx, u, err)
 			return
 		}
 		saved.WriteString(it.Raw)
@@ -131,60 +230,217 @@ func (r *run) gopherMenu(ctx context.Context, s *gopherSite, menu gopher.Item, d
 		items = append(items, it)
 	}
 	r.count(func(st *Stats) { st.Dirs++ })
-	local := s.localPath(menu)
+	if parent == "" && !menu.Plus {
+		// No menu line marked the URL's own menu; its server is a
+		// Gopher+ one when it marks the menu's items so.
+		for _, it := range items {
+			if it.Plus && s.itemHost(it) == s.itemHost(menu) {
+				menu.Plus = true
+				break
+			}
+		}
+	}
+	if r.opt.Delete {
+		// Each item that has a local copy, followed in this run or
+		// not (another server, --depth), keeps it and its attributes.
+		whole = !bad
+		var named []string
+		for _, it := range items {
+			if keepsCopy(it) {
+				p := s.localPath(it)
+				named = append(named, p, p+GopherPlusSuffix)
+			}
+		}
+		s.name(named...)
+	}
 	if !r.opt.DryRun {
 		if err := r.mkdir(parentDir(local)); err != nil {
-			r.fileFailed(u, err)
+			r.fileFailed(ctx, u, err)
 			return
 		}
-		r.save(u, local, -1, zeroTime, io.NopCloser(&saved))
+		r.save(ctx, Record{URL: u, Path: local, Menu: parent}, &saved, io.NopCloser(nil))
+		r.gopherAttributes(ctx, wd, s, menu, local, parent)
 	}
 	for _, it := range items {
 		switch {
 		case it.Type == 'i' || it.Type == '3':
 			continue
-		case it.Type == '7' || it.Type == '8' || it.Type == 'T' || it.Type == '2' || strings.HasPrefix(it.Selector, "URL:"):
+		case !keepsCopy(it):
 			r.count(func(st *Stats) { st.Recorded++ })
 			continue
 		case !r.opt.SpanHosts && s.itemHost(it) != s.host:
 			r.count(func(st *Stats) { st.Recorded++ })
+			continue
+		case s.itemHost(it) != s.host && !r.guard(it):
 			continue
 		}
 		if it.Type == '1' {
 			if r.opt.Depth > 0 && depth+2 > r.opt.Depth {
 				continue
 			}
-			r.addGopher(s, it, depth+1)
+			r.addGopher(s, it, depth+1, local)
 			continue
 		}
 		rel := s.localPath(it)
 		// A menu names no size or time: a document already complete in
-		// the manifest is not fetched again.
-		if !r.want(rel, -1, zeroTime) {
+		// the manifest is not fetched again, unless it is a Gopher+ one
+		// whose attributes (+ADMIN's Mod-Date, +VIEWS' sizes) changed.
+		if fetch, unchanged := r.want(rel, -1, zeroTime); !fetch {
+			if unchanged && it.Plus && !r.opt.DryRun {
+				r.add(it.URL(), depth, func(ctx context.Context, wd *watchdog.Watchdog) { r.gopherRecheck(ctx, wd, s, it, local) })
+			}
 			continue
 		}
 		if r.opt.DryRun {
 			r.logf("would fetch %s -> %s", it.URL(), rel)
 			continue
 		}
-		r.addGopher(s, it, depth)
+		r.addGopher(s, it, depth, local)
 	}
 }
 
+// keepsCopy tells an item the mirror saves (a menu, document or binary)
+// from one it only records: info and error lines (i, 3; RFC 1436 and
+// its common extension), searches (7), telnet sessions (8, T), CSO
+// phone books (2) and "h URL:" links out of gopherspace.
+func keepsCopy(it gopher.Item) bool {
+	switch it.Type {
+	case 'i', '3', '7', '8', 'T', '2':
+		return false
+	}
+	return !strings.HasPrefix(it.Selector, "URL:")
+}
+
+// guard applies get's §6 port guard to an item on another server than
+// the URL's: a menu may aim an item at any host and port (RFC 1436), and
+// following it must not make a retrieval talk to another protocol's
+// server (§6's example is a gopher URL that sends mail). A refusal is
+// reported and counted, never fatal.
+func (r *run) guard(it gopher.Item) bool {
+	u, err := rfc1738.Parse(it.URL())
+	if err == nil {
+		_, err = r.opt.Access.CheckPort(u)
+	}
+	if err != nil {
+		r.logf("refused %s", err.Error())
+		r.count(func(st *Stats) { st.Refused++ })
+		return false
+	}
+	return true
+}
+
 // gopherDoc fetches one document or binary item.
-func (r *run) gopherDoc(ctx context.Context, s *gopherSite, it gopher.Item) {
+func (r *run) gopherDoc(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, menu string) {
+	r.gopherDocWith(ctx, wd, s, it, menu, nil)
+}
+
+// gopherRecheck asks the attributes of a Gopher+ document the manifest
+// has whole, and fetches it again when they differ from the ones saved
+// beside it (+ADMIN's Mod-Date, Gopher+'s time of the item, or a size in
+// +VIEWS changed): a menu alone says nothing of a change.
+func (r *run) gopherRecheck(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, menu string) {
+	b, ok := r.fetchAttributes(ctx, wd, s, it)
+	if !ok {
+		return
+	}
+	sum := sha256.Sum256(b)
+	if old, found := r.man.read(s.localPath(it) + GopherPlusSuffix); found && old.SHA256 == hex.EncodeToString(sum[:]) {
+		return
+	}
+	r.count(func(st *Stats) { st.Unchanged--; st.Planned++ })
+	if r.opt.Verbose {
+		r.logf("changed %s: its Gopher+ attributes differ", it.URL())
+	}
+	r.gopherDocWith(ctx, wd, s, it, menu, b)
+}
+
+// gopherDocWith fetches a document, then saves attrs beside it, or, when
+// attrs is nil, asks its attributes.
+func (r *run) gopherDocWith(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, menu string, attrs []byte) {
 	u := it.URL()
 	local := s.localPath(it)
 	if err := r.mkdir(parentDir(local)); err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
 	resp, err := s.client.Fetch(ctx, s.itemHost(it), gopher.Request{Type: it.Type, Selector: it.Selector})
 	if err != nil {
-		r.fileFailed(u, err)
+		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.save(u, local, resp.Size, zeroTime, resp.Body)
+	if !r.save(ctx, Record{URL: u, Path: local, Menu: menu}, wd.Reader(resp.Body), resp.Body) {
+		return
+	}
+	if attrs != nil {
+		r.saveAttributes(ctx, it, local, menu, attrs)
+		return
+	}
+	r.gopherAttributes(ctx, wd, s, it, local, menu)
+}
+
+// gopherAttributes fetches the Gopher+ attributes of an item its menu
+// marks as a Gopher+ one (a fifth field "+" or "?") with the request
+// "selector TAB !" (RFC 1738 §3.4.6: "!" is all of an item's
+// attributes), and saves their blocks (+INFO, +ADMIN, +VIEWS, +ABSTRACT…)
+// beside the item's local copy, under its name and GopherPlusSuffix, as
+// lines ending in CRLF: "+NAME: value", then the block's lines each
+// after one space, as the Gopher+ protocol writes them. The manifest
+// records it under the attribute request's URL ("…%09%09!", §3.4.3)
+// with kind "gopher+". A server that answers without a Gopher+ status
+// line is a Gopher-0 one: nothing is saved, and the item stays.
+func (r *run) gopherAttributes(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, local, menu string) {
+	if !it.Plus || r.opt.DryRun {
+		return
+	}
+	if b, ok := r.fetchAttributes(ctx, wd, s, it); ok {
+		r.saveAttributes(ctx, it, local, menu, b)
+	}
+}
+
+func (r *run) saveAttributes(ctx context.Context, it gopher.Item, local, menu string, b []byte) {
+	r.save(ctx, Record{URL: it.URL() + "%09%09!", Path: local + GopherPlusSuffix, Kind: KindGopherPlus, Menu: menu}, bytes.NewReader(b), io.NopCloser(nil))
+}
+
+// fetchAttributes asks the attributes of it and returns them as saved;
+// false (reported) when there are none.
+func (r *run) fetchAttributes(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item) ([]byte, bool) {
+	u := it.URL() + "%09%09!"
+	resp, err := s.client.Fetch(ctx, s.itemHost(it), gopher.Request{Type: it.Type, Selector: it.Selector, Plus: "!", HasPlus: true})
+	if err != nil {
+		r.fileFailed(ctx, u, err)
+		return nil, false
+	}
+	if !resp.Plus {
+		resp.Body.Close()
+		r.logf("no Gopher+ attributes for %s: the server answered without a Gopher+ status line", it.URL())
+		return nil, false
+	}
+	watchBody(wd, resp)
+	blocks, err := resp.Attributes()
+	if err != nil {
+		r.fileFailed(ctx, u, err)
+		return nil, false
+	}
+	var b bytes.Buffer
+	for _, bl := range blocks {
+		b.WriteString("+" + bl.Name + ":")
+		if bl.Value != "" {
+			b.WriteString(" " + bl.Value)
+		}
+		b.WriteString("\r\n")
+		for _, l := range bl.Lines {
+			b.WriteString(" " + l + "\r\n")
+		}
+	}
+	return b.Bytes(), true
+}
+
+// watchBody makes every arrival of resp's body touch wd.
+func watchBody(wd *watchdog.Watchdog, resp *gopher.Response) {
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{wd.Reader(resp.Body), resp.Body}
 }
 
 func parentDir(p string) string {

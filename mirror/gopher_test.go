@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rfc1738/rfc1738/access/gopher"
@@ -115,6 +116,132 @@ func TestGopherSegment(t *testing.T) {
 	} {
 		if got := s.localPath(tt.it); got != tt.want {
 			t.Errorf("localPath(%+v) = %q, want %q", tt.it, got, tt.want)
+		}
+	}
+}
+
+// TestMirrorGopherDelete changes gophernicus's tree between two runs
+// with Delete: an item gone from a menu read whole (hello.txt from the
+// root's gophermap, docs/readme.txt from the generated docs menu) is
+// removed with its record; what the menus still name stays.
+func TestMirrorGopherDelete(t *testing.T) {
+	g := testserver.Gophernicus(t)
+	url := fmt.Sprintf("gopher://%s:%d/1/", g.Host, g.Port)
+	dir := t.TempDir()
+	var log bytes.Buffer
+	if st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Delete: true}); err != nil || st.Failed > 0 || st.Deleted != 0 {
+		t.Fatalf("first run %+v, %v\n%s", st, err, log.String())
+	}
+	for _, rel := range []string{"hello.txt", "docs/readme.txt", "docs/with space.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
+			t.Fatalf("first run: %v", err)
+		}
+	}
+	gm, _ := os.ReadFile(filepath.Join(g.Root, "gophermap"))
+	gm = bytes.Replace(gm, []byte("0Hello text\t/hello.txt\n"), nil, 1)
+	if err := os.WriteFile(filepath.Join(g.Root, "gophermap"), gm, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(g.Root, "docs", "readme.txt")); err != nil {
+		t.Fatal(err)
+	}
+	log.Reset()
+	st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Delete: true})
+	if err != nil || st.Failed > 0 || st.Deleted != 2 {
+		t.Fatalf("second run %+v, %v; want 2 deleted\n%s", st, err, log.String())
+	}
+	for rel, gone := range map[string]bool{"hello.txt": true, "docs/readme.txt": true, "docs/with space.txt": false, "docs/blob.bin": false, GopherMenuName: false, ManifestName: false} {
+		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
+		if gone != os.IsNotExist(err) {
+			t.Errorf("%s: %v; want gone %v\n%s", rel, err, gone, log.String())
+		}
+	}
+	recs := readManifest(t, dir)
+	if _, ok := recs["hello.txt"]; ok {
+		t.Errorf("manifest still names hello.txt")
+	}
+	if _, ok := recs["docs/readme.txt"]; ok {
+		t.Errorf("manifest still names docs/readme.txt")
+	}
+}
+
+// TestMirrorGopherDeleteByMenu: an item is deleted when the menu that
+// listed it was read whole and no menu names it now; one whose menu
+// could not be read stays (selectors put items anywhere, so only its
+// own menu can say it is gone), and so does a file that no run made.
+// The items here live outside their menu's folder (/menu lists /a).
+func TestMirrorGopherDeleteByMenu(t *testing.T) {
+	var step atomic.Int32
+	fake := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
+		switch string(req) {
+		case "/menu\r\n":
+			switch step.Load() {
+			case 1, 2:
+				return testserver.GopherReply{Reply: gopherMenu(addr, "0 /a", "1 /sub")}
+			case 3:
+				return testserver.GopherReply{Reply: gopherMenu(addr, "0 /a")}
+			}
+			return testserver.GopherReply{Reply: gopherMenu(addr, "0 /a", "0 /b", "1 /sub")}
+		case "/sub\r\n":
+			switch step.Load() {
+			case 1:
+				return testserver.GopherReply{Reply: []byte("3no menu now\terror\terror.host\t1\r\n.\r\n")}
+			case 2:
+				return testserver.GopherReply{Reply: gopherMenu(addr, "1 /sub/deeper")}
+			}
+			return testserver.GopherReply{Reply: gopherMenu(addr, "0 /sub/c", "1 /sub/deeper")}
+		case "/sub/deeper\r\n":
+			return testserver.GopherReply{Reply: gopherMenu(addr, "0 /sub/deeper/d")}
+		}
+		return testserver.GopherReply{Reply: []byte("text\r\n.\r\n")}
+	})
+	url := "gopher://" + fake.Addr + "/1/menu"
+	dir := t.TempDir()
+	if st, err := Mirror(context.Background(), url, dir, Options{Delete: true}); err != nil || st.Failed > 0 || st.Fetched != 7 {
+		t.Fatalf("first run %+v, %v", st, err)
+	}
+	os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("no run made me"), 0o644)
+	exists := func(when string, want map[string]bool) {
+		t.Helper()
+		for rel, there := range want {
+			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); there != (err == nil) {
+				t.Errorf("%s: %s: %v; want there %v", when, rel, err, there)
+			}
+		}
+	}
+	step.Store(1) // /menu drops /b; /sub cannot be read
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Delete: true})
+	if err != nil || st.Failed != 1 || st.Deleted != 1 {
+		t.Errorf("run with a broken menu %+v, %v; want b deleted\n%s", st, err, log.String())
+	}
+	exists("broken /sub", map[string]bool{"b": false, "a": true, "sub/c": true, "sub/deeper/d": true, "mine.txt": true})
+
+	step.Store(2) // /sub drops c
+	log.Reset()
+	st, err = Mirror(context.Background(), url, dir, Options{Log: &log, Delete: true})
+	if err != nil || st.Deleted != 1 {
+		t.Errorf("whole run %+v, %v; want sub/c deleted\n%s", st, err, log.String())
+	}
+	exists("/sub without c", map[string]bool{"sub/c": false, "sub/deeper/d": true, "mine.txt": true})
+
+	step.Store(1) // /sub broken again: nothing of it goes
+	Mirror(context.Background(), url, dir, Options{Delete: true})
+	exists("broken again", map[string]bool{"sub/deeper/d": true, "sub/deeper/" + GopherMenuName: true})
+	if _, ok := readManifest(t, dir)["sub/c"]; ok {
+		t.Error("the manifest still names sub/c")
+	}
+
+	step.Store(3) // /menu drops /sub: all it listed goes, down the tree
+	log.Reset()
+	st, err = Mirror(context.Background(), url, dir, Options{Log: &log, Delete: true})
+	if err != nil || st.Deleted != 3 {
+		t.Errorf("/sub gone: %+v, %v; want its menu, deeper's and d deleted\n%s", st, err, log.String())
+	}
+	exists("/sub gone", map[string]bool{"sub": false, "a": true, "mine.txt": true, GopherMenuName: false, "menu/" + GopherMenuName: true})
+	for p := range readManifest(t, dir) {
+		if strings.HasPrefix(p, "sub/") {
+			t.Errorf("the manifest still names %s", p)
 		}
 	}
 }

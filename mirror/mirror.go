@@ -13,13 +13,24 @@ import (
 	"time"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/crawl"
 	"github.com/rfc1738/rfc1738/internal/safetext"
+	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
 // DefaultParallel is the number of transfers at once per host when
 // Options.Parallel is zero.
 const DefaultParallel = crawl.DefaultPerHost
+
+// DefaultIdleTimeout is Options.IdleTimeout when it is zero: the default
+// of get's --idle-timeout.
+const DefaultIdleTimeout = 60 * time.Second
+
+// A job is the work of one URL of the tree. Its context ends when the
+// run's does or when nothing arrived for Options.IdleTimeout; each
+// arrival touches the watchdog.
+type job func(ctx context.Context, wd *watchdog.Watchdog)
 
 // Options control a mirror run. The zero value mirrors everything with
 // DefaultParallel transfers.
@@ -48,8 +59,18 @@ type Options struct {
 	DryRun bool
 	// SpanHosts lets a gopher mirror follow menus to other hosts.
 	SpanHosts bool
+	// Access holds the §6 port guard (AllowPorts, AllowAnyPort) applied
+	// to the URL, to every gopher item on another server, and to the data
+	// ports an ftp server names, and the ftp trace; nil means
+	// access.NewClient()'s defaults.
+	Access *access.Client
 	// Email is the anonymous ftp password (§3.2.1).
 	Email string
+	// IdleTimeout gives up on a listing or a transfer when nothing has
+	// arrived for this long, on the control or the data connection; the
+	// item is reported failed and the run goes on. Zero means
+	// DefaultIdleTimeout, a negative value no limit.
+	IdleTimeout time.Duration
 	// Log receives one line per problem, deleted or refused item, and
 	// with Verbose per fetched file too; nil discards. Peer-controlled
 	// text is escaped.
@@ -75,11 +96,13 @@ type run struct {
 	opt  Options
 	root *os.Root
 	man  *manifest
-	fr   crawl.Frontier
+	fr   crawl.Frontier // gopher: menus link anywhere, each URL once
+	walk *walker        // ftp: a tree, each directory listed once
+	// folders open for the files of a listing (see folder)
+	folders map[*folder]bool
 
 	mu      sync.Mutex
-	jobs    map[string]func(ctx context.Context)
-	listed  map[string]map[string]bool // local dir → local names listed remotely
+	jobs    map[string]job
 	stats   Stats
 	planned atomic.Int64
 	logMu   sync.Mutex
@@ -99,24 +122,30 @@ func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error)
 	if opt.Parallel <= 0 {
 		opt.Parallel = DefaultParallel
 	}
+	if opt.IdleTimeout == 0 {
+		opt.IdleTimeout = DefaultIdleTimeout
+	}
+	if opt.Access == nil {
+		opt.Access = access.NewClient()
+	}
+	// §6: the URL's own port passes the guard get applies.
+	if _, err := opt.Access.CheckPort(u); err != nil {
+		return Stats{}, err
+	}
 	if !opt.DryRun {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return Stats{}, err
 		}
 	}
-	r := &run{opt: opt, jobs: map[string]func(context.Context){}, listed: map[string]map[string]bool{}}
+	r := &run{opt: opt, jobs: map[string]job{}, folders: map[*folder]bool{}}
 	if root, err := os.OpenRoot(dir); err == nil {
 		r.root = root
 		defer root.Close()
 	} else if !opt.DryRun {
 		return Stats{}, err
 	}
-	if r.root != nil {
-		if r.man, err = loadManifest(r.root); err != nil {
-			return Stats{}, fmt.Errorf("read manifest: %w", err)
-		}
-	} else {
-		r.man = &manifest{recs: map[string]Record{}}
+	if r.man, err = loadManifest(r.root); err != nil {
+		return Stats{}, fmt.Errorf("read manifest: %w", err)
 	}
 	if !opt.DryRun {
 		if err := r.man.open(); err != nil {
@@ -137,8 +166,14 @@ func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error)
 	if runErr == nil && ctx.Err() != nil {
 		runErr = ctx.Err()
 	}
-	if runErr == nil && opt.Delete {
-		r.deleteGone()
+	r.mu.Lock()
+	var open []*folder
+	for fo := range r.folders {
+		open = append(open, fo)
+	}
+	r.mu.Unlock()
+	for _, fo := range open {
+		fo.close()
 	}
 	if cerr := r.man.compact(); runErr == nil && cerr != nil {
 		runErr = fmt.Errorf("write manifest: %w", cerr)
@@ -178,7 +213,7 @@ func (r *run) logf(format string, args ...any) {
 }
 
 // add queues job under u, once per distinct URL (§2.2 via crawl).
-func (r *run) add(u string, depth int, job func(ctx context.Context)) {
+func (r *run) add(u string, depth int, j job) {
 	pu, err := rfc1738.Parse(u)
 	if err != nil {
 		r.logf("refused %s: %v", u, err.Error())
@@ -191,19 +226,34 @@ func (r *run) add(u string, depth int, job func(ctx context.Context)) {
 		r.mu.Unlock()
 		return
 	}
-	r.jobs[key] = job
+	r.jobs[key] = j
 	r.mu.Unlock()
 	r.fr.Add(pu, depth)
 }
 
 func (r *run) visit(ctx context.Context, t crawl.Task) {
 	r.mu.Lock()
-	job := r.jobs[t.Key]
+	j := r.jobs[t.Key]
 	delete(r.jobs, t.Key)
 	r.mu.Unlock()
-	if job != nil && ctx.Err() == nil {
-		job(ctx)
+	if j != nil {
+		r.runJob(ctx, j)
 	}
+}
+
+// runJob runs j under its own idle watchdog, unless the run is over.
+func (r *run) runJob(ctx context.Context, j job) {
+	if ctx.Err() != nil {
+		return
+	}
+	jctx, wd := r.watch(ctx)
+	defer wd.Stop()
+	j(jctx, wd)
+}
+
+// watch starts the idle watchdog of one job (or of the first login).
+func (r *run) watch(ctx context.Context) (context.Context, *watchdog.Watchdog) {
+	return watchdog.New(ctx, r.opt.IdleTimeout, nil)
 }
 
 var zeroTime time.Time
@@ -238,31 +288,25 @@ func matches(globs []string, rel string) bool {
 	return false
 }
 
-// markListed records that local dir rel was listed whole with names.
-func (r *run) markListed(rel string, names map[string]bool) {
-	r.mu.Lock()
-	r.listed[rel] = names
-	r.mu.Unlock()
-}
-
 // want decides whether the file rel of the listed size and time must be
 // fetched: it is new, its size or time differs from the manifest's, or
 // the local copy is gone or of another size. It also applies the
-// filters and limits, logging what it skips.
-func (r *run) want(rel string, size int64, mtime time.Time) bool {
+// filters and limits, logging what it skips. unchanged reports a file
+// left alone because the manifest has it whole.
+func (r *run) want(rel string, size int64, mtime time.Time) (fetch, unchanged bool) {
 	if (len(r.opt.Include) > 0 && !matches(r.opt.Include, rel)) || matches(r.opt.Exclude, rel) {
 		r.count(func(s *Stats) { s.Skipped++ })
-		return false
+		return false, false
 	}
 	if r.opt.MaxSize > 0 && size > r.opt.MaxSize {
 		r.logf("skipped %s: %d bytes, more than --max-size", rel, size)
 		r.count(func(s *Stats) { s.Skipped++ })
-		return false
+		return false, false
 	}
-	if rec, ok := r.man.get(rel); ok && (size < 0 || rec.Size == size) && (mtime.IsZero() || rec.Mtime.Equal(mtime)) && r.root != nil {
-		if fi, err := r.root.Lstat(rel); err == nil && fi.Mode().IsRegular() && fi.Size() == rec.Size {
+	if rsize, rtime, ok := r.man.stat(rel); ok && (size < 0 || rsize == size) && (mtime.IsZero() || rtime.Equal(mtime)) && r.root != nil {
+		if fi, err := r.root.Lstat(rel); err == nil && fi.Mode().IsRegular() && fi.Size() == rsize {
 			r.count(func(s *Stats) { s.Unchanged++ })
-			return false
+			return false, true
 		}
 	}
 	if r.opt.MaxTotal > 0 {
@@ -271,11 +315,11 @@ func (r *run) want(rel string, size int64, mtime time.Time) bool {
 			r.planned.Add(-n)
 			r.logf("skipped %s: --max-total reached", rel)
 			r.count(func(s *Stats) { s.Skipped++ })
-			return false
+			return false, false
 		}
 	}
 	r.count(func(s *Stats) { s.Planned++ })
-	return true
+	return true, false
 }
 
 // mkdir creates the local directory rel (dry run: nothing).
@@ -286,53 +330,53 @@ func (r *run) mkdir(rel string) error {
 	return r.root.MkdirAll(rel, 0o755)
 }
 
-// deleteGone removes, in each directory listed whole, the local entries
-// that the listing did not name; os.Root keeps every removal inside the
-// folder, and symbolic links are removed, never followed.
-func (r *run) deleteGone() {
-	for dir, names := range r.listed {
-		d := dir
-		if d == "" {
-			d = "."
-		}
-		if r.root == nil {
+// deleteGone removes, in the directory dir just listed whole, the local
+// entries that the listing did not name (names); os.Root keeps every
+// removal inside the folder, and symbolic links are removed, never
+// followed. It runs right after the listing, so that no directory's
+// names are held longer than its own listing.
+func (r *run) deleteGone(dir string, names map[string]bool) {
+	d := dir
+	if d == "" {
+		d = "."
+	}
+	if r.root == nil {
+		return
+	}
+	f, err := r.root.Open(d)
+	if err != nil {
+		return
+	}
+	ents, _ := f.ReadDir(-1)
+	f.Close()
+	for _, e := range ents {
+		name := e.Name()
+		if names[name] || (dir == "" && name == ManifestName) || strings.HasSuffix(name, ".rfc1738-partial") {
 			continue
 		}
-		f, err := r.root.Open(d)
-		if err != nil {
-			continue
-		}
-		ents, _ := f.ReadDir(-1)
-		f.Close()
-		for _, e := range ents {
-			name := e.Name()
-			if names[name] || (dir == "" && name == ManifestName) || strings.HasSuffix(name, ".rfc1738-partial") {
-				continue
-			}
-			rel := path.Join(dir, name)
-			if r.opt.DryRun {
-				r.logf("would delete %s", rel)
-				r.count(func(s *Stats) { s.Deleted++ })
-				continue
-			}
-			if err := r.root.RemoveAll(rel); err != nil {
-				r.logf("delete %s: %v", rel, err.Error())
-				r.count(func(s *Stats) { s.Failed++ })
-				continue
-			}
-			r.logf("deleted %s", rel)
+		rel := path.Join(dir, name)
+		if r.opt.DryRun {
+			r.logf("would delete %s", rel)
 			r.count(func(s *Stats) { s.Deleted++ })
-			r.man.mu.Lock()
-			var gone []string
-			for p := range r.man.recs {
-				if p == rel || strings.HasPrefix(p, rel+"/") {
-					gone = append(gone, p)
-				}
+			continue
+		}
+		if err := r.root.RemoveAll(rel); err != nil {
+			r.logf("delete %s: %v", rel, err.Error())
+			r.count(func(s *Stats) { s.Failed++ })
+			continue
+		}
+		r.logf("deleted %s", rel)
+		r.count(func(s *Stats) { s.Deleted++ })
+		if !e.IsDir() {
+			if _, _, ok := r.man.stat(rel); ok {
+				r.man.add(Record{Path: rel, Deleted: true})
 			}
-			r.man.mu.Unlock()
-			for _, p := range gone {
-				r.man.add(Record{Path: p, Deleted: true})
-			}
+			continue
+		}
+		// A folder: every record below it goes (one pass over the
+		// manifest's file).
+		for _, p := range r.man.under(rel) {
+			r.man.add(Record{Path: p, Deleted: true})
 		}
 	}
 }

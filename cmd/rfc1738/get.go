@@ -8,10 +8,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
 func init() {
@@ -34,7 +35,7 @@ var errTooLarge = errors.New("more data than --max-size allows")
 // written.
 type meter struct {
 	r       io.Reader
-	watch   *watchdog
+	watch   interface{ Touch() }
 	bar     *progressbar.ProgressBar
 	limited bool
 	left    int64
@@ -44,7 +45,7 @@ func (m *meter) count(n int64) {
 	if n <= 0 {
 		return
 	}
-	m.watch.touch()
+	m.watch.Touch()
 	if m.bar != nil {
 		m.bar.Add64(n)
 	}
@@ -135,73 +136,14 @@ func (mw meterWriter) ReadFrom(r io.Reader) (int64, error) {
 	return n, err
 }
 
-// watchdog cancels its context when no data has arrived for the idle
-// limit: every network read then ends with a deadline instead of hanging.
-type watchdog struct {
-	last   atomic.Int64 // unix nanoseconds of the last progress
-	done   chan struct{}
-	cancel context.CancelCauseFunc
-}
-
-func newWatchdog(parent context.Context, idle time.Duration) (context.Context, *watchdog) {
-	ctx, cancel := context.WithCancelCause(parent)
-	w := &watchdog{done: make(chan struct{}), cancel: cancel}
-	w.touch()
-	if idle <= 0 {
-		return ctx, w
-	}
-	tick := min(idle/4, time.Second)
-	go func() {
-		t := time.NewTicker(tick)
-		defer t.Stop()
-		for {
-			select {
-			case <-w.done:
-				return
-			case <-ctx.Done():
-				return
-			case now := <-t.C:
-				if now.Sub(time.Unix(0, w.last.Load())) > idle {
-					cancel(fmt.Errorf("nothing arrived for %v (--idle-timeout)", idle))
-					return
-				}
-			}
-		}
-	}()
-	return ctx, w
-}
-
-func (w *watchdog) touch() { w.last.Store(time.Now().UnixNano()) }
-
-func (w *watchdog) stop() {
-	select {
-	case <-w.done:
-	default:
-		close(w.done)
-	}
-	w.cancel(nil)
+// newWatchdog is get's idle watchdog: its cause names the flag.
+func newWatchdog(parent context.Context, idle time.Duration) (context.Context, *watchdog.Watchdog) {
+	return watchdog.New(parent, idle, fmt.Errorf("nothing arrived for %v (--idle-timeout)", idle))
 }
 
 // explain adds why the context ended to err, when it did: the idle
 // watchdog, --timeout, or an interrupt.
-func explain(ctx context.Context, err error) error {
-	if ctx.Err() == nil {
-		// A connection deadline copied from ctx can expire a moment
-		// before ctx's own timer does: then wait for it.
-		if dl, ok := ctx.Deadline(); !ok || time.Now().Before(dl) {
-			return err
-		}
-		<-ctx.Done()
-	}
-	cause := context.Cause(ctx)
-	switch {
-	case errors.Is(err, cause):
-		return err
-	case cause == context.Canceled:
-		return fmt.Errorf("interrupted: %w", err)
-	}
-	return fmt.Errorf("%v: %w", cause, err)
-}
+func explain(ctx context.Context, err error) error { return watchdog.Explain(ctx, err) }
 
 // parseSize reads a byte count with an optional K, M, G or T suffix
 // (powers of 1024; "KB", "MiB" and the like are read the same).

@@ -23,6 +23,7 @@ import (
 	"github.com/rfc1738/rfc1738/download"
 	"github.com/rfc1738/rfc1738/internal/netrc"
 	"github.com/rfc1738/rfc1738/internal/safetext"
+	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
 // getOptions are the flags of get once parsed.
@@ -491,7 +492,7 @@ func (g *getter) attempt(j *getJob, part *download.Part) (int64, error) {
 		defer cancel()
 	}
 	ctx, watch := newWatchdog(ctx, g.o.idle)
-	defer watch.stop()
+	defer watch.Stop()
 
 	req := access.Request{URL: j.u, Head: g.o.head, KeepErrorBody: g.o.keepErrorBody}
 	if part != nil {
@@ -540,7 +541,7 @@ func (g *getter) attempt(j *getJob, part *download.Part) (int64, error) {
 // write writes a response (the header first with --include or -I) to
 // the part file or stdout, and closes its body, whose Close reads the
 // protocol's own end of transfer.
-func (g *getter) write(ctx context.Context, j *getJob, part *download.Part, resp *access.Response, watch *watchdog) (int64, error) {
+func (g *getter) write(ctx context.Context, j *getJob, part *download.Part, resp *access.Response, watch *watchdog.Watchdog) (int64, error) {
 	defer resp.Body.Close()
 	if g.o.limit >= 0 && resp.Size > g.o.limit {
 		return 0, fmt.Errorf("%s: %d bytes is more than --max-size %d", resp.URL, resp.Size, g.o.limit)

@@ -37,6 +37,7 @@ func runMirror(e *env, args []string) int {
 	del := fs.Bool("delete", false, "remove local files whose remote ones are gone (never outside DIR)")
 	dry := fs.Bool("dry-run", false, "print what would be fetched or deleted; change nothing")
 	span := fs.Bool("span-hosts", false, "gopher: follow menus to other hosts and ports too")
+	idle := fs.Duration("idle-timeout", mirror.DefaultIdleTimeout, "give up on a listing or file when nothing arrives for this long (0: never); the run goes on")
 	verbose := fs.Bool("v", false, "print a line per fetched file, not only problems")
 	quiet := fs.Bool("q", false, "no progress line and no summary")
 	setup := accessSetup(fs)
@@ -57,6 +58,10 @@ func runMirror(e *env, args []string) int {
 		Parallel: *parallel, Depth: *depth, Include: include, Exclude: exclude,
 		MaxSize: *maxSize, MaxTotal: *maxTotal, Delete: *del, DryRun: *dry,
 		SpanHosts: *span, Email: c.Email, Verbose: *verbose || *dry, Log: e.stdout,
+		IdleTimeout: *idle, Access: c,
+	}
+	if *idle <= 0 {
+		opt.IdleTimeout = -1 // as get's --idle-timeout 0: never
 	}
 	var mu sync.Mutex
 	progress := !*quiet && isTerminal(e.stderr)
@@ -87,7 +92,7 @@ func runMirror(e *env, args []string) int {
 			st.Fetched, formatBytes(st.Bytes), st.Unchanged, st.Deleted, st.Skipped, st.Refused, st.Failed, st.Dirs, el.Round(time.Millisecond))
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 mirror:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 mirror:", inCLITerms(err))
 		return exitNegative
 	}
 	if st.Failed > 0 {

@@ -71,3 +71,29 @@ func TestMirrorCLI(t *testing.T) {
 		t.Errorf("one operand: status %d, want %d", status, exitUsage)
 	}
 }
+
+// TestMirrorCLIIdleAndPorts: --idle-timeout gives up on a file whose
+// transfer stalls (exit status 1, the run finishes), and a URL at
+// another protocol's port is refused in get's terms (--allow-port).
+func TestMirrorCLIIdleAndPorts(t *testing.T) {
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{"/pub/a.txt": "a\n"},
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			switch line {
+			case "LIST":
+				s.Send("150 Here comes the directory listing.", "-rw-r--r--    1 0        0               2 Jan 01  2024 a.txt\r\n")
+				return true
+			case "RETR a.txt":
+				<-s.Done()
+				return true
+			}
+			return false
+		}})
+	out, errs, status := runMirrorCLI("--idle-timeout", "200ms", "ftp://"+fake.Addr+"/pub/", t.TempDir())
+	if status != exitNegative || !strings.Contains(out, "nothing arrived for 200ms") || !strings.Contains(errs, "1 failed") {
+		t.Errorf("stalled RETR: status %d\n%s%s", status, out, errs)
+	}
+	_, errs, status = runMirrorCLI("ftp://127.0.0.1:25/pub/", t.TempDir())
+	if status != exitNegative || !strings.Contains(errs, "give --allow-port 25 to go on") {
+		t.Errorf("port 25: status %d\n%s", status, errs)
+	}
+}

@@ -32,6 +32,7 @@ type GopherFake struct {
 
 	ln       net.Listener
 	replies  []GopherReply
+	route    func(addr string, request []byte) GopherReply
 	mu       sync.Mutex
 	requests [][]byte
 	conns    map[net.Conn]bool
@@ -54,6 +55,18 @@ func NewGopherFake(t testing.TB, replies ...GopherReply) *GopherFake {
 	f.wg.Add(1)
 	go f.serve()
 	t.Cleanup(f.close)
+	return f
+}
+
+// NewGopherRouter starts a fake that answers each request with what
+// route returns for it (the raw request bytes, as Requests records them),
+// given the fake's own address so that a menu can point back at it.
+func NewGopherRouter(t testing.TB, route func(addr string, request []byte) GopherReply) *GopherFake {
+	t.Helper()
+	f := NewGopherFake(t, GopherReply{})
+	f.mu.Lock()
+	f.route = route
+	f.mu.Unlock()
 	return f
 }
 
@@ -81,14 +94,15 @@ func (f *GopherFake) serve() {
 		f.next++
 		f.requests = append(f.requests, nil)
 		f.conns[c] = true
-		f.mu.Unlock()
 		reply := f.replies[min(i, len(f.replies)-1)]
+		route := f.route
+		f.mu.Unlock()
 		f.wg.Add(1)
-		go f.handle(c, i, reply)
+		go f.handle(c, i, reply, route)
 	}
 }
 
-func (f *GopherFake) handle(c net.Conn, i int, reply GopherReply) {
+func (f *GopherFake) handle(c net.Conn, i int, reply GopherReply, route func(string, []byte) GopherReply) {
 	defer f.wg.Done()
 	defer func() {
 		f.mu.Lock()
@@ -105,6 +119,9 @@ func (f *GopherFake) handle(c net.Conn, i int, reply GopherReply) {
 		return
 	}
 	c.SetReadDeadline(time.Time{})
+	if route != nil {
+		reply = route(f.Addr, req)
+	}
 	if _, err := c.Write(reply.Reply); err != nil {
 		return
 	}

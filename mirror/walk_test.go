@@ -1,0 +1,150 @@
+package mirror
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rfc1738/rfc1738/internal/watchdog"
+)
+
+// TestWalkerHoldsNoTree walks 200 directories of 100 files on 2
+// workers: every file is visited once, and the files waiting never
+// exceed what the listings being worked on gave (listAhead plus one
+// listing per worker), where a first-in-first-out queue of the whole
+// walk would hold nearly all 20,000.
+func TestWalkerHoldsNoTree(t *testing.T) {
+	const dirs, files, workers = 200, 100, 2
+	w := newWalker()
+	var visits sync.Map
+	var most atomic.Int64
+	file := func(id int) job {
+		return func(ctx context.Context, wd *watchdog.Watchdog) {
+			if _, dup := visits.LoadOrStore(id, true); dup {
+				t.Errorf("file %d visited twice", id)
+			}
+			w.mu.Lock()
+			waiting := int64(len(w.files) - w.head)
+			w.mu.Unlock()
+			for m := most.Load(); waiting > m && !most.CompareAndSwap(m, waiting); m = most.Load() {
+			}
+		}
+	}
+	w.addDir(func(ctx context.Context, wd *watchdog.Watchdog) {
+		for d := range dirs {
+			w.addDir(func(ctx context.Context, wd *watchdog.Watchdog) {
+				for f := range files {
+					w.addFile(file(d*files + f))
+				}
+			})
+		}
+	})
+	r := &run{opt: Options{IdleTimeout: -1}}
+	if err := w.run(context.Background(), workers, r.runJob); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	visits.Range(func(any, any) bool { n++; return true })
+	if n != dirs*files {
+		t.Errorf("%d files visited, want %d", n, dirs*files)
+	}
+	if limit := int64(listAhead + workers*files); most.Load() > limit {
+		t.Errorf("up to %d files waited, want at most %d", most.Load(), limit)
+	}
+}
+
+// TestWalkerStops: a cancelled walk drops what waits and returns.
+func TestWalkerStops(t *testing.T) {
+	w := newWalker()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var ran atomic.Int32
+	for range 100 {
+		w.addFile(func(ctx context.Context, wd *watchdog.Watchdog) {
+			if ran.Add(1) == 3 {
+				cancel()
+			}
+		})
+	}
+	r := &run{opt: Options{IdleTimeout: -1}}
+	done := make(chan error)
+	go func() { done <- w.run(ctx, 2, r.runJob) }()
+	select {
+	case err := <-done:
+		if err == nil || ran.Load() > 4 {
+			t.Errorf("run = %v after %d jobs", err, ran.Load())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the walk did not stop")
+	}
+}
+
+// TestManifestTornLine: a line torn by a killed run is cut off before
+// the next line is appended, so every line of the file stays whole.
+func TestManifestTornLine(t *testing.T) {
+	dir := t.TempDir()
+	whole := `{"url":"ftp://h/a","path":"a","size":1}` + "\n"
+	os.WriteFile(filepath.Join(dir, ManifestName), []byte(whole+`{"url":"ftp://h/b-with-a-longer-name-than-the-line-that-follows","pa`), 0o644)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	m, err := loadManifest(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.open(); err != nil {
+		t.Fatal(err)
+	}
+	m.add(Record{URL: "ftp://h/c", Path: "c", Size: 3})
+	b, _ := os.ReadFile(filepath.Join(dir, ManifestName))
+	if want := whole + `{"url":"ftp://h/c","path":"c","size":3}` + "\n"; string(b) != want {
+		t.Errorf("manifest before compaction:\n%s\nwant\n%s", b, want)
+	}
+	if rec, ok := m.read("a"); !ok || rec.URL != "ftp://h/a" {
+		t.Errorf("read(a) = %+v, %v", rec, ok)
+	}
+	if err := m.compact(); err != nil {
+		t.Fatal(err)
+	}
+	recs := readManifest(t, dir)
+	if len(recs) != 2 || recs["c"].Size != 3 || recs["a"].URL != "ftp://h/a" {
+		t.Errorf("compacted: %+v", recs)
+	}
+}
+
+// TestWalkerQueueReused: a queue of files that never empties (each file
+// queues another, 20,000 in all) keeps reusing its slots instead of
+// growing by one per file.
+func TestWalkerQueueReused(t *testing.T) {
+	const total = 20000
+	w := newWalker()
+	var added atomic.Int32
+	var most atomic.Int64
+	var file job
+	file = func(ctx context.Context, wd *watchdog.Watchdog) {
+		w.mu.Lock()
+		c := int64(cap(w.files))
+		w.mu.Unlock()
+		for m := most.Load(); c > m && !most.CompareAndSwap(m, c); m = most.Load() {
+		}
+		if added.Add(1) <= total {
+			w.addFile(file)
+		}
+	}
+	for range 10 {
+		w.addFile(file)
+	}
+	r := &run{opt: Options{IdleTimeout: -1}}
+	if err := w.run(context.Background(), 1, r.runJob); err != nil {
+		t.Fatal(err)
+	}
+	if most.Load() > 4096 {
+		t.Errorf("the queue grew to %d slots for at most 11 waiting files", most.Load())
+	}
+}
