@@ -72,9 +72,24 @@ func TestGetMany(t *testing.T) {
 	// One login per connection: at most --parallel 2 logins for 4 URLs
 	// (a 550 leaves the login usable), each reused connection back in
 	// the login directory first.
-	cmds := strings.Join(fake.Commands(), "\n")
-	if n := strings.Count(cmds, "USER anonymous"); n < 1 || n > 2 || !strings.Contains(cmds, "PWD") || !strings.Contains(cmds, "CWD /\nCWD pub") {
-		t.Errorf("%d logins for 4 URLs:\n%s", n, cmds)
+	// The two connections' commands interleave in the fake's log: each
+	// is checked on its own.
+	sessions := fake.SessionCommands()
+	reused := false
+	for _, s := range sessions {
+		cmds := strings.Join(s, "\n")
+		if strings.Count(cmds, "USER anonymous") != 1 || !strings.Contains(cmds, "PWD") {
+			t.Errorf("a connection without exactly one login and its PWD:\n%s", cmds)
+		}
+		if n := strings.Count(cmds, "RETR "); n > 1 {
+			reused = true
+			if strings.Count(cmds, "CWD /\nCWD pub") != n-1 {
+				t.Errorf("a reused connection not back in the login directory before each next file:\n%s", cmds)
+			}
+		}
+	}
+	if len(sessions) < 1 || len(sessions) > 2 || !reused {
+		t.Errorf("%d logins for 4 URLs, none reused: %q", len(sessions), sessions)
 	}
 
 	// -O into the current folder; a URL that names no file is refused.

@@ -25,8 +25,9 @@ type FTPFake struct {
 	*listener
 	opts FTPFakeOptions
 
-	mu   sync.Mutex
-	cmds []string
+	mu       sync.Mutex
+	cmds     []string
+	sessions [][]string // the same lines, a slice per control connection
 }
 
 // FTPFakeOptions script an FTPFake. The zero value is a server with an
@@ -67,6 +68,7 @@ type FTPSession struct {
 	dir  string
 	pasv net.Listener
 	rest int64 // the offset of the last REST, for the next RETR
+	id   int   // index of this session in FTPFake.sessions
 }
 
 // NewFTPFake starts a fake FTP server; the test's cleanup stops it,
@@ -76,7 +78,10 @@ func NewFTPFake(t testing.TB, opts FTPFakeOptions) *FTPFake {
 	l := listen(t, "ftp fake")
 	f := &FTPFake{Addr: l.addr(), listener: l, opts: opts}
 	l.serve(func(c net.Conn) {
-		s := &FTPSession{fake: f, conn: c, dir: "/"}
+		f.mu.Lock()
+		s := &FTPSession{fake: f, conn: c, dir: "/", id: len(f.sessions)}
+		f.sessions = append(f.sessions, nil)
+		f.mu.Unlock()
 		defer s.closePasv()
 		s.run()
 	})
@@ -90,6 +95,19 @@ func (f *FTPFake) Commands() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.cmds...)
+}
+
+// SessionCommands returns the command lines received so far, one slice
+// per control connection in the order the connections came: what each
+// connection said in order, where Commands interleaves them.
+func (f *FTPFake) SessionCommands() [][]string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([][]string, len(f.sessions))
+	for i, c := range f.sessions {
+		out[i] = append([]string(nil), c...)
+	}
+	return out
 }
 
 func (s *FTPSession) run() {
@@ -107,6 +125,7 @@ func (s *FTPSession) run() {
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
 		s.fake.mu.Lock()
 		s.fake.cmds = append(s.fake.cmds, line)
+		s.fake.sessions[s.id] = append(s.fake.sessions[s.id], line)
 		s.fake.mu.Unlock()
 		if h := s.fake.opts.Handle; h != nil && h(s, line) {
 			continue
