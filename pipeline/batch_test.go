@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -250,9 +251,9 @@ func TestWriteShard(t *testing.T) {
 		*p, data = data[0], data[1:]
 		return true
 	}
-	var parts []ShardPartial
 	fn := &writeShardFn{Output: dir, Samples: 2, Top: 2}
-	if err := fn.ProcessElement(context.Background(), 1, next, func(p ShardPartial) { parts = append(parts, p) }); err != nil {
+	parts, err := writeBundle(fn, map[int]func(*[]byte) bool{1: next})
+	if err != nil {
 		t.Fatal(err)
 	}
 	out, err := os.ReadFile(filepath.Join(dir, "urls-00001-of-00003.jsonl"))
@@ -281,13 +282,95 @@ func TestWriteShard(t *testing.T) {
 	}
 	// Batches that disagree on the shard count are an error, not a guess.
 	data = [][]byte{encodeBatch(b1), encodeBatch(&batch{Shards: 4})}
-	if err := fn.ProcessElement(context.Background(), 1, next, func(ShardPartial) {}); !errors.Is(err, errShards) {
+	if _, err := writeBundle(fn, map[int]func(*[]byte) bool{1: next}); !errors.Is(err, errShards) {
 		t.Errorf("got %v, want %v", err, errShards)
 	}
 	data = [][]byte{encodeBatch(b1)[:10]}
 	var be *batchError
-	if err := fn.ProcessElement(context.Background(), 1, next, func(ShardPartial) {}); !errors.As(err, &be) {
+	if _, err := writeBundle(fn, map[int]func(*[]byte) bool{1: next}); !errors.As(err, &be) {
 		t.Errorf("got %v, want a *batchError", err)
+	}
+}
+
+// writeBundle runs fn over one bundle of shards, as a runner does:
+// ProcessElement for each shard, in shard order, then FinishBundle.
+func writeBundle(fn *writeShardFn, shards map[int]func(*[]byte) bool) ([]ShardPartial, error) {
+	var parts []ShardPartial
+	emit := func(p ShardPartial) { parts = append(parts, p) }
+	for _, shard := range slices.Sorted(maps.Keys(shards)) {
+		if err := fn.ProcessElement(context.Background(), shard, shards[shard], emit); err != nil {
+			return parts, err
+		}
+		if len(parts) > 0 {
+			return parts, fmt.Errorf("shard %d: a partial emitted before FinishBundle", shard)
+		}
+	}
+	err := fn.FinishBundle(emit)
+	return parts, err
+}
+
+// TestWriteShardsBundle: the shards of one bundle are written at once,
+// each from its own batches even when the runner's iterator reuses its
+// buffer; FinishBundle emits every partial in shard order, or none when
+// a shard failed, and the writer is ready for the next bundle.
+func TestWriteShardsBundle(t *testing.T) {
+	const n = 9
+	dir := t.TempDir()
+	fn := &writeShardFn{Output: dir, Samples: 1, Top: 1}
+	// iter hands out the batches of a shard through one buffer, overwritten
+	// at each step.
+	iter := func(bs ...*batch) func(*[]byte) bool {
+		var buf []byte
+		return func(p *[]byte) bool {
+			if len(bs) == 0 {
+				clear(buf)
+				return false
+			}
+			buf = append(buf[:0], encodeBatch(bs[0])...)
+			*p, bs = buf, bs[1:]
+			return true
+		}
+	}
+	bundle := func(bad int) map[int]func(*[]byte) bool {
+		shards := map[int]func(*[]byte) bool{}
+		for s := range n {
+			url := fmt.Sprintf("http://s%d.example/", s)
+			b := &batch{Shards: n, URLs: []urlEntry{{url, &URLStats{Valid: true, Scheme: "http", Host: "h.example", Count: int64(s + 1)}}},
+				Hosts: []Count{{fmt.Sprintf("s%d.example", s), int64(s + 1)}}}
+			if s == bad {
+				b.Shards = n + 1
+			}
+			shards[s] = iter(b, &batch{Shards: n})
+		}
+		return shards
+	}
+	for round := range 2 {
+		parts, err := writeBundle(fn, bundle(-1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(parts) != n {
+			t.Fatalf("round %d: %d partials, want %d", round, len(parts), n)
+		}
+		for s, p := range parts {
+			if p.Totals.URLs != int64(s+1) || len(p.Hosts) != 1 || p.Hosts[0].Name != fmt.Sprintf("s%d.example", s) {
+				t.Errorf("round %d: partial %d: %s", round, s, jsonOf(p))
+			}
+			out, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("urls-%05d-of-%05d.jsonl", s, n)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := fmt.Sprintf(`{"url":"http://s%d.example/","valid":true,"scheme":"http","count":%d,`, s, s+1); !strings.HasPrefix(string(out), want) {
+				t.Errorf("shard %d: %s, want %s…", s, out, want)
+			}
+		}
+	}
+	parts, err := writeBundle(fn, bundle(5))
+	if !errors.Is(err, errShards) || !strings.HasPrefix(err.Error(), "shard 5: ") || len(parts) != 0 {
+		t.Errorf("a shard failed: got %v and %d partials, want shard 5's error and none", err, len(parts))
+	}
+	if parts, err := writeBundle(fn, bundle(-1)); err != nil || len(parts) != n {
+		t.Errorf("after a failed bundle: %d partials, %v", len(parts), err)
 	}
 }
 

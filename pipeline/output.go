@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -100,23 +101,98 @@ type urlLine struct {
 // writeShardFn merges the batches of one shard into its distinct URLs,
 // writes them to urls-SSSSS-of-NNNNN.jsonl, one line each, sorted, and
 // hands on the shard's part of the summary.
+//
+// A runner may give all the shards to one bundle (Prism does), and calls
+// ProcessElement once at a time: so ProcessElement only reads the shard's
+// batches (its iterator is valid only there) and hands the merge and the
+// write to a goroutine, at most scanWorkers at once; FinishBundle waits
+// for them and emits the partials, in shard order.
 type writeShardFn struct {
 	Output       string
 	Samples, Top int
+
+	slots chan struct{} // one per shard being written
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	done  []shardDone // the shards of the bundle written, or failed
 }
 
-func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, emit func(ShardPartial)) error {
+// shardDone is what the writing of one shard came to.
+type shardDone struct {
+	shard int
+	p     ShardPartial
+	err   error
+}
+
+func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, _ func(ShardPartial)) error {
+	var all [][]byte
+	var data []byte
+	for batches(&data) {
+		// A copy: the bytes are read after the iterator has moved on.
+		all = append(all, bytes.Clone(data))
+	}
+	if fn.slots == nil {
+		fn.slots = make(chan struct{}, scanWorkers())
+	}
+	fn.slots <- struct{}{}
+	fn.wg.Add(1)
+	go func() {
+		d := shardDone{shard: shard}
+		defer func() {
+			// A panic here would end the process, not the bundle: it
+			// fails the bundle like a panic in ProcessElement.
+			if p := recover(); p != nil {
+				d.err = fmt.Errorf("shard %d: panic: %v", shard, p)
+			}
+			fn.mu.Lock()
+			fn.done = append(fn.done, d)
+			fn.mu.Unlock()
+			<-fn.slots
+			fn.wg.Done()
+		}()
+		d.p, d.err = fn.write(ctx, shard, all)
+	}()
+	return nil
+}
+
+// FinishBundle waits for the shards of the bundle and emits their
+// partials, or fails with the error of the first shard that failed.
+func (fn *writeShardFn) FinishBundle(emit func(ShardPartial)) error {
+	fn.wg.Wait()
+	done := fn.done
+	fn.done = nil
+	slices.SortFunc(done, func(a, b shardDone) int { return cmp.Compare(a.shard, b.shard) })
+	for _, d := range done {
+		if d.err != nil {
+			return d.err
+		}
+	}
+	for _, d := range done {
+		emit(d.p)
+	}
+	return nil
+}
+
+// Teardown waits for the shards of a bundle that failed: no file is
+// written after the DoFn is gone.
+func (fn *writeShardFn) Teardown() {
+	fn.wg.Wait()
+}
+
+// write merges the batches of a shard, writes its file and returns its
+// partial.
+func (fn *writeShardFn) write(ctx context.Context, shard int, batches [][]byte) (ShardPartial, error) {
+	var p ShardPartial
 	c := newCensus(fn.Samples)
 	hosts := map[string]int64{}
 	shards := 0
-	var data []byte
-	for batches(&data) {
+	for _, data := range batches {
 		b, err := readBatch(data)
 		if err != nil {
-			return fmt.Errorf("shard %d: %w", shard, err)
+			return p, fmt.Errorf("shard %d: %w", shard, err)
 		}
 		if shards != 0 && b.Shards != shards {
-			return fmt.Errorf("shard %d: %w (%d, %d)", shard, errShards, shards, b.Shards)
+			return p, fmt.Errorf("shard %d: %w (%d, %d)", shard, errShards, shards, b.Shards)
 		}
 		shards = b.Shards
 		for _, e := range b.URLs {
@@ -127,10 +203,9 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches f
 		}
 	}
 	if shard < 0 || shard >= shards {
-		return fmt.Errorf("shard %d of %d", shard, shards)
+		return p, fmt.Errorf("shard %d of %d", shard, shards)
 	}
 
-	var p ShardPartial
 	schemes := map[string]SchemeStats{}
 	rules := map[string]int64{}
 	lines := make([]string, 0, len(c.urls))
@@ -152,7 +227,7 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches f
 		}
 		buf.Reset()
 		if err := enc.Encode(l); err != nil {
-			return err
+			return p, err
 		}
 		lines = append(lines, buf.String())
 		size += buf.Len()
@@ -164,7 +239,7 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches f
 	}
 	name := fmt.Sprintf("urls-%05d-of-%05d.jsonl", shard, shards)
 	if err := writeFile(ctx, joinPath(fn.Output, name), out); err != nil {
-		return err
+		return p, err
 	}
 
 	for name, st := range schemes {
@@ -174,8 +249,7 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches f
 		p.Rules = append(p.Rules, Count{name, n})
 	}
 	p.Hosts = topK(counts(hosts), fn.Top)
-	emit(p)
-	return nil
+	return p, nil
 }
 
 func counts(m map[string]int64) []Count {
