@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
+	"sync"
 )
 
 // A batch is what one scan hands on to one output shard: the distinct
@@ -142,6 +143,24 @@ func encodeBatch(b *batch) []byte {
 	zw.Write(raw)                                   // a bytes.Buffer does not fail
 	zw.Close()
 	return out.Bytes()
+}
+
+// encodeBatches is encodeBatch of each batch, in order, at most
+// scanWorkers at once: a scan's last batches are made after its readers
+// are done, when the cores are free.
+func encodeBatches(bs []*batch) [][]byte {
+	out := make([][]byte, len(bs))
+	slots := make(chan struct{}, scanWorkers())
+	var wg sync.WaitGroup
+	for i, b := range bs {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			out[i] = encodeBatch(b)
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 // maxBatchBytes bounds a batch once decompressed.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/extract"
 )
 
@@ -47,6 +49,24 @@ func TestBatchRoundTrip(t *testing.T) {
 
 // TestReadBatch: what crosses the runner is the encoding compressed; a
 // stream that is not DEFLATE, or inflates past the bound, is an error.
+// TestEncodeBatches: the batches encoded at once are each batch's own
+// encoding, in order.
+func TestEncodeBatches(t *testing.T) {
+	var bs []*batch
+	for i := range 2*scanWorkers() + 3 {
+		bs = append(bs, &batch{Shards: 7, URLs: []urlEntry{{fmt.Sprintf("http://h%d.example/", i), &URLStats{Valid: true, Scheme: "http", Count: int64(i + 1)}}}})
+	}
+	got := encodeBatches(bs)
+	if len(got) != len(bs) {
+		t.Fatalf("%d batches encoded, want %d", len(got), len(bs))
+	}
+	for i, b := range bs {
+		if !bytes.Equal(got[i], encodeBatch(b)) {
+			t.Errorf("batch %d: not its own encoding", i)
+		}
+	}
+}
+
 func TestReadBatch(t *testing.T) {
 	b := sampleBatch()
 	data := encodeBatch(b)
@@ -377,6 +397,45 @@ func TestWriteShardsBundle(t *testing.T) {
 func jsonOf(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestCensusAdd: a URL is counted under its normal form whether its
+// normal form or another spelling comes first, and an invalid URL under its
+// text.
+func TestCensusAdd(t *testing.T) {
+	const odd, bad = "HTTP://Host.EXAMPLE:80/a", "gopher://bad_host/"
+	u, err := rfc1738.Parse(odd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm := rfc1738.Normalize(u)
+	if norm == odd {
+		t.Fatalf("%s is its own normal form", odd)
+	}
+	for _, order := range [][]string{{odd, norm, odd, bad, bad}, {norm, odd, bad, norm, bad}} {
+		c := newCensus(5)
+		sc := extract.NewScanner(strings.NewReader(strings.Join(order, "\n") + "\n"))
+		for sc.Scan() {
+			c.add("d", sc.Match())
+		}
+		rule := ""
+		if e := c.urls[bad]; e != nil {
+			rule = e.Rule
+		}
+		want := map[string]*URLStats{
+			norm: {Valid: true, Scheme: "http", Host: "host.example", Count: 3},
+			bad:  {Scheme: "gopher", Rule: rule, Count: 2},
+		}
+		for i, url := range order {
+			if url != bad {
+				url = norm
+			}
+			want[url].Samples = append(want[url].Samples, Place{"d", i + 1, 1})
+		}
+		if rule == "" || !reflect.DeepEqual(c.urls, want) {
+			t.Errorf("%q:\ngot  %s\nwant %s", order, jsonOf(c.urls), jsonOf(want))
+		}
+	}
 }
 
 // TestCensusMerge: two readers' censuses merged are the census of one

@@ -73,22 +73,29 @@ func newCensus(samples int) *census {
 
 // add counts one URL found by extract in document doc.
 func (c *census) add(doc string, m extract.Match) {
-	key := m.URL
-	var valid URLStats
-	u, err := rfc1738.Parse(m.URL)
-	if err == nil {
-		// §2.2: equal URLs are counted as one, by their normal form.
-		key = rfc1738.Normalize(u)
-	}
-	e := c.urls[key]
+	// The key of a URL is its normal form when valid, its text when not.
+	// A URL counted under its own text is one of the two: an invalid URL's
+	// text, or a normal form, which is valid and its own normal form
+	// (Normalize is idempotent). Either way its key is its text: no parse.
+	e := c.urls[m.URL]
 	if e == nil {
+		key := m.URL
+		u, err := rfc1738.Parse(m.URL)
 		if err == nil {
-			valid = URLStats{Valid: true, Scheme: u.Scheme(), Host: strings.ToLower(u.Host())}
-		} else {
-			valid = URLStats{Scheme: schemeOf(m.URL), Rule: firstRule(m, err)}
+			// §2.2: equal URLs are counted as one, by their normal form.
+			key = rfc1738.Normalize(u)
 		}
-		e = &valid
-		c.urls[key] = e
+		if key != m.URL {
+			e = c.urls[key]
+		}
+		if e == nil {
+			if err == nil {
+				e = &URLStats{Valid: true, Scheme: u.Scheme(), Host: strings.ToLower(u.Host())}
+			} else {
+				e = &URLStats{Scheme: schemeOf(m.URL), Rule: firstRule(m, err)}
+			}
+			c.urls[key] = e
+		}
 	}
 	e.Count++
 	p := Place{Document: doc, Line: m.Start.Line, Column: m.Start.Column}

@@ -238,8 +238,8 @@ func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, set 
 	// Every shard gets a batch from every scan, empty or not, so that every
 	// urls-*.jsonl is written.
 	emit := func(c *census) {
-		for shard, b := range c.batches(set.Shards) {
-			emitBatch(shard, encodeBatch(b))
+		for shard, data := range encodeBatches(c.batches(set.Shards)) {
+			emitBatch(shard, data)
 		}
 	}
 
