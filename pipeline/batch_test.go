@@ -399,6 +399,48 @@ func jsonOf(v any) string {
 	return string(b)
 }
 
+// TestAppendURLLine: a line of urls-*.jsonl is what encoding/json writes,
+// byte for byte, whatever its strings hold.
+func TestAppendURLLine(t *testing.T) {
+	strs := []string{"", "http://a.example/~x?y=1&z=<2>", `say "hi"\`, "tab\there", "\x7f", "\xff\xfe",
+		"ünï", "line\u2028sep\u2029", "nul\x00", "http://host/%7E"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 300 {
+		b := make([]byte, rng.IntN(12))
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+			if rng.IntN(2) == 0 {
+				b[i] = byte(0x20 + rng.IntN(0x5f))
+			}
+		}
+		strs = append(strs, string(b))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for i, s := range strs {
+		rule := strs[(i+1)%len(strs)]
+		l := urlLine{URL: s, Valid: i%2 == 0, Scheme: strs[(i+3)%len(strs)], Count: int64(i) << (i % 40)}
+		for j := range i % 4 {
+			l.Samples = append(l.Samples, Place{strs[(i+j)%len(strs)], i * j, j + 1})
+		}
+		if !l.Valid {
+			l.Rule = &rule
+		}
+		got := string(appendURLLine([]byte("x"), l))
+		if l.Samples == nil {
+			l.Samples = []Place{}
+		}
+		buf.Reset()
+		if err := enc.Encode(l); err != nil {
+			t.Fatal(err)
+		}
+		if want := "x" + buf.String(); got != want {
+			t.Errorf("%q:\ngot  %s\nwant %s", s, got, want)
+		}
+	}
+}
+
 // TestCensusAdd: a URL is counted under its normal form whether its
 // normal form or another spelling comes first, and an invalid URL under its
 // text.

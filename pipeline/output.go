@@ -208,32 +208,27 @@ func (fn *writeShardFn) write(ctx context.Context, shard int, batches [][]byte) 
 
 	schemes := map[string]SchemeStats{}
 	rules := map[string]int64{}
-	lines := make([]string, 0, len(c.urls))
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	size := 0
+	var all []byte // the lines, one after the other
+	ends := make([]int, 0, len(c.urls))
 	for url, u := range c.urls {
 		t, sc := tally(u)
 		p.Totals = p.Totals.add(t)
 		schemes[u.Scheme] = schemes[u.Scheme].add(sc)
 		l := urlLine{URL: url, Valid: u.Valid, Scheme: u.Scheme, Count: u.Count, Samples: u.Samples}
-		if l.Samples == nil {
-			l.Samples = []Place{}
-		}
 		if !u.Valid {
 			rules[u.Rule] += u.Count
 			l.Rule = &u.Rule
 		}
-		buf.Reset()
-		if err := enc.Encode(l); err != nil {
-			return p, err
-		}
-		lines = append(lines, buf.String())
-		size += buf.Len()
+		all = appendURLLine(all, l)
+		ends = append(ends, len(all))
 	}
-	slices.Sort(lines)
-	out := make([]byte, 0, size)
+	lines := make([][]byte, len(ends))
+	start := 0
+	for i, end := range ends {
+		lines[i], start = all[start:end:end], end
+	}
+	slices.SortFunc(lines, bytes.Compare)
+	out := make([]byte, 0, len(all))
 	for _, l := range lines {
 		out = append(out, l...)
 	}
@@ -250,6 +245,58 @@ func (fn *writeShardFn) write(ctx context.Context, shard int, batches [][]byte) 
 	}
 	p.Hosts = topK(counts(hosts), fn.Top)
 	return p, nil
+}
+
+// appendURLLine appends l and a newline to b, byte for byte as
+// encoding/json's Encoder writes it with HTML escaping off (nil samples are
+// []), without its reflection.
+func appendURLLine(b []byte, l urlLine) []byte {
+	b = append(b, `{"url":`...)
+	b = appendJSONString(b, l.URL)
+	b = append(b, `,"valid":`...)
+	b = strconv.AppendBool(b, l.Valid)
+	b = append(b, `,"scheme":`...)
+	b = appendJSONString(b, l.Scheme)
+	b = append(b, `,"count":`...)
+	b = strconv.AppendInt(b, l.Count, 10)
+	b = append(b, `,"samples":[`...)
+	for i, s := range l.Samples {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"document":`...)
+		b = appendJSONString(b, s.Document)
+		b = append(b, `,"line":`...)
+		b = strconv.AppendInt(b, int64(s.Line), 10)
+		b = append(b, `,"column":`...)
+		b = strconv.AppendInt(b, int64(s.Column), 10)
+		b = append(b, '}')
+	}
+	b = append(b, `],"rule":`...)
+	if l.Rule == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSONString(b, *l.Rule)
+	}
+	return append(b, "}\n"...)
+}
+
+// appendJSONString appends s as a JSON string. encoding/json writes
+// printable ASCII other than '"' and '\' as it is; any other string is
+// left to it (control bytes, invalid UTF-8, U+2028 and U+2029 are escaped).
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			enc.Encode(s) // a string always encodes
+			return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 func counts(m map[string]int64) []Count {
