@@ -208,7 +208,16 @@ func (fn *writeShardFn) write(ctx context.Context, shard int, batches [][]byte) 
 
 	schemes := map[string]SchemeStats{}
 	rules := map[string]int64{}
-	var all []byte // the lines, one after the other
+	// all holds the lines, one after the other: sized once, from the
+	// lengths of their strings and a bound on the rest of a line.
+	size := 0
+	for url, u := range c.urls {
+		size += len(url) + len(u.Scheme) + len(u.Rule) + 100
+		for _, s := range u.Samples {
+			size += len(s.Document) + 60
+		}
+	}
+	all := make([]byte, 0, size)
 	ends := make([]int, 0, len(c.urls))
 	for url, u := range c.urls {
 		t, sc := tally(u)
