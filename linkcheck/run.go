@@ -80,7 +80,8 @@ func (r *Run) add(s string, p Place, depth int) {
 		}
 		r.hosts[crawl.HostKey(u)] = true
 	}
-	r.frontier.Jobs, r.frontier.PerHost, r.frontier.Delay = r.Jobs, r.PerHost, r.Delay
+	// The frontier's Jobs, PerHost and Delay are set once, by Check,
+	// before it runs: add also runs while it does (a recursive run).
 	id, added := r.frontier.Add(u, depth)
 	if added {
 		r.byTask = append(r.byTask, int32(len(r.results)))
