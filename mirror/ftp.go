@@ -268,7 +268,7 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 			}
 			if err := r.mkdir(child); err != nil {
 				r.logf("mkdir %s: %v", child, err.Error())
-				r.count(func(st *Stats) { st.Failed++ })
+				r.fail(err)
 				continue
 			}
 			sub := append(append([]string(nil), rel...), e.name)
@@ -610,8 +610,9 @@ func (r *run) fileFailed(ctx context.Context, u string, err error) { r.failed(ct
 // failed reports a failed item, with why its context ended when it did
 // (the idle watchdog, an interrupt), and counts it.
 func (r *run) failed(ctx context.Context, what, u string, err error) {
-	r.logf(what+" %s: %v", u, watchdog.Explain(ctx, err).Error())
-	r.count(func(st *Stats) { st.Failed++ })
+	err = watchdog.Explain(ctx, err)
+	r.logf(what+" %s: %v", u, err.Error())
+	r.fail(err)
 }
 
 type countWriter struct {

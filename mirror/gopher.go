@@ -98,7 +98,7 @@ func (r *run) gopherDelete(s *gopherSite) {
 		}
 		if err := r.root.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			r.logf("delete %s: %v", p, err.Error())
-			r.count(func(st *Stats) { st.Failed++ })
+			r.fail(err)
 			continue
 		}
 		r.logf("deleted %s", p)
