@@ -80,7 +80,7 @@ func TestBinaryRefusals(t *testing.T) {
 	}
 	for _, cmd := range []string{"get", "plan"} {
 		_, errOut, status := runBinary(t, "", cmd, "gopher://127.0.0.1:25/")
-		if status != exitNegative || !strings.Contains(errOut, "port 25 belongs to smtp") || !strings.HasSuffix(errOut, "; give --allow-port 25 to go on\n") {
+		if status != exitUsage || !strings.Contains(errOut, "port 25 belongs to smtp") || !strings.HasSuffix(errOut, "; give --allow-port 25 to go on\n") {
 			t.Errorf("%s of §6's example: %d %q", cmd, status, errOut)
 		}
 	}

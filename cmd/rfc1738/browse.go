@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -15,6 +17,7 @@ func init() {
 		args:    "[flags] [URL]",
 		summary: "Browse gopherspace, ftp archives, news, WAIS, local folders and http pages on a full screen. Every link followed passes the §6 guards. Bookmarks and history live in $XDG_CONFIG_HOME/rfc1738; NO_COLOR turns colours off.",
 		run:     runBrowse,
+		fetches: true,
 	})
 }
 
@@ -35,6 +38,20 @@ func runBrowse(e *env, args []string) int {
 	start := ""
 	if len(operands) == 1 {
 		start = operands[0]
+		// A start URL that cannot be browsed is a usage error, before
+		// the screen is taken over.
+		u, status, ok := parseURL(e, "browse", start, true, false)
+		if !ok {
+			return status
+		}
+		c, err := setup(e)
+		if err == nil {
+			_, err = c.Plan(u)
+		}
+		if errors.Is(err, access.ErrUnsupported) {
+			fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
+			return exitUsage
+		}
 	}
 	if !isTerminal(e.stdin) || !isTerminal(e.stdout) {
 		fmt.Fprintln(e.stderr, "rfc1738 browse: needs a terminal on stdin and stdout (use rfc1738 get to fetch without one)")
@@ -54,9 +71,16 @@ func runBrowse(e *env, args []string) int {
 	if !*noConfig {
 		opts.ConfigDir = browse.DefaultConfigDir()
 	}
-	if err := browse.Run(start, opts, e.stdin, e.stdout); err != nil {
+	// Bubble Tea ends on SIGTERM as on q: the status still says which.
+	_, caught, stop := interruptible(context.Background())
+	defer stop()
+	err := browse.Run(start, opts, e.stdin, e.stdout)
+	if s := caught(); s != nil {
+		return signalStatus(s)
+	}
+	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
-		return exitNegative
+		return exitStatus(err)
 	}
 	return exitOK
 }

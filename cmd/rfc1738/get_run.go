@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -35,12 +36,14 @@ type getOptions struct {
 	resume        bool // -C - / --continue
 	retries       int
 	retryDelay    time.Duration
+	retryRefused  bool // --retry-connrefused
 	include, head bool // --include, -I
 	keepErrorBody bool
 	timeout, idle time.Duration
 	limit         int64 // --max-size, or -1
 	quiet         bool
 	verbose       bool
+	strict        bool
 }
 
 // A getJob is one URL of a get run and where its body goes.
@@ -55,26 +58,27 @@ func runGet(e *env, args []string) int {
 	var o getOptions
 	fs.StringVar(&o.output, "o", "", "write to `FILE` (atomically: a hidden FILE.part in the same folder, renamed when complete); - is stdout")
 	fs.BoolVar(&o.remoteName, "O", false, "write each URL to the file its path names (the last segment, decoded), in the current folder or --output-dir")
-	fs.StringVar(&o.outDir, "output-dir", "", "write files named from their URLs into `DIR` (implies -O)")
+	fs.StringVar(&o.outDir, "output-dir", "", "write files named from their URLs into `DIR`, made if missing, as wget's -P (implies -O)")
 	var inputs stringList
 	fs.Var(&inputs, "i", "read more URLs from `FILE`, one a line (- is stdin; blank lines and # comments are skipped); repeatable")
 	fs.IntVar(&o.parallel, "parallel", 1, "fetch up to `N` URLs at once")
 	cont := fs.String("C", "", "resume (the only offset is -, where the partial file ends): as --continue")
 	fs.BoolVar(&o.resume, "continue", false, "resume a partial download (ftp REST, http Range) from its hidden .part file, and keep that file when a transfer fails")
 	fs.IntVar(&o.retries, "retry", 0, "try a transfer up to `N` more times after a transient failure (ftp 4xx, http 408/429/5xx, a reset, a timeout), resuming where it stopped")
+	fs.BoolVar(&o.retryRefused, "retry-connrefused", false, "with --retry, a refused connection is transient too (a server restarting)")
 	fs.DurationVar(&o.retryDelay, "retry-delay", time.Second, "wait this long before the first retry, then twice as long each time (at most a minute)")
 	fs.BoolVar(&o.include, "include", false, "http: write the response's status line and header before the body")
 	fs.BoolVar(&o.head, "I", false, "http: ask for the header only (HEAD) and write it")
-	fs.BoolVar(&o.keepErrorBody, "keep-error-body", false, "http: on an error status, still write the error page (the exit status stays 1)")
-	useNetrc := fs.Bool("netrc", false, "take a login for a URL without one from ~/.netrc (ftp and http)")
-	netrcFile := fs.String("netrc-file", "", "like --netrc, from `FILE`")
+	fs.BoolVar(&o.keepErrorBody, "keep-error-body", false, "http: on an error status, still write the error page (the exit status stays 8)")
+	applyNetrc := netrcFlags(fs)
 	fs.DurationVar(&o.timeout, "timeout", 0, "give up a transfer after this long in all (0: no limit)")
 	fs.DurationVar(&o.idle, "idle-timeout", 60*time.Second, "give up when nothing arrives for this long")
 	maxSize := fs.String("max-size", "", "refuse more than this many bytes (e.g. 10M, 1G)")
 	fs.BoolVar(&o.verbose, "v", false, "show the protocol conversation on stderr (passwords redacted)")
 	asJSON := fs.Bool("json", false, "write listings (menus, groups) as JSON Lines")
 	raw := fs.Bool("raw", false, "write listings as the protocol's own bytes")
-	fs.BoolVar(&o.quiet, "q", false, "no progress bar")
+	fs.BoolVar(&o.quiet, "q", false, "print nothing on success: no progress bar, no notes, no summary (errors still go to stderr)")
+	fs.BoolVar(&o.strict, "strict", false, "refuse a URL that breaks §2.2 only by unencoded octets (\"~\", a space), which is otherwise fetched encoded with a warning")
 	setup := accessSetup(fs)
 	operands, status, ok := parseFlags(fs, args)
 	if !ok {
@@ -121,8 +125,10 @@ func runGet(e *env, args []string) int {
 		return usageError(e, "get", "-o names one file, and there are %d URLs; use -O or --output-dir", len(raws))
 	}
 	if o.outDir != "" {
-		if fi, err := os.Stat(o.outDir); err != nil || !fi.IsDir() {
-			return usageError(e, "get", "--output-dir %s: not an existing folder", o.outDir)
+		// As wget's -P: the folder is made, with its parents.
+		if err := os.MkdirAll(o.outDir, 0o777); err != nil {
+			fmt.Fprintf(e.stderr, "rfc1738 get: --output-dir: %v\n", err)
+			return exitLocalIO
 		}
 	}
 	if o.output != "" && o.output != "-" && !isDevice(o.output) {
@@ -142,10 +148,8 @@ func runGet(e *env, args []string) int {
 	case *raw:
 		c.Listing = access.ListingRaw
 	}
-	if *useNetrc || *netrcFile != "" {
-		if err := useNetrcFile(e, c, *netrcFile); err != nil {
-			return usageError(e, "get", "%v", err)
-		}
+	if err := applyNetrc(e, c); err != nil {
+		return usageError(e, "get", "%v", err)
 	}
 
 	g := newGetter(e, c, o)
@@ -166,10 +170,10 @@ func runGet(e *env, args []string) int {
 	failed := 0
 	status = exitOK
 	for _, r := range raws {
-		u, st, ok := parseOneURL(e, "get", []string{r})
+		u, st, ok := parseURL(e, "get", r, o.strict, o.quiet)
 		if !ok {
 			failed++
-			status = max(status, st)
+			status = worseStatus(status, st)
 			continue
 		}
 		j := &getJob{raw: r, u: u}
@@ -182,7 +186,7 @@ func runGet(e *env, args []string) int {
 			if err != nil {
 				fmt.Fprintf(e.stderr, "rfc1738 get: %s: %v\n", safetext.Escape(access.Redact(r)), err)
 				failed++
-				status = max(status, exitNegative)
+				status = worseStatus(status, exitNegative)
 				continue
 			}
 			j.path = filepath.Join(o.outDir, name)
@@ -201,18 +205,19 @@ func runGet(e *env, args []string) int {
 	if s := g.interrupted(); s != nil {
 		g.clearBars()
 		fmt.Fprintf(e.stderr, "rfc1738 get: interrupted by %s%s\n", signalName(s), g.keptNote())
-		return 128 + int(s.(syscall.Signal))
+		return signalStatus(s)
 	}
 	failed += st.failed
-	if len(raws) > 1 {
+	status = worseStatus(status, st.status)
+	if len(raws) > 1 && (failed > 0 || !o.quiet) {
 		fmt.Fprintf(e.stderr, "rfc1738 get: %d of %d fetched, %s in %v", len(raws)-failed, len(raws),
 			formatBytes(st.bytes), time.Since(g.start).Round(time.Millisecond))
 		if failed > 0 {
-			fmt.Fprintf(e.stderr, "; %d failed", failed)
+			fmt.Fprintf(e.stderr, "; %d failed (exit status %d, the worst: %s)", failed, status, statusName(status))
 		}
 		fmt.Fprintln(e.stderr)
 	}
-	return max(status, st.status)
+	return status
 }
 
 // stringList is a repeatable string flag.
@@ -248,6 +253,20 @@ func readURLList(e *env, name string) ([]string, error) {
 			continue
 		}
 		out = append(out, line)
+	}
+}
+
+// netrcFlags defines --netrc and --netrc-file on fs (get and plan: the
+// dry run shows the login the real run sends) and returns what applies
+// them to a client.
+func netrcFlags(fs *flag.FlagSet) func(e *env, c *access.Client) error {
+	useNetrc := fs.Bool("netrc", false, "take a login for a URL without one from ~/.netrc (ftp and http)")
+	netrcFile := fs.String("netrc-file", "", "like --netrc, from `FILE`")
+	return func(e *env, c *access.Client) error {
+		if !*useNetrc && *netrcFile == "" {
+			return nil
+		}
+		return useNetrcFile(e, c, *netrcFile)
 	}
 }
 
@@ -344,6 +363,13 @@ func (g *getter) say(format string, args ...any) {
 	fmt.Fprintf(g.e.stderr, format, args...)
 }
 
+// note says what is not an error (a resume, a retry): nothing under -q.
+func (g *getter) note(format string, args ...any) {
+	if !g.o.quiet {
+		g.say(format, args...)
+	}
+}
+
 // clearBars erases every bar still on the screen and stops it for good.
 func (g *getter) clearBars() {
 	g.mu.Lock()
@@ -398,7 +424,7 @@ func (g *getter) run(jobs []*getJob) runStats {
 				st.bytes += n
 				if err != nil {
 					st.failed++
-					st.status = max(st.status, failStatus(err))
+					st.status = worseStatus(st.status, exitStatus(err))
 				}
 				smu.Unlock()
 				switch {
@@ -435,9 +461,9 @@ func (g *getter) fetch(j *getJob) (int64, error) {
 		}
 		switch {
 		case part.Found > 0 && g.o.resume:
-			g.say("rfc1738 get: %s: resuming %s at byte %d\n", safetext.Escape(j.path), safetext.Escape(part.Name), part.Found)
+			g.note("rfc1738 get: %s: resuming %s at byte %d\n", safetext.Escape(j.path), safetext.Escape(part.Name), part.Found)
 		case part.Found > 0:
-			g.say("rfc1738 get: %s: %s (%d bytes) was left by an earlier run; starting over (-C resumes it)\n",
+			g.note("rfc1738 get: %s: %s (%d bytes) was left by an earlier run; starting over (-C resumes it)\n",
 				safetext.Escape(j.path), safetext.Escape(part.Name), part.Found)
 		}
 	}
@@ -453,7 +479,8 @@ func (g *getter) fetch(j *getJob) (int64, error) {
 			}
 			return total, nil
 		}
-		retry := attempt < g.o.retries && g.ctx.Err() == nil && access.Transient(err) &&
+		transient := access.Transient(err) || g.o.retryRefused && errors.Is(err, syscall.ECONNREFUSED)
+		retry := attempt < g.o.retries && g.ctx.Err() == nil && transient &&
 			(part != nil || n == 0) // what went to stdout cannot be taken back
 		if !retry {
 			if part != nil && part.Abort(g.o.resume || g.interrupted() != nil && g.o.resume) {
@@ -469,7 +496,7 @@ func (g *getter) fetch(j *getJob) (int64, error) {
 		// Doubling from --retry-delay, or what the server asked for
 		// (Retry-After), at most a minute either way.
 		delay := min(max(g.o.retryDelay<<attempt, access.RetryAfter(err)), time.Minute)
-		g.say("rfc1738 get: %v; trying again in %v (retry %d of %d)\n", err, delay, attempt+1, g.o.retries)
+		g.note("rfc1738 get: %v; trying again in %v (retry %d of %d)\n", err, delay, attempt+1, g.o.retries)
 		select {
 		case <-time.After(delay):
 		case <-g.ctx.Done():
@@ -488,7 +515,7 @@ func (g *getter) attempt(j *getJob, part *download.Part) (int64, error) {
 	ctx := g.ctx
 	if g.o.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, g.o.timeout, fmt.Errorf("gave up after --timeout %v", g.o.timeout))
+		ctx, cancel = context.WithTimeoutCause(ctx, g.o.timeout, timeoutError{fmt.Errorf("gave up after --timeout %v", g.o.timeout)})
 		defer cancel()
 	}
 	ctx, watch := newWatchdog(ctx, g.o.idle)
@@ -500,7 +527,7 @@ func (g *getter) attempt(j *getJob, part *download.Part) (int64, error) {
 	}
 	resp, err := g.c.Do(ctx, req)
 	if err != nil && req.Offset > 0 && errors.Is(err, access.ErrNoResume) {
-		g.say("rfc1738 get: %v; fetching it whole\n", err)
+		g.note("rfc1738 get: %v; fetching it whole\n", err)
 		if err := part.Restart(); err != nil {
 			return 0, err
 		}
@@ -529,7 +556,7 @@ func (g *getter) attempt(j *getJob, part *download.Part) (int64, error) {
 	}
 	if part != nil && resp.Offset != req.Offset {
 		// The server sent the whole resource: start the file over.
-		g.say("rfc1738 get: %s: the server sent it whole, not from byte %d; starting over\n", resp.URL, req.Offset)
+		g.note("rfc1738 get: %s: the server sent it whole, not from byte %d; starting over\n", resp.URL, req.Offset)
 		if err := part.Restart(); err != nil {
 			resp.Body.Close()
 			return 0, err

@@ -8,9 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rfc1738/rfc1738"
@@ -25,6 +23,7 @@ func init() {
 		args:    "[--from ADDR] [--subject S] [--smtp HOST:PORT] [--smtp-tls auto|require|off] [--smtp-ca FILE] [--smtp-user NAME] [--header 'K: V']... mailto:ADDRESS",
 		summary: "Send a message (body from stdin) to the mailbox a mailto URL names (§3.5), through an SMTP relay (--smtp, $RFC1738_SMTP or $SMTP_RELAY).",
 		run:     runMail,
+		fetches: true,
 	})
 	accessFlagHooks = append(accessFlagHooks, mailtoAccessFlags)
 }
@@ -173,7 +172,7 @@ func runMail(e *env, args []string) int {
 	p, err := c.Plan(u)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 mail:", err)
-		return exitNegative
+		return exitStatus(err)
 	}
 	if h.User != "" && h.Password == "" {
 		// stdin is the message: the password is asked on it only when
@@ -187,14 +186,18 @@ func runMail(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, caught, stop := interruptible(context.Background())
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 	err = h.Send(ctx, c, p, access.Message{Subject: *subject, Header: headers, Body: e.stdin})
+	if s := caught(); s != nil && err != nil {
+		fmt.Fprintf(e.stderr, "rfc1738 mail: interrupted by %s: %v\n", signalName(s), err)
+		return signalStatus(s)
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 mail:", err)
-		return exitNegative
+		return exitStatus(err)
 	}
 	return exitOK
 }

@@ -54,7 +54,7 @@ func TestMail(t *testing.T) {
 	if f.Conns() != n {
 		t.Errorf("a refused message reached the relay")
 	}
-	if _, errs, status := runCLI(t, "x", "mail", "--smtp", f.Addr, "mailto:nobody@there.example"); status != exitNegative || !strings.Contains(errs, "550") || !strings.Contains(errs, "no such user") {
+	if _, errs, status := runCLI(t, "x", "mail", "--smtp", f.Addr, "mailto:nobody@there.example"); status != exitRefused || !strings.Contains(errs, "550") || !strings.Contains(errs, "no such user") {
 		t.Errorf("refused recipient: %d %s", status, errs)
 	}
 }
@@ -134,13 +134,13 @@ func TestMailTLSAuth(t *testing.T) {
 	// The system's roots do not know the fake's CA: an error, and nothing
 	// sent in plain text instead.
 	_, errs, status = runMailCLI(t, vars, "x\n", "mail", "--from", "me@here.example", "--smtp", f.Addr, "--smtp-user", "u", "mailto:you@there.example")
-	if status != exitNegative || !strings.Contains(errs, "certificate") || !strings.Contains(errs, "not sent in plain text") {
+	if status != exitTLS || !strings.Contains(errs, "certificate") || !strings.Contains(errs, "not sent in plain text") {
 		t.Errorf("untrusted: %d %s", status, errs)
 	}
 	// A wrong password: the relay's 535 and its text, not the password.
 	vars["RFC1738_SMTP_PASSWORD"] = "wrong-Pw"
 	_, errs, status = runMailCLI(t, vars, "x\n", "mail", "--from", "me@here.example", "--smtp", f.Addr, "--smtp-ca", ca, "--smtp-user", "u", "mailto:you@there.example")
-	if status != exitNegative || !strings.Contains(errs, "535") || !strings.Contains(errs, "authentication credentials invalid") || strings.Contains(errs, "wrong-Pw") {
+	if status != exitAuth || !strings.Contains(errs, "535") || !strings.Contains(errs, "authentication credentials invalid") || strings.Contains(errs, "wrong-Pw") {
 		t.Errorf("wrong password: %d %s", status, errs)
 	}
 }
