@@ -52,7 +52,8 @@ type smtpFlags struct {
 
 func smtpSessionFlags(fs *flag.FlagSet) *smtpFlags {
 	return &smtpFlags{
-		tls:  fs.String("smtp-tls", access.MailtoTLSAuto, "STARTTLS (RFC 3207) with the SMTP relay: `auto` (when offered), require, or off; a certificate that does not verify is always an error"),
+		tls: choice(fs, "smtp-tls", access.MailtoTLSAuto, "STARTTLS (RFC 3207) with the SMTP relay: `auto` (when offered), require, or off; a certificate that does not verify is always an error",
+			access.MailtoTLSAuto, access.MailtoTLSRequire, access.MailtoTLSOff),
 		ca:   fs.String("smtp-ca", "", "verify the SMTP relay's certificate against the CAs in this PEM `file` instead of the system's"),
 		user: fs.String("smtp-user", "", "log in to the SMTP relay with AUTH PLAIN (RFC 4954) as `name`, only under TLS or to a loopback relay; the password is $RFC1738_SMTP_PASSWORD, else asked on the terminal"),
 	}

@@ -117,7 +117,7 @@ func TestMailTLSAuth(t *testing.T) {
 	}{
 		{nil, []string{"--smtp-user", "u"}, exitUsage, "no password for --smtp-user u"},
 		{vars, []string{"--smtp-user", "u\r\nMAIL FROM:<x@y>"}, exitNegative, "SMTP user name"},
-		{vars, []string{"--smtp-tls", "maybe"}, exitUsage, `--smtp-tls "maybe"`},
+		{vars, []string{"--smtp-tls", "maybe"}, exitUsage, `invalid value "maybe" for flag -smtp-tls: want auto, require or off`},
 		{vars, []string{"--smtp-ca", filepath.Join(t.TempDir(), "none.pem")}, exitUsage, "--smtp-ca"},
 		{vars, []string{"--smtp-ca", empty}, exitUsage, "no PEM certificate"},
 	} {
@@ -172,7 +172,7 @@ func TestPlanMailTLSAuth(t *testing.T) {
 	if status != 0 || !strings.Contains(out, `"steps":["STARTTLS <if offered>","AUTH PLAIN <redacted>","MAIL FROM:<me@here.example>"`) {
 		t.Errorf("plan --json: %d %s", status, out)
 	}
-	if _, errs, status := runMailCLI(t, vars, "", "plan", "--smtp-tls", "sometimes", "mailto:x@y.example"); status != exitUsage || !strings.Contains(errs, "--smtp-tls") {
+	if _, errs, status := runMailCLI(t, vars, "", "plan", "--smtp-tls", "sometimes", "mailto:x@y.example"); status != exitUsage || !strings.Contains(errs, "-smtp-tls: want auto, require or off") {
 		t.Errorf("bad --smtp-tls: %d %s", status, errs)
 	}
 }
