@@ -226,3 +226,24 @@ func TestWorseStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestExitStatusesDocumented: the README's table has a row for each
+// status of the table --help and the man page print.
+func TestExitStatusesDocumented(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(testserver.ModuleRoot(), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range exitStatuses {
+		if s.code == "130" || s.code == "143" {
+			s.code = "130, 143"
+		}
+		if !strings.Contains(string(b), "\n| "+s.code+" | ") {
+			t.Errorf("README.md has no row for exit status %s (%s)", s.code, s.meaning)
+		}
+	}
+	out, _, _ := runCLI(t, "", "get", "--help")
+	if !strings.Contains(out, "  8    the server said no") {
+		t.Errorf("get --help lacks the table:\n%s", out)
+	}
+}
