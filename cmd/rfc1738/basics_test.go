@@ -2,6 +2,7 @@ package main
 
 import (
 	"net"
+	"os"
 	"os/exec"
 	"regexp"
 	"runtime/debug"
@@ -19,8 +20,18 @@ func runBinary(t *testing.T, stdin string, args ...string) (string, string, int)
 // runIn runs the built binary in the folder dir ("" the test's own).
 func runIn(t *testing.T, dir, stdin string, args ...string) (string, string, int) {
 	t.Helper()
+	return runEnvIn(t, dir, nil, stdin, args...)
+}
+
+// runEnvIn runs the built binary in dir with more environment variables
+// (vars, "NAME=value").
+func runEnvIn(t *testing.T, dir string, vars []string, stdin string, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := exec.Command(binary(t), args...)
 	cmd.Dir = dir
+	if vars != nil {
+		cmd.Env = append(os.Environ(), vars...)
+	}
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut

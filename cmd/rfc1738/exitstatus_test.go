@@ -18,24 +18,6 @@ import (
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
-// runBinaryEnv runs the built binary with more environment variables.
-func runBinaryEnv(t *testing.T, vars []string, stdin string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(binary(t), args...)
-	cmd.Env = append(os.Environ(), vars...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	status := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		status = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errOut.String(), status
-}
-
 // statusServer is an http server on loopback: /ok is 200 "hello\n",
 // /big a megabyte, /secret 401, anything else 404.
 func statusServer(t *testing.T) *httptest.Server {
@@ -117,7 +99,7 @@ func TestExitStatuses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, status := runBinaryEnv(t, tc.vars, tc.stdin, tc.args...)
+			_, stderr, status := runEnvIn(t, "", tc.vars, tc.stdin, tc.args...)
 			if status != tc.status || !strings.Contains(stderr, tc.stderr) {
 				t.Errorf("rfc1738 %s: status %d, want %d; stderr (want %q in it):\n%s", strings.Join(tc.args, " "), status, tc.status, tc.stderr, stderr)
 			}

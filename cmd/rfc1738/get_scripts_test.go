@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,12 +124,14 @@ func TestGetRepairsUnsafe(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var paths []string
-	web := httptestServer(t, func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		paths = append(paths, r.URL.EscapedPath())
 		mu.Unlock()
 		io.WriteString(w, "home\n")
-	})
+	}))
+	t.Cleanup(srv.Close)
+	web := srv.URL
 	url := web + "/~alice/index.txt"
 	out, stderr, status := runBinary(t, "", "get", url)
 	mu.Lock()
@@ -154,17 +157,4 @@ func TestGetRepairsUnsafe(t *testing.T) {
 	if status != exitOK || !strings.Contains(out, "CWD ~u\n") {
 		t.Errorf("plan: status %d:\n%s", status, out)
 	}
-}
-
-// httptestServer serves h on loopback and returns its http://host:port.
-func httptestServer(t *testing.T, h http.HandlerFunc) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return "http://" + ln.Addr().String()
 }
