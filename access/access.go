@@ -193,6 +193,16 @@ type Client struct {
 	// false when there is none.
 	Credentials func(scheme, host string) (user, password string, ok bool)
 
+	// TLS is the TLS policy of https (RFC 2818): which certificate
+	// authorities are trusted, or none checked. The zero value uses the
+	// system's roots.
+	TLS TLS
+
+	// Warn, when set, is told of what a running plan meets that the user
+	// should know: an https redirect to http, a certificate that is not
+	// verified. Nil: only Trace sees it.
+	Warn func(msg string)
+
 	// NNTPServer is the news server for news: URLs (§3.6), host[:port].
 	// NewClient takes it from $NNTPSERVER.
 	NNTPServer string

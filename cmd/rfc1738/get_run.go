@@ -149,6 +149,7 @@ func runGet(e *env, args []string) int {
 	}
 
 	g := newGetter(e, c, o)
+	c.Warn = func(msg string) { g.say("rfc1738 get: warning: %s\n", msg) }
 	if o.verbose {
 		// A telnet session puts the terminal in raw mode, where "\n"
 		// alone does not return the cursor: on a terminal, end trace
