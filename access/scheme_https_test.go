@@ -49,7 +49,7 @@ func TestHTTPSPlanAndGet(t *testing.T) {
 	if !slices.Equal(p.Lines(), want) || p.Connect != hostport || p.Scheme != "https" {
 		t.Errorf("plan %q connect %q scheme %q", p.Lines(), p.Connect, p.Scheme)
 	}
-	if len(p.Notes) == 0 || !strings.Contains(p.Notes[0], "TLS 1.2 or later, SNI 127.0.0.1") || !strings.Contains(p.Notes[0], "ca.pem") {
+	if len(p.Notes) == 0 || !strings.Contains(p.Notes[0], "TLS 1.2 or later, no SNI for an IP address") || !strings.Contains(p.Notes[0], "ca.pem") {
 		t.Errorf("notes %q", p.Notes)
 	}
 	resp, err := c.Get(ftpTestCtx(t), u)

@@ -5,18 +5,22 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"sync"
 
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access/ftp"
 	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 // TLS is the TLS policy of every connection a Client secures: https (RFC
-// 2818). Its zero value verifies each
+// 2818) and ftp's AUTH TLS (RFC 4217). Its zero value verifies each
 // server's certificate against the system's roots (which crypto/x509
 // reads from SSL_CERT_FILE and SSL_CERT_DIR when they are set), checks the
-// host name, sends it as SNI, and speaks TLS 1.2 or later.
+// host name, sends it as SNI, and speaks TLS 1.2 or later; ftp stays in
+// clear.
 type TLS struct {
 	// Roots, when set, are the only certificate authorities trusted, in
 	// place of the system's (curl --cacert). LoadRoots reads a PEM file.
@@ -26,6 +30,11 @@ type TLS struct {
 	// Insecure turns certificate verification off (curl -k): anyone on
 	// the path can then read and change the transfer.
 	Insecure bool
+	// FTP says whether ftp sessions ask for TLS (RFC 4217): not at all
+	// (the zero value), when FEAT offers it (ftp.SecurityTry, curl
+	// --ssl), or always, failing without it (ftp.SecurityRequire, curl
+	// --ssl-reqd).
+	FTP ftp.Security
 }
 
 // LoadRoots reads a PEM bundle of certificate authorities (as curl's
@@ -56,17 +65,21 @@ func (t TLS) Config(serverName string) *tls.Config {
 
 // describe says how certificates are checked, for a plan.
 func (t TLS) describe(host string) string {
+	sni := "SNI " + host
+	if net.ParseIP(host) != nil {
+		sni = "no SNI for an IP address (RFC 6066 §3)"
+	}
 	switch {
 	case t.Insecure:
-		return "TLS 1.2 or later, SNI " + host + "; the certificate is NOT verified"
+		return "TLS 1.2 or later, " + sni + "; the certificate is NOT verified"
 	case t.Roots != nil:
 		from := t.RootsFrom
 		if from == "" {
 			from = "the given CA bundle"
 		}
-		return "TLS 1.2 or later, SNI " + host + "; the certificate must name " + host + " and chain to " + from
+		return "TLS 1.2 or later, " + sni + "; the certificate must name " + host + " and chain to " + from
 	}
-	return "TLS 1.2 or later, SNI " + host + "; the certificate must name " + host + " and chain to the system's roots (SSL_CERT_FILE, SSL_CERT_DIR)"
+	return "TLS 1.2 or later, " + sni + "; the certificate must name " + host + " and chain to the system's roots (SSL_CERT_FILE, SSL_CERT_DIR)"
 }
 
 // insecureWarning is the plan's warning, and the run's, when
@@ -154,4 +167,34 @@ func (c *Client) transport() *http.Transport {
 	}
 	tlsTransports.m[k] = t
 	return t
+}
+
+// ftpPlanTLS adds the RFC 4217 steps of Client.TLS.FTP to an ftp plan,
+// before USER: ftp.Dial sends them.
+func ftpPlanTLS(c *Client, p *Plan, u rfc1738.URL) {
+	steps := []Step{{Verb: "AUTH", Arg: "TLS", HasArg: true}, {Verb: "PBSZ", Arg: "0", HasArg: true}, {Verb: "PROT", Arg: "P", HasArg: true}}
+	switch c.TLS.FTP {
+	case ftp.SecurityTry:
+		p.Steps = append(append(p.Steps, Step{Verb: "FEAT"}), steps...)
+		p.Notes = append(p.Notes, "AUTH TLS, PBSZ and PROT only when FEAT lists AUTH TLS (RFC 4217 §6); without it, or when the server refuses, the session goes on in clear")
+	case ftp.SecurityRequire:
+		p.Steps = append(p.Steps, steps...)
+		p.Notes = append(p.Notes, "TLS is required (RFC 4217): unless the server protects the control and the data connections, the session ends before USER and PASS are sent")
+	default:
+		return
+	}
+	p.Notes = append(p.Notes, c.TLS.describe(u.Host()), "each data connection is TLS and resumes the control connection's session (RFC 4217 §10.2)")
+	if c.TLS.Insecure {
+		p.Warnings = append(p.Warnings, insecureWarning)
+	}
+}
+
+// ftpCheckTLS checks, at the plan's TLS steps, that the connection is as
+// protected as Client.TLS.FTP requires (ftp.Dial has already refused
+// otherwise; a pooled connection was dialled with the same policy).
+func ftpCheckTLS(c *Client, conn *ftp.Conn) error {
+	if pr := conn.Protection(); c.TLS.FTP == ftp.SecurityRequire && (!pr.Control || !pr.Data) {
+		return fmt.Errorf("ftp: %w", ftp.ErrTLSRequired)
+	}
+	return nil
 }
