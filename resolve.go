@@ -91,8 +91,8 @@ func (u URL) Resolve(ref string) (URL, error) {
 	r.scheme, r.hasScheme = b.scheme, true
 	// Step 3: a non-empty <net_loc> skips to step 7; otherwise the
 	// reference inherits the base's (if any).
-	if r.netLoc == "" {
-		r.netLoc, r.hasNetLoc = b.netLoc, b.hasNetLoc
+	if r.authority == "" {
+		r.authority, r.hasAuthority = b.authority, b.hasAuthority
 		switch {
 		case r.absPath:
 			// Step 4: a path preceded by "/" is not relative: step 7.
@@ -120,7 +120,7 @@ func (u URL) Resolve(ref string) (URL, error) {
 			// RFC 1738 §3.1: the "/" between the host and the url-path
 			// is there whenever a path follows a host; a base with a
 			// host and no path (http://a) is read as the root (http://a/).
-			if r.hasNetLoc && r.path != "" {
+			if r.hasAuthority && r.path != "" {
 				r.absPath = true
 			}
 		}
@@ -143,58 +143,92 @@ func parseResolved(base, ref, s string) (URL, error) {
 //
 //	<scheme>://<net_loc>/<path>;<params>?<query>#<fragment>
 //
-// as §2.4 parses them. The algorithm of §4 asks only whether a component
-// is empty; has* remember whether its delimiter was written, so that step 7
-// gives back an empty "?" or "#" the reference had rather than dropping it.
+// as §2.4 parses them; the authority of parts is the net_loc, and its path
+// is without the "/" that may precede it (absPath) and without the params.
+// The algorithm of §4 asks only whether a component is empty; the has*
+// fields remember whether its delimiter was written, so that step 7 gives
+// back an empty "?" or "#" the reference had rather than dropping it.
 type parts1808 struct {
-	scheme, netLoc, path, params, query, fragment string
-
-	hasScheme, hasNetLoc, hasParams, hasQuery, hasFragment bool
-	absPath                                                bool // a "/" precedes the path (§2.4.6)
+	parts
+	params    string
+	hasParams bool
+	absPath   bool // a "/" precedes the path (§2.4.6)
 }
 
 // parse1808 parses s into its components by the rules of RFC 1808 §2.4,
-// in their order.
+// in their order: §2.4.1 the fragment after the first "#"; §2.4.2 the
+// scheme before a ":" that follows the first character and precedes any
+// octet a scheme name cannot hold; §2.4.3 the net_loc after "//", up to
+// the next "/"; §2.4.4 the query after the first "?"; then
 func parse1808(s string) parts1808 {
-	var p parts1808
-	// §2.4.1: after the first "#" is the fragment.
+	p := parts1808{parts: split(s, "/", false)}
+	// §2.4.5: after the first ";" are the params.
+	if i := strings.IndexByte(p.path, ';'); i >= 0 {
+		p.params, p.hasParams, p.path = p.path[i+1:], true, p.path[:i]
+	}
+	// §2.4.6: the rest is the path, and the "/" that may precede it.
+	if strings.HasPrefix(p.path, "/") {
+		p.absPath, p.path = true, p.path[1:]
+	}
+	return p
+}
+
+// String recombines the components (RFC 1808 §4 step 7).
+func (p parts1808) String() string {
+	q := p.parts
+	if p.absPath {
+		q.path = "/" + q.path
+	}
+	if p.hasParams {
+		q.path += ";" + p.params
+	}
+	return q.String()
+}
+
+// parts are the components a reference is split into before either
+// RFC's rules apply: scheme, authority (RFC 1808's net_loc), path, query
+// and fragment, with whether each delimiter was written (RFC 3986 §5.2.2
+// and §5.3 tell an empty component from an undefined one).
+type parts struct {
+	scheme, authority, path, query, fragment string
+
+	hasScheme, hasAuthority, hasQuery, hasFragment bool
+}
+
+// split splits s into parts in the order both RFCs give (RFC 1808 §2.4.1
+// to §2.4.4, RFC 3986 Appendix B): the fragment after the first "#", a
+// scheme, an authority after "//" that ends at one of authEnd's octets,
+// the query after the first "?", and the rest, the path. A scheme is the
+// text before a ":" that follows at least one octet a scheme name may
+// hold (RFC 1808 §2.4.2, §2.2); with alphaFirst its first octet must be
+// a letter (RFC 3986 §3.1), else it is the start of a path.
+func split(s, authEnd string, alphaFirst bool) parts {
+	var p parts
 	if i := strings.IndexByte(s, '#'); i >= 0 {
 		p.fragment, p.hasFragment, s = s[i+1:], true, s[:i]
 	}
-	// §2.4.2: a ":" after the first character and before any octet that
-	// cannot be in a scheme name ends the scheme.
-	if i := schemeColon1808(s); i > 0 {
+	if i := schemeColon(s); i > 0 && (!alphaFirst || classes[s[0]]&classAlpha != 0) {
 		p.scheme, p.hasScheme, s = s[:i], true, s[i+1:]
 	}
-	// §2.4.3: "//" starts the net_loc, which runs up to the next "/".
 	if strings.HasPrefix(s, "//") {
 		s = s[2:]
-		i := strings.IndexByte(s, '/')
+		i := strings.IndexAny(s, authEnd)
 		if i < 0 {
 			i = len(s)
 		}
-		p.netLoc, p.hasNetLoc, s = s[:i], true, s[i:]
+		p.authority, p.hasAuthority, s = s[:i], true, s[i:]
 	}
-	// §2.4.4: after the first "?" is the query.
 	if i := strings.IndexByte(s, '?'); i >= 0 {
 		p.query, p.hasQuery, s = s[i+1:], true, s[:i]
-	}
-	// §2.4.5: after the first ";" are the params.
-	if i := strings.IndexByte(s, ';'); i >= 0 {
-		p.params, p.hasParams, s = s[i+1:], true, s[:i]
-	}
-	// §2.4.6: the rest is the path, and the "/" that may precede it.
-	if strings.HasPrefix(s, "/") {
-		p.absPath, s = true, s[1:]
 	}
 	p.path = s
 	return p
 }
 
-// schemeColon1808 returns the index of the ":" that ends a scheme name at
-// the start of s by RFC 1808 §2.4.2 (scheme = 1*( alpha | digit | "+" |
-// "-" | "." ), §2.2), or -1.
-func schemeColon1808(s string) int {
+// schemeColon returns the index of the ":" that ends a scheme name at the
+// start of s (scheme = 1*( alpha | digit | "+" | "-" | "." ), RFC 1808
+// §2.2), or -1.
+func schemeColon(s string) int {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == ':' {
@@ -210,26 +244,19 @@ func schemeColon1808(s string) int {
 	return -1
 }
 
-// String recombines the components (RFC 1808 §4 step 7).
-func (p parts1808) String() string {
+// String recomposes the components (RFC 3986 §5.3; RFC 1808 §4 step 7).
+func (p parts) String() string {
 	var b strings.Builder
-	b.Grow(len(p.scheme) + len(p.netLoc) + len(p.path) + len(p.params) + len(p.query) + len(p.fragment) + 8)
+	b.Grow(len(p.scheme) + len(p.authority) + len(p.path) + len(p.query) + len(p.fragment) + 6)
 	if p.hasScheme {
 		b.WriteString(p.scheme)
 		b.WriteByte(':')
 	}
-	if p.hasNetLoc {
+	if p.hasAuthority {
 		b.WriteString("//")
-		b.WriteString(p.netLoc)
-	}
-	if p.absPath {
-		b.WriteByte('/')
+		b.WriteString(p.authority)
 	}
 	b.WriteString(p.path)
-	if p.hasParams {
-		b.WriteByte(';')
-		b.WriteString(p.params)
-	}
 	if p.hasQuery {
 		b.WriteByte('?')
 		b.WriteString(p.query)
@@ -294,7 +321,7 @@ func removeDots1808(path string) string {
 func (u URL) ResolveRFC3986(ref string) (URL, error) {
 	base := u.s
 	r := parse3986(ref)
-	var t parts3986
+	var t parts
 	if r.hasScheme {
 		// §5.2.2: a reference with a scheme is absolute; its path still
 		// loses its dot segments.
@@ -334,67 +361,14 @@ func (u URL) ResolveRFC3986(ref string) (URL, error) {
 	return parseResolved(base, ref, t.String())
 }
 
-// parts3986 are the five components of RFC 3986 §3, with whether each was
-// defined (§5.2.2 and §5.3 tell an empty component from an undefined one).
-type parts3986 struct {
-	scheme, authority, path, query, fragment string
-
-	hasScheme, hasAuthority, hasQuery, hasFragment bool
-}
-
 // parse3986 splits s into components as RFC 3986 Appendix B does, with a
 // scheme only where §3.1 allows one (ALPHA *( ALPHA / DIGIT / "+" / "-" /
-// "." )): any other text before a ":" is the start of a path.
-func parse3986(s string) parts3986 {
-	var p parts3986
-	if i := strings.IndexByte(s, '#'); i >= 0 {
-		p.fragment, p.hasFragment, s = s[i+1:], true, s[:i]
-	}
-	if i := schemeColon1808(s); i > 0 && classes[s[0]]&(classLowalpha|classHialpha) != 0 {
-		p.scheme, p.hasScheme, s = s[:i], true, s[i+1:]
-	}
-	if strings.HasPrefix(s, "//") {
-		s = s[2:]
-		i := strings.IndexAny(s, "/?")
-		if i < 0 {
-			i = len(s)
-		}
-		p.authority, p.hasAuthority, s = s[:i], true, s[i:]
-	}
-	if i := strings.IndexByte(s, '?'); i >= 0 {
-		p.query, p.hasQuery, s = s[i+1:], true, s[:i]
-	}
-	p.path = s
-	return p
-}
-
-// String recomposes the components (RFC 3986 §5.3).
-func (p parts3986) String() string {
-	var b strings.Builder
-	b.Grow(len(p.scheme) + len(p.authority) + len(p.path) + len(p.query) + len(p.fragment) + 6)
-	if p.hasScheme {
-		b.WriteString(p.scheme)
-		b.WriteByte(':')
-	}
-	if p.hasAuthority {
-		b.WriteString("//")
-		b.WriteString(p.authority)
-	}
-	b.WriteString(p.path)
-	if p.hasQuery {
-		b.WriteByte('?')
-		b.WriteString(p.query)
-	}
-	if p.hasFragment {
-		b.WriteByte('#')
-		b.WriteString(p.fragment)
-	}
-	return b.String()
-}
+// ".")): any other text before a ":" is the start of a path.
+func parse3986(s string) parts { return split(s, "/?", true) }
 
 // merge3986 merges a relative-path reference with the base's path (RFC
 // 3986 §5.2.3).
-func merge3986(b parts3986, ref string) string {
+func merge3986(b parts, ref string) string {
 	if b.hasAuthority && b.path == "" {
 		return "/" + ref
 	}

@@ -214,6 +214,9 @@ func (ftpHandler) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _ e
 		}
 		return fmt.Errorf("%s: %w", p.URL, err)
 	}
+	if c.TLS.FTP != ftp.SecurityNone && c.TLS.Insecure {
+		c.warn(p.URL + ": " + insecureWarning)
+	}
 	if c.FTPPool != nil {
 		pc, err := c.FTPPool.Get(ctx, p.Connect, ftpLogin(c, p))
 		if err != nil {
