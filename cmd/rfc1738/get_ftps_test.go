@@ -43,6 +43,13 @@ func TestGetFTPSVSFTPD(t *testing.T) {
 	if status != 0 || out != "hello from ftp root\n" || !strings.Contains(errOut, "> FEAT") || !strings.Contains(errOut, "> PROT P\n< 200") {
 		t.Errorf("get --ssl: %d %q\n%s", status, out, errOut)
 	}
+	// mirror takes the same flags: its listings and files over TLS.
+	dir := t.TempDir()
+	if _, errOut, status := runBinary(t, "", "mirror", "-q", "--ssl-reqd", "--cacert", caFile, "ftp://"+addr+"/pub/nested/", dir); status != 0 {
+		t.Errorf("mirror --ssl-reqd: %d\n%s", status, errOut)
+	} else if b, err := os.ReadFile(filepath.Join(dir, "deeper", "deep.txt")); err != nil || string(b) != "deeper file\n" {
+		t.Errorf("mirror --ssl-reqd: deeper/deep.txt %q, %v", b, err)
+	}
 	// The system's roots do not know the CA: one line, exit 1.
 	_, errOut, status = runBinary(t, "", "get", "--ssl-reqd", "ftp://"+addr+"/hello.txt")
 	if status != exitNegative || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "the certificate of 127.0.0.1 is not trusted") {
@@ -64,6 +71,11 @@ func TestGetFTPSRequiredWithoutTLS(t *testing.T) {
 	}
 	if got := fake.Commands(); !slices.Equal(got, []string{"AUTH TLS"}) {
 		t.Errorf("the server saw %q", got)
+	}
+	// mirror takes the flag too: nothing but AUTH TLS is sent.
+	fake2 := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{"/d/x": "clear data"}})
+	if _, errOut, status := runBinary(t, "", "mirror", "-q", "--ssl-reqd", "ftp://"+fake2.Addr+"/d/", t.TempDir()); status == 0 || slices.ContainsFunc(fake2.Commands(), func(c string) bool { return c != "AUTH TLS" }) {
+		t.Errorf("mirror --ssl-reqd: %d %q; the server saw %q", status, errOut, fake2.Commands())
 	}
 	out, errOut, status := runBinary(t, "", "get", "--ssl", "ftp://"+fake.Addr+"/x")
 	if status != 0 || out != "clear data" {
