@@ -18,8 +18,8 @@ func init() {
 // AUTH TLS. Without them the system's roots are used, and SSL_CERT_FILE
 // and SSL_CERT_DIR choose them as crypto/x509 reads them.
 func tlsAccessFlags(fs *flag.FlagSet) func(*env, *access.Client) error {
-	cacert := fs.String("cacert", "", "trust only the certificate authorities of this PEM `FILE` (https), as curl --cacert")
-	insecure := fs.Bool("insecure", false, "do not verify the server's certificate (https): anyone on the path can read and change the transfer")
+	cacert := fs.String("cacert", "", "trust only the certificate authorities of this PEM `FILE` (https, ftp over TLS), as curl --cacert")
+	insecure := fs.Bool("insecure", false, "do not verify the server's certificate (https, ftp over TLS): anyone on the path can read and change the transfer")
 	fs.BoolVar(insecure, "k", false, "as --insecure")
 	try := fs.Bool("ssl", false, "ftp: use TLS (AUTH TLS, PBSZ 0, PROT P; RFC 4217) when the server's FEAT offers it, else go on in clear")
 	required := fs.Bool("ssl-reqd", false, "ftp: require TLS for the control and data connections, and fail (before USER and PASS) without it")
