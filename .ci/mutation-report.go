@@ -24,6 +24,10 @@ import (
 	"strings"
 )
 
+// maxEquivalent is the share of a file's mutants, in percent, that the
+// equivalence list may explain.
+const maxEquivalent = 5
+
 type result struct {
 	Files []struct {
 		Name      string `json:"file_name"`
@@ -108,6 +112,12 @@ func main() {
 		if eff < *efficacy || cov < *coverage {
 			verdict, bad = "BELOW THRESHOLD", true
 		}
+		// An equivalence list that explains away more than a few survivors
+		// is no longer a list of exceptions: at most maxEquivalent percent
+		// of a file's mutants.
+		if all := len(f.Mutations); all > 0 && 100*float64(eq) > maxEquivalent*float64(all) {
+			verdict, bad = fmt.Sprintf("TOO MANY EQUIVALENTS (over %d%% of %d)", maxEquivalent, all), true
+		}
 		fmt.Printf("%-24s killed %4d  lived %3d  not covered %3d  equivalent %3d  efficacy %6.2f%%  coverage %6.2f%%  %s\n",
 			path, killed, lived, uncovered, eq, eff, cov, verdict)
 		for _, s := range survivors {
@@ -121,7 +131,7 @@ func main() {
 		}
 	}
 	if bad {
-		fmt.Printf("mutation testing of %s: below %.0f%% efficacy or %.0f%% coverage, or a stale equivalence\n", *dir, *efficacy, *coverage)
+		fmt.Printf("mutation testing of %s: below %.0f%% efficacy or %.0f%% coverage, too many equivalents, or a stale equivalence\n", *dir, *efficacy, *coverage)
 		os.Exit(1)
 	}
 }
