@@ -78,6 +78,21 @@ func TestText(t *testing.T) {
 	}
 }
 
+// TestBidiEscaped: a bidirectional override in a server's text or a menu
+// item's name reaches the screen escaped, so it cannot reorder the line
+// ("Trojan Source").
+func TestBidiEscaped(t *testing.T) {
+	p := page(t, "gopher://h/0/a", "text/plain", "report.\u202etxt.exe\r\n")
+	if got := texts(p); len(got) != 1 || got[0] != `report.\u202etxt.exe` {
+		t.Errorf("text lines %q", got)
+	}
+	p = page(t, "gopher://h/", "application/jsonl",
+		`{"type":"0","display":"evil\u2067name\u2069","selector":"/x","host":"h","port":70,"plus":false,"ask":false,"url":"gopher://h/0/x"}`+"\n")
+	if got := strings.Join(texts(p), "|"); !strings.Contains(got, `evil\u2067name\u2069`) || strings.ContainsRune(got, 0x2067) {
+		t.Errorf("menu lines %q", got)
+	}
+}
+
 // TestBinary: data that is not text is offered for saving, not shown.
 func TestBinary(t *testing.T) {
 	p := page(t, "ftp://h/a.bin", "application/octet-stream", "\x00\x01\x02")
