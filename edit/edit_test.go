@@ -112,3 +112,29 @@ func TestSetAppend(t *testing.T) {
 		}
 	}
 }
+
+func TestQueryPairs(t *testing.T) {
+	for _, tc := range []struct{ url, op, arg, want string }{
+		{"http://h/p?b=2&a=1&b=1&A%20=3#f", "sort", "", "http://h/p?A%20=3&a=1&b=2&b=1#f"},
+		{"http://h/p?utm_source=x&id=1&UTM_medium=y", "trim", "utm_*", "http://h/p?id=1"},
+		{"http://h/p?utm=x&id=1", "trim", "utm", "http://h/p?id=1"},
+		{"http://h/p?utm_a=x#f", "trim", "utm_*", "http://h/p#f"}, // no pair left: no "?"
+		{"https://h/p?id=1&id=2", "trim", "id", "https://h/p"},    // RFC 1808 §2.4.4 query
+		{"http://h/p?x=1", "trim", "y", "http://h/p?x=1"},
+	} {
+		u := mustParse(t, tc.url)
+		var got rfc1738.URL
+		var err error
+		if tc.op == "sort" {
+			got, err = SortQuery(u)
+		} else {
+			got, err = TrimQuery(u, tc.arg)
+		}
+		if err != nil || got.String() != tc.want {
+			t.Errorf("%s %s %q = %s, %v; want %s", tc.url, tc.op, tc.arg, got, err, tc.want)
+		}
+	}
+	if _, err := TrimQuery(mustParse(t, "ftp://h/f"), "a"); err == nil {
+		t.Error("trim on an ftp URL: no error")
+	}
+}
