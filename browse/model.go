@@ -307,11 +307,24 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, ks.Help):
 		m.help.ShowAll = !m.help.ShowAll
 	default:
-		if s := k.String(); len(s) == 1 && s[0] >= '1' && s[0] <= '9' && len(m.cur.page.Links) > 0 {
+		// A number typed opens the "Follow link #" line, as in lynx. The
+		// terminal may deliver several digits in one read ("12", then
+		// Enter): they are all the number.
+		if s := string(k.Runes); k.Type == tea.KeyRunes && digits(s) && s[0] != '0' && len(m.cur.page.Links) > 0 {
 			m.openInput(inputLink, "Follow link #", s, false)
 		}
 	}
 	return m, nil
+}
+
+// digits reports whether s is one or more ASCII digits.
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // linkTarget is what u shows for a link: its URL, escaped.

@@ -3,6 +3,7 @@ package browse
 import (
 	"bufio"
 	"flag"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -635,5 +636,24 @@ func TestHistoryBound(t *testing.T) {
 	d.idle()
 	if len(h.requests()) != n+1 || !strings.Contains(d.screen(), "Hello") || d.m.cur.sel != 1 {
 		t.Errorf("after going back to the trimmed menu: %d requests (want %d), link %d\n%s", len(h.requests()), n+1, d.m.cur.sel, d.screen())
+	}
+}
+
+// TestDigitBurst: digits that arrive in one read, as a terminal delivers
+// "12" typed fast or pasted, are one link number, as in lynx: "12" then
+// Enter follows link 12, not the selected link.
+func TestDigitBurst(t *testing.T) {
+	dir := t.TempDir()
+	for i := 1; i <= 15; i++ {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d", i)), []byte(fmt.Sprintf("file %d\n", i)), 0o644)
+	}
+	d := newDriver(t, "file://"+dir+"/", Options{})
+	d.idle()
+	d.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("12")}) // one read
+	d.keys("enter")
+	d.idle()
+	want := d.m.back[len(d.m.back)-1].page.Links[11].URL
+	if d.m.cur.page.URL != want {
+		t.Fatalf("the burst 12 opened %q, want link 12, %q (message %q)", d.m.cur.page.URL, want, d.m.msg)
 	}
 }
