@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"path"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/rfc1738/rfc1738"
@@ -143,18 +145,79 @@ func numberLinks(p *Page) {
 }
 
 // nameEntry is an entry of an ftp or file listing as JSON Lines (the
-// access layer's listing of names).
+// access layer's listing of names), with the kind, size and time when
+// the listing told them (a local folder's does; an ftp NLST names only).
 type nameEntry struct {
-	Name string  `json:"name"`
-	URL  *string `json:"url"`
+	Name     string  `json:"name"`
+	URL      *string `json:"url"`
+	Kind     string  `json:"kind"`
+	Size     *int64  `json:"size"`
+	Modified string  `json:"modified"`
+}
+
+// line is the entry as a listing shows it: the name, then, when known,
+// its size, date and type in columns, as lynx shows an ftp listing.
+func (e nameEntry) line() string {
+	if e.Kind == "" && e.Size == nil && e.Modified == "" {
+		return e.Name
+	}
+	size, date := "", ""
+	if e.Size != nil {
+		size = humanBytes(*e.Size)
+	}
+	if t, err := time.Parse(time.RFC3339, e.Modified); err == nil {
+		date = t.Format("2006-01-02 15:04")
+	}
+	kind := "File"
+	switch e.Kind {
+	case "dir":
+		kind = "Directory"
+	case "link":
+		kind = "Symbolic link"
+	case "other":
+		kind = "Special file"
+	default:
+		if t := mime.TypeByExtension(path.Ext(e.Name)); t != "" {
+			kind, _, _ = strings.Cut(t, ";")
+		}
+	}
+	return fmt.Sprintf("%-30s %10s  %-16s  %s", e.Name, size, date, kind)
+}
+
+// parentLabel is the entry for the folder above a listed one, as lynx
+// names it.
+const parentLabel = "Up to higher level directory"
+
+// parentURL returns the URL of the folder above the one u lists, and
+// false at the top: the url-path less its last segment (§3.2.2: each
+// segment but the last is a CWD; §3.10 for file), a ";type=d" dropped.
+func parentURL(u rfc1738.URL) (string, bool) {
+	p, ok := u.Path()
+	if !ok {
+		return "", false
+	}
+	if i := strings.IndexByte(p, ';'); i >= 0 {
+		p = p[:i]
+	}
+	p = strings.TrimSuffix(p, "/")
+	if p == "" {
+		return "", false
+	}
+	return u.String()[:u.PathOffset()+strings.LastIndexByte(p, '/')+1], true
 }
 
 // renderListing reads a listing the access layer wrote as JSON Lines,
 // and numbers its entries; an error keeps the entries before it.
 func renderListing(p *Page, u rfc1738.URL, r io.Reader) error {
+	if s := u.Scheme(); s == "ftp" || s == "file" {
+		if up, ok := parentURL(u); ok {
+			p.add(parentLabel, &Link{URL: up})
+		}
+	}
+	before := len(p.Lines)
 	err := readListing(p, u, r)
 	numberListing(p)
-	if len(p.Lines) == 0 && err == nil {
+	if len(p.Lines) == before && err == nil {
 		p.add("(empty)", nil)
 	}
 	return err
@@ -179,9 +242,9 @@ func readListing(p *Page, u rfc1738.URL, r io.Reader) error {
 			var e nameEntry
 			if err = json.Unmarshal(line, &e); err == nil {
 				if e.URL == nil {
-					p.add(e.Name, nil)
+					p.add(e.line(), nil)
 				} else {
-					p.add(e.Name, &Link{URL: *e.URL})
+					p.add(e.line(), &Link{URL: *e.URL})
 				}
 			}
 		}

@@ -17,6 +17,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
@@ -286,14 +287,66 @@ func TestFTPListingGolden(t *testing.T) {
 	}
 	golden(t, "ftp", d.screen(), f.Addr)
 	// A name NLST gave is a file or a folder: "tools" fails RETR and is
-	// listed as a folder.
-	d.keys("4", "enter")
+	// listed as a folder. Link 1 is the folder above, as in lynx.
+	d.keys("5", "enter")
 	d.idle()
 	if got := d.m.cur.page.URL; got != "ftp://"+f.Addr+"/pub/tools/" {
 		t.Fatalf("page %q, want the tools folder (message %q)", got, d.m.msg)
 	}
 	if !strings.Contains(d.screen(), "x.tar") {
 		t.Errorf("the folder's listing lacks x.tar:\n%s", d.screen())
+	}
+	d.keys("1", "enter") // up to the folder above
+	d.idle()
+	if got := d.m.cur.page.URL; got != "ftp://"+f.Addr+"/pub/" {
+		t.Fatalf("up from tools: %q (message %q)", got, d.m.msg)
+	}
+	d.keys("1", "enter")
+	d.idle()
+	if got := d.m.cur.page.URL; got != "ftp://"+f.Addr+"/" || strings.Contains(d.screen(), parentLabel) {
+		t.Errorf("up from pub: %q; the top has no folder above:\n%s", got, d.screen())
+	}
+}
+
+// TestFolderFacts: a local folder's listing shows each entry's size, date
+// and type, as lynx shows an ftp listing, and the folder above.
+func TestFolderFacts(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), make([]byte, 2048), 0o644)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	when := time.Date(2024, 3, 2, 10, 30, 0, 0, time.UTC)
+	os.Chtimes(filepath.Join(dir, "notes.txt"), when, when)
+	d := newDriver(t, "file://"+dir+"/", Options{})
+	d.idle()
+	s := d.screen()
+	for _, want := range []string{
+		"1 " + parentLabel,
+		"notes.txt                         2.0 KiB  2024-03-02 10:30  text/plain",
+		"Directory",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the listing lacks %q:\n%s", want, s)
+		}
+	}
+	if up := d.m.cur.page.Links[0].URL; up != "file://"+filepath.Dir(dir)+"/" {
+		t.Errorf("the folder above is %q", up)
+	}
+}
+
+func TestParentURL(t *testing.T) {
+	for _, tc := range []struct{ url, want string }{
+		{"ftp://h/pub/tools/", "ftp://h/pub/"},
+		{"ftp://h/pub/", "ftp://h/"},
+		{"ftp://h/%2Fetc/x;type=d", "ftp://h/%2Fetc/"}, // §3.2.2
+		{"ftp://h/", ""},
+		{"ftp://h", ""},
+		{"file:///usr/share/", "file:///usr/"},
+		{"file:///", ""},
+	} {
+		got, _ := parentURL(mustURL(t, tc.url))
+		if got != tc.want {
+			t.Errorf("parentURL(%s) = %q, want %q", tc.url, got, tc.want)
+		}
 	}
 }
 
@@ -547,12 +600,12 @@ func TestHTTPAndFile(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "sub", "inner.txt"), []byte("inside\n"), 0o644)
 	d.keys("g", "file://"+dir+"/", "enter")
 	d.idle()
-	if !strings.Contains(d.screen(), "1 sub/") {
+	if !strings.Contains(d.screen(), "2 sub/") {
 		t.Fatalf("folder:\n%s", d.screen())
 	}
-	d.keys("enter")
+	d.keys("2", "enter") // 1 is the folder above
 	d.idle()
-	d.keys("enter")
+	d.keys("2", "enter")
 	d.idle()
 	if !strings.Contains(d.screen(), "inside") {
 		t.Errorf("file:\n%s", d.screen())
@@ -656,4 +709,13 @@ func TestDigitBurst(t *testing.T) {
 	if d.m.cur.page.URL != want {
 		t.Fatalf("the burst 12 opened %q, want link 12, %q (message %q)", d.m.cur.page.URL, want, d.m.msg)
 	}
+}
+
+func mustURL(t *testing.T, s string) rfc1738.URL {
+	t.Helper()
+	u, err := rfc1738.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }
