@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net/mail"
 	"path"
 	"strconv"
 	"strings"
@@ -49,6 +50,10 @@ func render(u rfc1738.URL, resp *access.Response) (*Page, error) {
 	if mt == "text/html" || (mt == "" && looksHTML(head)) {
 		p.Document = true
 		return p, renderHTML(p, br, resp.URL)
+	}
+	if mt == "message/rfc822" || mt == "message/news" {
+		p.Document = true
+		return p, renderArticle(p, br)
 	}
 	if !isText(mt, head) {
 		p.Title = "binary data"
@@ -102,6 +107,12 @@ func renderText(p *Page, r io.Reader) error {
 	if cut {
 		data = data[:maxDocument]
 	}
+	return renderTextBytes(p, data, cut)
+}
+
+// renderTextBytes is renderText of data read already; cut says data is
+// the start of a longer document.
+func renderTextBytes(p *Page, data []byte, cut bool) error {
 	text := string(data)
 	matches := extract.All(text)
 	start := 0
@@ -134,6 +145,73 @@ func renderText(p *Page, r io.Reader) error {
 		return errTruncated
 	}
 	return nil
+}
+
+// articleHeaders are the header fields a news article shows, in this
+// order, as lynx shows them; the others (Path, Xref …) are the
+// servers' business.
+var articleHeaders = []string{"Subject", "From", "Reply-To", "Date", "Newsgroups", "Followup-To", "Organization", "Message-ID", "References"}
+
+// renderArticle reads a news article (RFC 5536: header fields, a blank
+// line, the body): the headers above, From and Reply-To as mailto links
+// (§3.5), each of Newsgroups and Followup-To as a news link and each
+// References id as one (§3.6), then the body as a document. Text whose
+// header cannot be read is shown whole.
+func renderArticle(p *Page, r io.Reader) error {
+	data, err := io.ReadAll(io.LimitReader(r, maxDocument+1))
+	if err != nil {
+		return err
+	}
+	cut := len(data) > maxDocument
+	if cut {
+		data = data[:maxDocument]
+	}
+	msg, err := mail.ReadMessage(bytes.NewReader(data))
+	if err != nil {
+		return renderTextBytes(p, data, cut)
+	}
+	body, _ := io.ReadAll(msg.Body)
+	var dec mime.WordDecoder
+	for _, name := range articleHeaders {
+		v := strings.Join(strings.Fields(msg.Header.Get(name)), " ")
+		if v == "" {
+			continue
+		}
+		if d, err := dec.DecodeHeader(v); err == nil {
+			v = d // RFC 2047 encoded words
+		}
+		p.add(name+": "+v, nil)
+		switch name {
+		case "From", "Reply-To":
+			if as, err := msg.Header.AddressList(name); err == nil {
+				for _, a := range as {
+					addLinkTo(p, rfc1738.MailtoURL{Address: a.Address}.URL, a.Address)
+				}
+			}
+		case "Newsgroups", "Followup-To":
+			for _, g := range strings.Split(v, ",") {
+				if g = strings.TrimSpace(g); g != "" && g != "poster" {
+					addLinkTo(p, rfc1738.NewsURL{Group: g}.URL, g)
+				}
+			}
+		case "References":
+			for _, id := range strings.Fields(v) {
+				if id = strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">"); id != "" {
+					addLinkTo(p, rfc1738.NewsURL{MessageID: id}.URL, "<"+id+">")
+				}
+			}
+		}
+	}
+	p.add("", nil)
+	return renderTextBytes(p, body, cut)
+}
+
+// addLinkTo adds a link to the last line, to the URL build makes; a part
+// the builder refuses (an address with a CR, say) gets no link.
+func addLinkTo(p *Page, build func() (rfc1738.URL, error), label string) {
+	if u, err := build(); err == nil {
+		p.addLink(Link{URL: u.String(), Label: clean(label)})
+	}
 }
 
 // numberLinks writes each link's number after the text of its line,

@@ -120,3 +120,45 @@ func TestDownloadName(t *testing.T) {
 		}
 	}
 }
+
+// TestNewsArticle: an article shows its headers as lynx does, From as a
+// mailto link (§3.5), each newsgroup and each reference as a news link
+// (§3.6), then its body with the URLs it holds; the transport headers
+// (Path, Xref) are left out.
+func TestNewsArticle(t *testing.T) {
+	p := page(t, "news:a1@x.org", "message/rfc822", "Path: news.x.org!not-for-mail\r\n"+
+		"From: =?UTF-8?Q?Ren=C3=A9e?= <renee@x.org>\r\n"+
+		"Newsgroups: comp.lang.go,comp.misc\r\n"+
+		"Subject: Hello\r\n"+
+		"Date: Tue, 1 Mar 2022 10:00:00 +0000\r\n"+
+		"Message-ID: <a1@x.org>\r\n"+
+		"References: <a0@x.org>\r\n"+
+		"Xref: news.x.org comp.lang.go:12\r\n"+
+		"\r\n"+
+		"See ftp://ftp.x.org/pub/ for more.\r\n")
+	want := []string{
+		"Subject: Hello",
+		"From: Renée <renee@x.org> [1]",
+		"Date: Tue, 1 Mar 2022 10:00:00 +0000",
+		"Newsgroups: comp.lang.go,comp.misc [2] [3]",
+		"Message-ID: <a1@x.org>",
+		"References: <a0@x.org> [4]",
+		"",
+		"See ftp://ftp.x.org/pub/ for more. [5]",
+	}
+	if got := texts(p); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("lines\n%q\nwant\n%q", got, want)
+	}
+	var urls []string
+	for _, l := range p.Links {
+		urls = append(urls, l.URL)
+	}
+	if got := strings.Join(urls, " "); got != "mailto:renee@x.org news:comp.lang.go news:comp.misc news:a0@x.org ftp://ftp.x.org/pub/" {
+		t.Errorf("links %s", got)
+	}
+	// A reply whose header does not parse is shown whole.
+	p = page(t, "news:a2@x.org", "message/rfc822", "no header here\r\nat all\r\n")
+	if got := strings.Join(texts(p), "|"); got != "no header here|at all" {
+		t.Errorf("headerless: %q", got)
+	}
+}
