@@ -322,7 +322,7 @@ func readListing(p *Page, u rfc1738.URL, r io.Reader) error {
 				if e.URL == nil {
 					p.add(e.line(), nil)
 				} else {
-					p.add(e.line(), &Link{URL: *e.URL})
+					p.add(e.line(), &Link{URL: *e.URL, Title: clean(e.Name)})
 				}
 			}
 		}
@@ -375,7 +375,7 @@ func addGopherItem(p *Page, e gopher.JSONItem) {
 		mark = "+"
 	}
 	text := fmt.Sprintf("%-6s%s %s", gopher.TypeName(t), mark, e.Display)
-	link := &Link{Gopher: t, Plus: e.Plus, Ask: e.Ask}
+	link := &Link{Gopher: t, Plus: e.Plus, Ask: e.Ask, Title: clean(e.Display)}
 	switch {
 	case t == '8' || t == 'T':
 		tu := rfc1738.TelnetURL{Host: e.Host, User: e.Selector, HasUser: e.Selector != ""}
@@ -403,7 +403,7 @@ func addNewsEntry(p *Page, line []byte) error {
 		return err
 	}
 	if g.Group != "" {
-		p.add(fmt.Sprintf("%-40s %8d", g.Group, g.Articles), &Link{URL: g.NewsURL})
+		p.add(fmt.Sprintf("%-40s %8d", g.Group, g.Articles), &Link{URL: g.NewsURL, Title: clean(g.Group)})
 		return nil
 	}
 	var a nntp.ArticleItem
@@ -411,7 +411,7 @@ func addNewsEntry(p *Page, line []byte) error {
 		return err
 	}
 	if a.NewsURL != "" {
-		p.add(fmt.Sprintf("%6d  %-44s  %s", a.Number, a.Subject, a.From), &Link{URL: a.NewsURL})
+		p.add(fmt.Sprintf("%6d  %-44s  %s", a.Number, a.Subject, a.From), &Link{URL: a.NewsURL, Title: clean(a.Subject)})
 	}
 	return nil
 }

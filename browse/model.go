@@ -436,7 +436,11 @@ func (m *Model) waitFor(op int) tea.Cmd {
 }
 
 // open starts loading a URL typed, followed or reloaded.
-func (m *Model) open(raw string, push bool) tea.Cmd {
+func (m *Model) open(raw string, push bool) tea.Cmd { return m.openTitled(raw, push, "") }
+
+// openTitled is open for a link whose page, when it has no title of its
+// own, gets title.
+func (m *Model) openTitled(raw string, push bool, title string) tea.Cmd {
 	u, err := rfc1738.Parse(raw)
 	if err != nil {
 		m.fail(fmt.Errorf("%s is not an RFC 1738 URL: %v", clean(access.Redact(raw)), err))
@@ -458,7 +462,10 @@ func (m *Model) open(raw string, push bool) tea.Cmd {
 	m.nextOp++
 	o := newOperation(context.Background(), m.nextOp, access.Redact(raw), m.opts.Timeout)
 	m.loading = o
-	o.reload = !push
+	o.reload, o.title = !push, title
+	if !push {
+		o.title = m.cur.page.Title // a reload keeps the title
+	}
 	go m.load(o, u)
 	return o.wait()
 }
@@ -554,7 +561,7 @@ func (m *Model) follow(l Link) tea.Cmd {
 	if l.Ask {
 		target += "%09%09?" // §3.4.5: the item's form, asked in the screen
 	}
-	return m.open(target, true)
+	return m.openTitled(target, true, l.Title)
 }
 
 // info shows the Gopher+ attributes of the selected item (§3.4.6).

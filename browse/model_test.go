@@ -719,3 +719,43 @@ func mustURL(t *testing.T, s string) rfc1738.URL {
 	}
 	return u
 }
+
+// TestHistoryTitles: the history keeps each page's title (a menu item's
+// display string, as lynx titles gopher pages) and a search's query in
+// its URL and title, so that following the history entry, or a reload,
+// runs the search again without asking.
+func TestHistoryTitles(t *testing.T) {
+	h := newHole(t, testHole)
+	cfg := t.TempDir()
+	root := "gopher://" + h.addr + "/"
+	d := newDriver(t, root, Options{ConfigDir: cfg})
+	d.idle()
+	d.keys("1", "enter") // Docs
+	d.idle()
+	if d.m.cur.page.Title != "Docs" {
+		t.Errorf("title %q, want the item's display string", d.m.cur.page.Title)
+	}
+	d.keys("left", "3", "enter")
+	d.until("the search question", func(m *Model) bool { return m.mode == inputPrompt })
+	d.keys("needle", "enter")
+	d.idle()
+	search := root + "7/search%09needle"
+	if p := d.m.cur.page; p.URL != search || p.Title != "Search the hole (search: needle)" {
+		t.Errorf("search page %q %q", p.URL, p.Title)
+	}
+	b, _ := os.ReadFile(filepath.Join(cfg, historyFile))
+	want := root + "\t\n" + root + "1/docs\tDocs\n" + search + "\tSearch the hole (search: needle)\n"
+	if string(b) != want {
+		t.Errorf("history file\n%q\nwant\n%q", b, want)
+	}
+	n := len(h.requests())
+	d.keys("r") // the query is in the URL: nothing to ask
+	d.idle()
+	if reqs := h.requests(); len(reqs) != n+1 || reqs[n] != "/search\tneedle" || d.m.cur.page.Title != "Search the hole (search: needle)" {
+		t.Errorf("reload: requests %q, title %q", reqs[n:], d.m.cur.page.Title)
+	}
+	d.keys("H")
+	if !strings.Contains(d.screen(), "Search the hole (search: needle)  "+search) {
+		t.Errorf("history page:\n%s", d.screen())
+	}
+}
