@@ -30,6 +30,10 @@ const (
 	jsonListType = "application/jsonl"
 )
 
+// binaryTitle is the title of a page that is a note that the item is
+// not text.
+const binaryTitle = "binary data"
+
 // errTruncated notes a document longer than the page keeps.
 var errTruncated = fmt.Errorf("the document is longer than %d MiB: the rest is not shown (press d to save it all)", maxDocument>>20)
 
@@ -56,7 +60,7 @@ func render(u rfc1738.URL, resp *access.Response) (*Page, error) {
 		return p, renderArticle(p, br)
 	}
 	if !isText(mt, head) {
-		p.Title = "binary data"
+		p.Title = binaryTitle
 		size := "size unknown"
 		if resp.Size >= 0 {
 			size = strconv.FormatInt(resp.Size, 10) + " bytes"

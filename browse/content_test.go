@@ -1,6 +1,7 @@
 package browse
 
 import (
+	"context"
 	"io"
 	"strings"
 	"testing"
@@ -160,5 +161,35 @@ func TestNewsArticle(t *testing.T) {
 	p = page(t, "news:a2@x.org", "message/rfc822", "no header here\r\nat all\r\n")
 	if got := strings.Join(texts(p), "|"); got != "no header here|at all" {
 		t.Errorf("headerless: %q", got)
+	}
+}
+
+// TestDump: --dump writes the page as rendered, then its links under
+// "References", numbered as lynx -dump numbers them; a search that
+// nobody can be asked for is an error.
+func TestDump(t *testing.T) {
+	h := newHole(t, testHole)
+	root := "gopher://" + h.addr + "/"
+	var b strings.Builder
+	if err := Dump(context.Background(), root+"0/hello.txt", Options{NewClient: func() (*access.Client, error) { return access.NewClient(), nil }}, &b); err != nil {
+		t.Fatal(err)
+	}
+	want := "Hello from the hole.\nSee " + root + "1/docs for more. [1]\n\nReferences\n\n   1. " + root + "1/docs\n"
+	if b.String() != want {
+		t.Errorf("dump\n%q\nwant\n%q", b.String(), want)
+	}
+	b.Reset()
+	opts := Options{NewClient: func() (*access.Client, error) { return access.NewClient(), nil }}
+	if err := Dump(context.Background(), root+"1/docs", opts, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "1 (FILE)  Read me\n") || !strings.Contains(b.String(), "\nReferences\n\n   1. "+root+"0/docs/readme.txt\n   2. ") {
+		t.Errorf("menu dump:\n%s", b.String())
+	}
+	if err := Dump(context.Background(), root+"7/search", opts, io.Discard); err == nil || !strings.Contains(err.Error(), "search") {
+		t.Errorf("a search with nobody to ask: %v", err)
+	}
+	if err := Dump(context.Background(), root+"9/docs/blob.bin", opts, io.Discard); err == nil || !strings.Contains(err.Error(), "rfc1738 get") {
+		t.Errorf("a binary item: %v", err)
 	}
 }
