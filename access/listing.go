@@ -14,7 +14,7 @@ import (
 
 // A listingItem is one entry of a directory listing: a name and its URL,
 // and what the listing tells of it when it tells (a local folder does;
-// an NLST names only): its kind ("dir", "file", "link" or "other"), its
+// an NLST names only): its kind ("file", "directory" or "other"), its
 // size in octets and when it was last modified (RFC 3339, UTC). The
 // JSON Lines listing carries them; the text one stays "name  URL".
 type listingItem struct {
@@ -29,15 +29,13 @@ type listingItem struct {
 func (it listingItem) withInfo(fi fs.FileInfo) listingItem {
 	switch m := fi.Mode(); {
 	case m.IsDir():
-		it.Kind = "dir"
+		it.Kind = "directory"
 	case m.IsRegular():
 		it.Kind = "file"
 		size := fi.Size()
 		it.Size = &size
-	case m&fs.ModeSymlink != 0:
-		it.Kind = "link"
 	default:
-		it.Kind = "other"
+		it.Kind = "other" // a symbolic link, a device, a socket
 	}
 	if t := fi.ModTime(); !t.IsZero() {
 		it.Modified = t.UTC().Format(time.RFC3339)

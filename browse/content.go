@@ -252,12 +252,10 @@ func (e nameEntry) line() string {
 	}
 	kind := "File"
 	switch e.Kind {
-	case "dir":
+	case "directory":
 		kind = "Directory"
-	case "link":
-		kind = "Symbolic link"
 	case "other":
-		kind = "Special file"
+		kind = "Other" // a symbolic link, a device
 	default:
 		if t := mime.TypeByExtension(path.Ext(e.Name)); t != "" {
 			kind, _, _ = strings.Cut(t, ";")
