@@ -19,8 +19,8 @@ func init() {
 	register(&command{
 		name:  "url",
 		short: "read and change URL parts as trurl does: --get '{host}:{port}', --set, --append, --iterate, --json",
-		args:  "[--url URL] [--get TEMPLATE] [--set PART=VALUE] [--append PART=VALUE] [--trim query=NAME] [--sort-query] [--iterate 'PART=V1 V2'] [--json] [--url-file FILE] [URL ...]",
-		summary: "Take each URL (--url and the operands, --url-file, else stdin one a line), change its parts (--set, --append, each value decoded " +
+		args:  "[--url URL] [--redirect REF] [--get TEMPLATE] [--set PART=VALUE] [--append PART=VALUE] [--trim query=NAME] [--sort-query] [--iterate 'PART=V1 V2'] [--json] [--url-file FILE] [URL ...]",
+		summary: "Take each URL (--url and the operands, --url-file, else stdin one a line), resolve --redirect's relative reference against it, change its parts (--set, --append, each value decoded " +
 			"and encoded as §2.2 and the scheme ask; --trim, --sort-query), and write it, or the --get template filled with its parts " +
 			"({scheme} {user} {password} {host} {port} {path} {query} {fragment} {url}, {ftp.type}, {gopher.selector} …; --list-parts shows a URL's), " +
 			"or with --json a JSON array of the URLs and their parts. One output line per input line: " +
@@ -99,6 +99,8 @@ func runURL(e *env, args []string) int {
 	fs.Var(&iterates, "iterate", "write one URL for each of the space-separated values: `'PART=V1 V2 …'`; repeatable (every combination)")
 	asJSON := fs.Bool("json", false, "write a JSON array: for each URL its \"url\", its \"parts\" and its query \"params\", as trurl does")
 	urlencode := fs.Bool("urlencode", false, "write the user, password and fragment as encoded in the URL, not decoded, in --get and --json")
+	redirect := fs.String("redirect", "", "resolve the relative `REF` against each URL first, by RFC 1808 §4 (--rfc3986: by RFC 3986 §5.2)")
+	rfc3986 := fs.Bool("rfc3986", false, "--redirect resolves by RFC 3986 §5.2, as trurl does, instead of RFC 1808 §4")
 	urlFile := fs.String("url-file", "", "read URLs from `FILE`, one a line (- is stdin)")
 	fs.StringVar(urlFile, "f", "", "as --url-file `FILE`")
 	listParts := fs.Bool("list-parts", false, "write each URL's part names and values, one \"name value\" a line, then an empty line")
@@ -141,6 +143,16 @@ func runURL(e *env, args []string) int {
 			}
 			fail(in, err)
 			return
+		}
+		if *redirect != "" {
+			resolve := u.Resolve
+			if *rfc3986 {
+				resolve = u.ResolveRFC3986
+			}
+			if u, err = resolve(*redirect); err != nil {
+				fail(in, fmt.Errorf("--redirect: %w", err))
+				return
+			}
 		}
 		for _, s := range sets {
 			if u, err = edit.Set(u, s.part, s.value); err != nil {

@@ -46,6 +46,16 @@ var trurlCases = []struct {
 	// §3.3: http has no user; trurl sets one (README table).
 	{"http user", []string{"-s", "user=me", "http://a.org/"}, "\n", exitNegative},
 	{"scheme is not set", []string{"-s", "scheme=ftp", "http://a.org/x?q"}, "\n", exitNegative},
+	// --redirect: RFC 1808 §5's examples by default, RFC 3986 §5.4's
+	// (trurl's reading) with --rfc3986; they differ past the root and
+	// for ";params" (README table).
+	{"redirect", []string{"--redirect", "../g", "http://a/b/c/d;p?q#f"}, "http://a/b/g\n", 0},
+	{"redirect query", []string{"--redirect", "?y", "http://a/b/c/d;p?q#f"}, "http://a/b/c/d;p?y\n", 0},
+	{"redirect past the root", []string{"--redirect", "../../../g", "http://a/b/c/d;p?q#f"}, "http://a/../g\n", 0},
+	{"redirect past the root, RFC 3986", []string{"--rfc3986", "--redirect", "../../../g", "http://a/b/c/d;p?q#f"}, "http://a/g\n", 0},
+	{"redirect params", []string{"--redirect", ";x", "http://a/b/c/d;p?q#f"}, "http://a/b/c/d;x\n", 0},
+	{"redirect params, RFC 3986", []string{"--rfc3986", "--redirect", ";x", "http://a/b/c/d;p?q#f"}, "http://a/b/c/;x\n", 0},
+	{"redirect, then set", []string{"--redirect", "/x/y?q", "-s", "path=/z", "http://a.org/b"}, "http://a.org/z?q\n", 0},
 	{"json", []string{"--json", "http://a.org:81/p?a=1&b=x%20y#f"}, `[
   {
     "url": "http://a.org:81/p?a=1&b=x%20y#f",
