@@ -59,8 +59,8 @@ func SortQuery(u rfc1738.URL) (rfc1738.URL, error) {
 
 // TrimQuery returns u without the query pairs whose decoded name matches
 // pattern: the name itself, or, for a pattern ending in "*", any name
-// starting with what precedes the "*"; case-insensitive, as trurl
-// matches. With no pair left, the "?" goes too.
+// starting with what precedes the "*"; without regard to case. With no
+// pair left, the "?" goes too.
 func TrimQuery(u rfc1738.URL, pattern string) (rfc1738.URL, error) {
 	if !hasQuery(u) {
 		return rfc1738.URL{}, fmt.Errorf("trim query: a %s URL has no query (§3)", u.Scheme())
