@@ -257,8 +257,9 @@ func has(u rfc1738.URL, part string) bool {
 
 // Expand fills a template: each {part} is replaced by the part's value
 // (empty when absent, and for another scheme's part, so that one template
-// serves a list of mixed URLs), "{{" and "}}" are a literal brace. A name
-// no scheme has is an error naming it.
+// serves a list of mixed URLs), {:part} by its value as encoded (Raw),
+// "{{" and "}}" are a literal brace. A name no scheme has is an error
+// naming it.
 func Expand(u rfc1738.URL, template string) (string, error) {
 	return ExpandFunc(u, template, nil)
 }
