@@ -103,15 +103,21 @@ func looksHTML(head []byte) bool {
 // renderText reads a document: each line shown as it is (escaped), with
 // the URLs the text holds (RFC 1738 Appendix) numbered as links.
 func renderText(p *Page, r io.Reader) error {
-	data, err := io.ReadAll(io.LimitReader(r, maxDocument+1))
+	data, cut, err := readDocument(r)
 	if err != nil {
 		return err
 	}
-	cut := len(data) > maxDocument
-	if cut {
-		data = data[:maxDocument]
-	}
 	return renderTextBytes(p, data, cut)
+}
+
+// readDocument reads at most maxDocument bytes of r; cut says there was
+// more.
+func readDocument(r io.Reader) (data []byte, cut bool, err error) {
+	data, err = io.ReadAll(io.LimitReader(r, maxDocument+1))
+	if len(data) > maxDocument {
+		return data[:maxDocument], true, err
+	}
+	return data, false, err
 }
 
 // renderTextBytes is renderText of data read already; cut says data is
@@ -162,13 +168,9 @@ var articleHeaders = []string{"Subject", "From", "Reply-To", "Date", "Newsgroups
 // References id as one (§3.6), then the body as a document. Text whose
 // header cannot be read is shown whole.
 func renderArticle(p *Page, r io.Reader) error {
-	data, err := io.ReadAll(io.LimitReader(r, maxDocument+1))
+	data, cut, err := readDocument(r)
 	if err != nil {
 		return err
-	}
-	cut := len(data) > maxDocument
-	if cut {
-		data = data[:maxDocument]
 	}
 	msg, err := mail.ReadMessage(bytes.NewReader(data))
 	if err != nil {
