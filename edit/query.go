@@ -1,7 +1,6 @@
 package edit
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -60,11 +59,9 @@ func SortQuery(u rfc1738.URL) (rfc1738.URL, error) {
 // TrimQuery returns u without the query pairs whose decoded name matches
 // pattern: the name itself, or, for a pattern ending in "*", any name
 // starting with what precedes the "*"; without regard to case. With no
-// pair left, the "?" goes too.
+// pair left, the "?" goes too. A URL without a query (an ftp URL has
+// none, §3.2.2) is returned as it is, so one --trim serves a mixed list.
 func TrimQuery(u rfc1738.URL, pattern string) (rfc1738.URL, error) {
-	if !hasQuery(u) {
-		return rfc1738.URL{}, fmt.Errorf("trim query: a %s URL has no query (§3)", u.Scheme())
-	}
 	pairs := Pairs(u)
 	prefix, glob := strings.CutSuffix(pattern, "*")
 	kept := pairs[:0]

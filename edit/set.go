@@ -148,10 +148,8 @@ func set(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 		if u.HasAuthority() {
 			value = strings.TrimPrefix(value, "/")
 			if qi, _, ok := querySpan(u); ok {
+				// RFC 1808 §2.4.4: the query stays; a query implies the path's "/".
 				i, _, _ := pathSpan(u)
-				if _, _, had := pathSpan(u); !had {
-					value = "/" + value
-				}
 				return splice(s, i, qi-1, value)
 			}
 			return withPath(u, value)
