@@ -63,3 +63,28 @@ func TestBrowseDump(t *testing.T) {
 		t.Errorf("--dump without a URL: %d %q", status, errOut)
 	}
 }
+
+// TestBrowseDumpNews: an article from INN shows its headers as lynx does,
+// From as a mailto link and the group as a news link, then its body.
+func TestBrowseDumpNews(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and starts innd")
+	}
+	n := testserver.INN(t)
+	id := testserver.FreshMessageID("dump")
+	n.Post(t, testserver.INNArticle{MessageID: id, Subject: "dump test", Body: "See ftp://ftp.example.org/pub/ please.\n"})
+	out, errOut, status := runIn(t, "", "", "browse", "--dump", "--nntp-server", n.Addr, "news:"+strings.Trim(id, "<>"))
+	for _, want := range []string{
+		"Subject: dump test\nFrom: Tester <tester@example.com> [1]\n",
+		"\nNewsgroups: " + n.Group + " [2]\n",
+		"\nMessage-ID: " + id + "\n\nSee ftp://ftp.example.org/pub/ please. [3]\n",
+		"\nReferences\n\n   1. mailto:tester@example.com\n   2. news:" + n.Group + "\n   3. ftp://ftp.example.org/pub/\n",
+	} {
+		if status != 0 || !strings.Contains(out, want) {
+			t.Errorf("status %d, stderr %q; the dump lacks %q:\n%s", status, errOut, want, out)
+		}
+	}
+	if strings.Contains(out, "Path:") || strings.Contains(out, "Xref:") {
+		t.Errorf("transport headers shown:\n%s", out)
+	}
+}
