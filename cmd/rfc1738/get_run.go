@@ -269,6 +269,9 @@ func useNetrcFile(e *env, c *access.Client, path string) error {
 	if err != nil {
 		return fmt.Errorf("--netrc: %v", err)
 	}
+	if f.Warning != "" {
+		fmt.Fprintf(e.stderr, "rfc1738: warning: %s\n", safetext.Escape(f.Warning))
+	}
 	c.Credentials = func(scheme, host string) (string, string, bool) {
 		en, ok := f.Lookup(host)
 		return en.Login, en.Password, ok && en.Login != ""
