@@ -62,6 +62,7 @@ func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 			user, password, stored = cu, cp, true
 		}
 	}
+	ftpPlanTLS(c, p, u)
 	p.Steps = append(p.Steps, Step{Verb: "USER", Arg: user, HasArg: true})
 	pass := Step{Verb: "PASS", Arg: password, HasArg: true}
 	switch {
@@ -213,10 +214,13 @@ func (ftpHandler) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _ e
 		}
 		return fmt.Errorf("%s: %w", p.URL, err)
 	}
+	if c.TLS.FTP != ftp.SecurityNone && c.TLS.Insecure {
+		c.warn(p.URL + ": " + insecureWarning)
+	}
 	if c.FTPPool != nil {
 		pc, err := c.FTPPool.Get(ctx, p.Connect, ftpLogin(c, p))
 		if err != nil {
-			return nil, loginErr(err), true
+			return nil, loginErr(certificateError(p.Parsed.Host(), err)), true
 		}
 		conn, st = pc.Conn, ftpState{pool: c.FTPPool, pc: pc, reused: pc.Reused}
 		cwd = pc.Cwd // the pool takes it home before reusing it
@@ -227,7 +231,7 @@ func (ftpHandler) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _ e
 		var err error
 		conn, err = ftp.Dial(ctx, p.Connect, c.FTPConfig())
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p.URL, err), true
+			return nil, fmt.Errorf("%s: %w", p.URL, certificateError(p.Parsed.Host(), err)), true
 		}
 	}
 	fail := func(err error) (*Response, error, bool) {
@@ -248,6 +252,11 @@ func (ftpHandler) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _ e
 			if _, err := conn.Login(ctx, ftpLogin(c, p)); err != nil {
 				ftpQuit(ctx, conn)
 				return nil, loginErr(err), true
+			}
+		case "FEAT", "AUTH", "PBSZ", "PROT":
+			// RFC 4217: sent by ftp.Dial (or the pool's), before USER.
+			if err := ftpCheckTLS(c, conn); err != nil {
+				return fail(err)
 			}
 		case "CWD":
 			if _, err := cwd(ctx, s.Arg); err != nil {

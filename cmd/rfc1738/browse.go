@@ -8,6 +8,7 @@ import (
 
 	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/browse"
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 func init() {
@@ -26,6 +27,7 @@ func runBrowse(e *env, args []string) int {
 	timeout := fs.Duration("timeout", browse.DefaultTimeout, "give up on a page after this long (Esc gives up sooner)")
 	dir := fs.String("download-dir", ".", "where d saves")
 	noConfig := fs.Bool("no-config", false, "keep no bookmarks or history")
+	dump := fs.Bool("dump", false, "write the page as rendered, then a numbered list of its links, and exit, as lynx -dump does (no terminal needed)")
 	setup := accessSetup(fs)
 	operands, status, ok := parseFlags(fs, args)
 	if !ok {
@@ -52,6 +54,9 @@ func runBrowse(e *env, args []string) int {
 			fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
 			return exitUsage
 		}
+	}
+	if *dump {
+		return runDump(e, start, *timeout, setup)
 	}
 	if !isTerminal(e.stdin) || !isTerminal(e.stdout) {
 		fmt.Fprintln(e.stderr, "rfc1738 browse: needs a terminal on stdin and stdout (use rfc1738 get to fetch without one)")
@@ -80,6 +85,30 @@ func runBrowse(e *env, args []string) int {
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
+		return exitStatus(err)
+	}
+	return exitOK
+}
+
+// runDump is browse --dump: the page and its links on stdout.
+func runDump(e *env, start string, timeout time.Duration, setup func(*env) (*access.Client, error)) int {
+	if start == "" {
+		return usageError(e, "browse", "--dump needs a URL")
+	}
+	if _, err := setup(e); err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
+		return exitUsage
+	}
+	ctx, caught, stop := interruptible(context.Background())
+	defer stop()
+	opts := browse.Options{NewClient: func() (*access.Client, error) { return setup(e) }, Timeout: max(timeout, time.Second)}
+	err := browse.Dump(ctx, start, opts, e.stdout)
+	if s := caught(); s != nil {
+		fmt.Fprintf(e.stderr, "rfc1738 browse: interrupted by %s\n", signalName(s))
+		return signalStatus(s)
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 browse:", safetext.Escape(err.Error()))
 		return exitStatus(err)
 	}
 	return exitOK

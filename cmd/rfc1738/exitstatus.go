@@ -44,7 +44,7 @@ var exitStatuses = []struct{ code, meaning string }{
 	{"2", "usage: a bad flag, a URL that does not parse, a scheme with no access method, a §6 refusal"},
 	{"3", "local file I/O: the output file or folder, a file: URL's file"},
 	{"4", "network failure: connection refused, unreachable, timed out, reset or cut short"},
-	{"5", "TLS: a certificate that does not verify, a failed handshake"},
+	{"5", "TLS: a certificate that does not verify, a failed handshake, TLS required and not offered"},
 	{"6", "authentication refused or required (ftp 530, http 401, nntp 480/481, smtp 535)"},
 	{"7", "protocol error: a reply that makes no sense"},
 	{"8", "the server said no: http 4xx/5xx, ftp 550, a gopher error item, no such article"},
@@ -85,7 +85,8 @@ func exitStatus(err error) int {
 	switch {
 	case errors.Is(err, access.ErrUnsupported), errors.Is(err, access.ErrNoNewsServer), errors.As(err, &guardErr):
 		return exitUsage
-	case isTLSFailure(err):
+	case isTLSFailure(err), errors.Is(err, ftp.ErrTLSRequired):
+		// ftp.ErrTLSRequired: --ssl-reqd, and the server offers no TLS.
 		return exitTLS
 	case isTimeout(err):
 		// Before the local file: a copy into it that --timeout or the

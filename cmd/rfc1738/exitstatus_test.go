@@ -57,6 +57,8 @@ func TestExitStatuses(t *testing.T) {
 	news := testserver.NNTPFakeServer(t, "200 fake ready",
 		testserver.NNTPStep{Expect: "ARTICLE <gone.1@example.com>", Reply: "430 no such article\n"})
 	tlsRelay := testserver.StartSMTPFakeConfig(t, testserver.SMTPFakeConfig{STARTTLS: true})
+	tlsWeb := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "secret\n") }))
+	t.Cleanup(tlsWeb.Close)
 	authRelay := testserver.StartSMTPFake(t)
 	authRelay2 := testserver.StartSMTPFakeConfig(t, testserver.SMTPFakeConfig{User: "u", Password: "right"})
 
@@ -82,6 +84,7 @@ func TestExitStatuses(t *testing.T) {
 		{"connection refused", nil, "", []string{"get", "ftp://" + "127.0.0.1:" + closedPort(t) + "/x"}, exitNetwork, "connection refused"},
 		{"mirror, connection refused", nil, "", []string{"mirror", "gopher://" + "127.0.0.1:" + closedPort(t) + "/1", filepath.Join(dir, "m")}, exitNetwork, "the worst: network failure"},
 		{"certificate that does not verify", nil, "hi\n", []string{"mail", "--from", "me@here.example", "--smtp", tlsRelay.Addr, "--smtp-tls", "require", "mailto:you@there.example"}, exitTLS, "certificate"},
+		{"https, a certificate that does not verify", nil, "", []string{"get", tlsWeb.URL + "/"}, exitTLS, "not trusted"},
 		{"smtp 535", []string{"RFC1738_SMTP_PASSWORD=wrong"}, "hi\n", []string{"mail", "--from", "me@here.example", "--smtp", authRelay2.Addr, "--smtp-tls", "off", "--smtp-user", "u", "mailto:you@there.example"}, exitAuth, "535"},
 		{"http 401", nil, "", []string{"get", h + "/secret"}, exitAuth, "401"},
 		{"ftp greeting that is no reply", nil, "", []string{"get", "ftp://" + garbled.Addr + "/pub/a.txt"}, exitProtocol, "protocol error"},
