@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -312,9 +310,8 @@ type getter struct {
 	o     getOptions
 	start time.Time
 
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	sig    atomic.Value // os.Signal, once one arrived
+	ctx    context.Context  // what SIGINT and SIGTERM cancel, during run
+	caught func() os.Signal // the signal that did, once run started
 
 	mu   sync.Mutex // stderr, the bars, kept
 	bars map[*barGate]bool
@@ -324,15 +321,15 @@ type getter struct {
 }
 
 func newGetter(e *env, c *access.Client, o getOptions) *getter {
-	g := &getter{e: e, c: c, o: o, start: time.Now(), bars: map[*barGate]bool{}}
-	g.ctx, g.cancel = context.WithCancelCause(context.Background())
-	return g
+	return &getter{e: e, c: c, o: o, start: time.Now(), bars: map[*barGate]bool{}, ctx: context.Background()}
 }
 
 // interrupted returns the signal that stopped the run, or nil.
 func (g *getter) interrupted() os.Signal {
-	s, _ := g.sig.Load().(os.Signal)
-	return s
+	if g.caught == nil {
+		return nil
+	}
+	return g.caught()
 }
 
 func signalName(s os.Signal) string {
@@ -394,19 +391,9 @@ type runStats struct {
 // body goes to stdout, so that bodies do not interleave), and returns
 // what happened. SIGINT and SIGTERM cancel every transfer.
 func (g *getter) run(jobs []*getJob) runStats {
-	sigc := make(chan os.Signal, 1)
-	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigc)
-	stopped := make(chan struct{})
-	defer close(stopped)
-	go func() {
-		select {
-		case s := <-sigc:
-			g.sig.Store(s)
-			g.cancel(fmt.Errorf("interrupted by %s", signalName(s)))
-		case <-stopped:
-		}
-	}()
+	var stop func()
+	g.ctx, g.caught, stop = interruptible(context.Background())
+	defer stop()
 
 	par := g.o.parallel
 	for _, j := range jobs {
