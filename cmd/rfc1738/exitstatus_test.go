@@ -232,3 +232,25 @@ func TestExitStatusesDocumented(t *testing.T) {
 		t.Errorf("get --help lacks the table:\n%s", out)
 	}
 }
+
+// TestExitStatusPygopherd: pygopherd's answer to a missing text, binary
+// or menu item is a type-3 error item: status 8, and no file. (Gophernicus
+// answers with a bare "Error: File or directory not found!" line, which
+// nothing tells from a file that says so.)
+func TestExitStatusPygopherd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	g := testserver.Pygopherd(t)
+	dir := t.TempDir()
+	for _, item := range []string{"0/no-such.txt", "9/docs/no-such.bin", "1/no-such-dir"} {
+		url := fmt.Sprintf("gopher://%s:%d/%s", g.Host, g.Port, item)
+		_, stderr, status := runIn(t, dir, "", "get", "-O", url)
+		if status != exitRefused || !strings.Contains(stderr, "error item") {
+			t.Errorf("get %s: status %d, want %d; stderr:\n%s", url, status, exitRefused, stderr)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("files left: %v", entries)
+	}
+}
