@@ -260,6 +260,34 @@ func defaultEmail() string {
 	return name + "@" + host
 }
 
+// Clone returns a copy of c with the same settings and handlers, which
+// can be changed without changing c: a tool that needs its own ftp logins
+// or handler settings clones the caller's client.
+func (c *Client) Clone() *Client {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	d := &Client{
+		Email: c.Email, Prompt: c.Prompt, Listing: c.Listing, GopherUnstuff: c.GopherUnstuff,
+		Stdin: c.Stdin, Stdout: c.Stdout, ShowPassword: c.ShowPassword, Trace: c.Trace,
+		AllowPorts: c.AllowPorts, AllowAnyPort: c.AllowAnyPort, HTTPClient: c.HTTPClient,
+		MaxRedirects: c.MaxRedirects, Credentials: c.Credentials, NNTPServer: c.NNTPServer,
+		NNTPUser: c.NNTPUser, NNTPPassword: c.NNTPPassword, Gateways: c.Gateways,
+		FTPPool: c.FTPPool, handlers: make(map[string]Handler, len(c.handlers)), gateway: c.gateway,
+	}
+	for scheme, h := range c.handlers {
+		d.handlers[scheme] = h
+	}
+	return d
+}
+
+// KeepFTPLogins sets FTPPool to a new pool that keeps up to n idle logins
+// per server and user, made with the client's FTPConfig, and returns it
+// for the caller to close when done (QUIT on every idle login).
+func (c *Client) KeepFTPLogins(n int) io.Closer {
+	c.FTPPool = &ftp.Pool{Config: c.FTPConfig(), MaxIdlePerLogin: n}
+	return c.FTPPool
+}
+
 // RegisterProtocol installs h for scheme (lower case), replacing any
 // handler the scheme had.
 func (c *Client) RegisterProtocol(scheme string, h Handler) {

@@ -200,13 +200,29 @@ func ftpLogin(c *Client, p *Plan) ftp.Credentials {
 	return cred
 }
 
-// get runs the plan once. fresh is false when it failed on a reused
-// connection before the server answered anything of the plan's, so that
-// a new connection may succeed.
-func (ftpHandler) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _ error, fresh bool) {
-	var conn *ftp.Conn
-	var st ftpState
-	cwd := func(ctx context.Context, dir string) (ftp.Reply, error) { return conn.Cwd(ctx, dir) }
+// ftpSession is a plan's connection once its login and CWD steps ran:
+// the steps that remain start at rest.
+type ftpSession struct {
+	conn  *ftp.Conn
+	st    ftpState
+	steps []Step // the plan's steps
+	rest  int    // the index of the first step after the login and the CWDs
+}
+
+// fail ends the session after err and returns err naming the URL, and
+// whether a new connection may do better (see get).
+func (s *ftpSession) fail(ctx context.Context, p *Plan, err error) (error, bool) {
+	s.st.end(ctx, s.conn, err)
+	return fmt.Errorf("%s: %w", p.URL, err), !(s.st.reused && !ftpAnswered(err))
+}
+
+// login runs the plan's USER, PASS and CWD steps on a new connection, or,
+// with Client.FTPPool, on one the pool gives for the plan's login. fresh
+// is false when it failed on a reused connection before the server
+// answered anything of the plan's, so that a new connection may succeed.
+func (ftpHandler) login(ctx context.Context, c *Client, p *Plan) (_ *ftpSession, _ error, fresh bool) {
+	s := &ftpSession{steps: p.Steps}
+	var pc *ftp.PooledConn
 	loginErr := func(err error) error {
 		if errors.Is(err, ftp.ErrPasswordRequired) {
 			err = fmt.Errorf("%w; put it in the URL (ftp://user:password@host/) or run on a terminal to be asked", err)
@@ -214,45 +230,63 @@ func (ftpHandler) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _ e
 		return fmt.Errorf("%s: %w", p.URL, err)
 	}
 	if c.FTPPool != nil {
-		pc, err := c.FTPPool.Get(ctx, p.Connect, ftpLogin(c, p))
+		var err error
+		pc, err = c.FTPPool.Get(ctx, p.Connect, ftpLogin(c, p))
 		if err != nil {
 			return nil, loginErr(err), true
 		}
-		conn, st = pc.Conn, ftpState{pool: c.FTPPool, pc: pc, reused: pc.Reused}
-		cwd = pc.Cwd // the pool takes it home before reusing it
+		s.conn, s.st = pc.Conn, ftpState{pool: c.FTPPool, pc: pc, reused: pc.Reused}
 		if pc.Reused {
 			c.trace('!', "reusing the logged-in connection to "+p.Connect+" (in "+pc.Home+")")
 		}
 	} else {
 		var err error
-		conn, err = ftp.Dial(ctx, p.Connect, c.FTPConfig())
+		s.conn, err = ftp.Dial(ctx, p.Connect, c.FTPConfig())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p.URL, err), true
 		}
 	}
-	fail := func(err error) (*Response, error, bool) {
-		st.end(ctx, conn, err)
-		return nil, fmt.Errorf("%s: %w", p.URL, err), !(st.reused && !ftpAnswered(err))
-	}
-	steps := p.Steps
-	for i := 0; i < len(steps); i++ {
-		s := steps[i]
-		switch s.Verb {
+	for i := 0; i < len(s.steps); i++ {
+		switch st := s.steps[i]; st.Verb {
 		case "USER":
-			if i+1 < len(steps) && steps[i+1].Verb == "PASS" {
+			if i+1 < len(s.steps) && s.steps[i+1].Verb == "PASS" {
 				i++
 			}
-			if st.pool != nil {
+			if pc != nil {
 				continue // the pool logged in
 			}
-			if _, err := conn.Login(ctx, ftpLogin(c, p)); err != nil {
-				ftpQuit(ctx, conn)
+			if _, err := s.conn.Login(ctx, ftpLogin(c, p)); err != nil {
+				ftpQuit(ctx, s.conn)
 				return nil, loginErr(err), true
 			}
 		case "CWD":
-			if _, err := cwd(ctx, s.Arg); err != nil {
-				return fail(err)
+			if _, err := s.conn.Cwd(ctx, st.Arg); err != nil {
+				err, fresh := s.fail(ctx, p, err)
+				return nil, err, fresh
 			}
+		default:
+			s.rest = i
+			return s, nil, true
+		}
+	}
+	s.rest = len(s.steps)
+	return s, nil, true
+}
+
+// get runs the plan once; fresh is as for login.
+func (h ftpHandler) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _ error, fresh bool) {
+	s, err, fresh := h.login(ctx, c, p)
+	if err != nil {
+		return nil, err, fresh
+	}
+	conn, st, steps := s.conn, s.st, s.steps
+	fail := func(err error) (*Response, error, bool) {
+		err, fresh := s.fail(ctx, p, err)
+		return nil, err, fresh
+	}
+	for i := s.rest; i < len(steps); i++ {
+		s := steps[i]
+		switch s.Verb {
 		case "TYPE":
 			if _, err := conn.Type(ctx, s.Arg); err != nil {
 				return fail(err)

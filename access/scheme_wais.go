@@ -335,3 +335,45 @@ func waisDescribe(c *Client, p *Plan, d *waisPlan, ir wais.InitResponse) ([]byte
 	fmt.Fprintf(&b, "A database URL names a database available for searching (RFC 1738 §3.9); add ?terms to search it, e.g. %s?computer\n", p.URL)
 	return b.Bytes(), nil
 }
+
+// waisProbeTerm is searched for in a database URL that has no search of
+// its own: any answer without a diagnostic proves the database is there.
+const waisProbeTerm = "a"
+
+// Stat implements Stater: the Z39.50 init, then a search whose first
+// record, if any, is presented; a document URL is retrieved by its WAIS
+// document id (§3.9 gives no lighter way).
+func (h WAIS) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error) {
+	d, ok := p.Data.(*waisPlan)
+	if !ok {
+		return nil, fmt.Errorf("%s: not a plan of the wais handler", p.URL)
+	}
+	conn, err := wais.Dial(ctx, p.Connect, wais.Config{Trace: c.tracer()})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.URL, err)
+	}
+	defer conn.Close()
+	if d.form == waisDocument {
+		if _, err := conn.Retrieve(ctx, d.database, d.wtype, d.wpath); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.URL, err)
+		}
+		return &Info{Kind: KindFile, Size: -1, Detail: "document retrieved"}, nil
+	}
+	terms := d.terms
+	if d.form == waisDatabase {
+		terms = waisProbeTerm
+	}
+	res, err := conn.Search(ctx, d.database, terms)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.URL, err)
+	}
+	if res.Hits > 0 {
+		if _, err := conn.Present(ctx, 1, 1, nil); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.URL, err)
+		}
+	}
+	if d.form == waisDatabase {
+		return &Info{Kind: KindSearch, Size: -1, Detail: fmt.Sprintf("database %s answers a search", d.database)}, nil
+	}
+	return &Info{Kind: KindSearch, Size: -1, Detail: fmt.Sprintf("%d hits", res.Hits)}, nil
+}

@@ -61,7 +61,6 @@ type PooledConn struct {
 	Login Reply
 
 	key    loginKey
-	moved  bool
 	since  time.Time
 	binary bool
 }
@@ -125,13 +124,6 @@ func (p *Pool) take(key loginKey) *PooledConn {
 	return nil
 }
 
-// Cwd is Conn.Cwd that remembers the connection left its login
-// directory.
-func (pc *PooledConn) Cwd(ctx context.Context, dir string) (Reply, error) {
-	pc.moved = true
-	return pc.Conn.Cwd(ctx, dir)
-}
-
 // Binary sends TYPE I once per connection: SIZE is refused under TYPE A
 // by some servers (vsftpd), and RFC 3659 §4 defines it for TYPE I.
 func (pc *PooledConn) Binary(ctx context.Context) error {
@@ -158,7 +150,7 @@ func (p *Pool) Put(ctx context.Context, pc *PooledConn) {
 		pc.Conn.Close()
 		return
 	}
-	if pc.moved {
+	if pc.Conn.moved {
 		if pc.Home == "" {
 			pc.quit()
 			return
@@ -167,7 +159,7 @@ func (p *Pool) Put(ctx context.Context, pc *PooledConn) {
 			pc.quit()
 			return
 		}
-		pc.moved = false
+		pc.Conn.moved = false
 	}
 	max := p.MaxIdlePerLogin
 	if max == 0 {

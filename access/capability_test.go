@@ -1,0 +1,143 @@
+package access
+
+import (
+	"context"
+	"errors"
+	"io"
+	"reflect"
+	"testing"
+)
+
+// listingHandler is echoHandler with a List: its entries are the plan's
+// steps, one of them unreadable when its argument is "bad".
+type listingHandler struct{ echoHandler }
+
+func (listingHandler) List(ctx context.Context, c *Client, p *Plan) (*Entries, error) {
+	i := 0
+	return NewEntries(func() (Entry, error) {
+		if i == len(p.Steps) {
+			return Entry{}, io.EOF
+		}
+		s := p.Steps[i]
+		i++
+		if s.Arg == "bad" {
+			return Entry{}, &LineError{Line: s.Arg, Reason: "no name"}
+		}
+		return Entry{Name: s.Arg, Kind: KindFile, Size: -1}, nil
+	}, nil), nil
+}
+
+// TestCapabilities: a capability is found by interface assertion; a
+// handler without it is refused with ErrUnsupported, naming the scheme.
+func TestCapabilities(t *testing.T) {
+	c := NewClient()
+	c.RegisterProtocol("echo", echoHandler{})
+	c.RegisterProtocol("lst", listingHandler{})
+	ctx := context.Background()
+	if _, err := c.Stat(ctx, mustParse(t, "echo://h/a")); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("Stat of a handler without Stat: %v, want ErrUnsupported", err)
+	}
+	if _, err := c.List(ctx, mustParse(t, "echo://h/a")); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("List of a handler without List: %v, want ErrUnsupported", err)
+	}
+	for _, tt := range []struct {
+		url   string
+		names []string
+		bad   int
+		whole bool
+	}{
+		{"lst://h/a/b", []string{"a", "b"}, 0, true},
+		// One unreadable line: the listing goes on, but it is not whole
+		// (a name it may have held cannot be taken for gone).
+		{"lst://h/a/bad/b", []string{"a", "b"}, 1, false},
+	} {
+		ents, err := c.List(ctx, mustParse(t, tt.url))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for {
+			e, err := ents.Next()
+			var le *LineError
+			if errors.As(err, &le) {
+				continue
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, e.Name)
+		}
+		if ents.Whole() {
+			t.Errorf("%s: Whole before Close", tt.url)
+		}
+		if err := ents.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(names, tt.names) || ents.Unreadable() != tt.bad || ents.Whole() != tt.whole {
+			t.Errorf("%s: %q, %d unreadable, whole %v; want %q, %d, %v", tt.url, names, ents.Unreadable(), ents.Whole(), tt.names, tt.bad, tt.whole)
+		}
+	}
+}
+
+// TestEntriesCut: a listing that ends in an error, or whose end (Close)
+// fails, is not whole.
+func TestEntriesCut(t *testing.T) {
+	cut := errors.New("connection reset")
+	ents := NewEntries(func() (Entry, error) { return Entry{}, cut }, nil)
+	if _, err := ents.Next(); err != cut {
+		t.Errorf("Next = %v, want the cut", err)
+	}
+	if ents.Close(); ents.Whole() {
+		t.Error("a cut listing is whole")
+	}
+	ents = NewEntries(func() (Entry, error) { return Entry{}, io.EOF }, func() error { return cut })
+	ents.Next()
+	if err := ents.Close(); err != cut || ents.Whole() {
+		t.Errorf("Close = %v, whole %v; want the final reply's error, not whole", err, ents.Whole())
+	}
+}
+
+// TestClone: every setting is copied, and a handler registered in the
+// clone stays out of the original.
+func TestClone(t *testing.T) {
+	c := NewClient()
+	v := reflect.ValueOf(c).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		if !v.Type().Field(i).IsExported() || !f.IsZero() {
+			continue
+		}
+		// A non-zero value for every exported setting NewClient left zero.
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.String:
+			f.SetString("x")
+		case reflect.Uint8, reflect.Int:
+			f.Set(reflect.ValueOf(1).Convert(f.Type()))
+		default:
+			f.Set(reflect.New(f.Type()).Elem())
+			if f.Kind() == reflect.Pointer {
+				f.Set(reflect.New(f.Type().Elem()))
+			}
+		}
+	}
+	d := c.Clone()
+	w := reflect.ValueOf(d).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		name := v.Type().Field(i).Name
+		if !v.Type().Field(i).IsExported() || v.Field(i).Kind() == reflect.Func {
+			continue
+		}
+		if !reflect.DeepEqual(v.Field(i).Interface(), w.Field(i).Interface()) {
+			t.Errorf("Clone lost %s", name)
+		}
+	}
+	d.RegisterProtocol("echo", echoHandler{})
+	if c.Handler("echo") != nil || d.Handler("ftp") == nil {
+		t.Error("the clone's registry is not its own copy")
+	}
+}
