@@ -92,11 +92,12 @@ type Plan struct {
 	Warnings []string // §6 cautions and other advice
 	Notes    []string // decisions the plan made, e.g. a guessed ftp typecode
 
-	// Offset, Head and KeepErrorBody are the options of the Request the
-	// plan was made for (see Request); zero for a plain Get.
+	// Offset, Head, KeepErrorBody and Listed are the options of the
+	// Request the plan was made for (see Request); zero for a plain Get.
 	Offset        int64
 	Head          bool
 	KeepErrorBody bool
+	Listed        *Entry
 
 	// Parsed is the URL the plan was made from, for the handler's Get.
 	Parsed rfc1738.URL
@@ -283,8 +284,13 @@ func (c *Client) Clone() *Client {
 // KeepFTPLogins sets FTPPool to a new pool that keeps up to n idle logins
 // per server and user, made with the client's FTPConfig, and returns it
 // for the caller to close when done (QUIT on every idle login).
-func (c *Client) KeepFTPLogins(n int) io.Closer {
-	c.FTPPool = &ftp.Pool{Config: c.FTPConfig(), MaxIdlePerLogin: n}
+//
+// With stay, a login is left in the directory of its last URL and
+// serves the next URL of that directory without a CWD, and TYPE I is
+// sent once per login (ftp.Pool.StayInDirectory): what a walk of a tree
+// wants, file after file of one directory.
+func (c *Client) KeepFTPLogins(n int, stay bool) io.Closer {
+	c.FTPPool = &ftp.Pool{Config: c.FTPConfig(), MaxIdlePerLogin: n, StayInDirectory: stay}
 	return c.FTPPool
 }
 

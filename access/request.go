@@ -37,6 +37,12 @@ type Request struct {
 	// *HTTPStatusError then carries it in its Response, open, for the
 	// caller to read and close.
 	KeepErrorBody bool
+
+	// Listed, when set, is what a listing said of the resource (see
+	// Client.List): a handler takes its Size for the size announced
+	// instead of asking (ftp sends no FEAT and SIZE before RETR), and
+	// checks the bytes received against it all the same.
+	Listed *Entry
 }
 
 // ErrNoResume is wrapped by the error of a Request whose Offset cannot
@@ -77,6 +83,7 @@ func (c *Client) PlanRequest(r Request) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.Listed = r.Listed
 	if r.Offset == 0 && !r.Head && !r.KeepErrorBody {
 		return p, nil
 	}

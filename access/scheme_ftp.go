@@ -216,60 +216,62 @@ func (s *ftpSession) fail(ctx context.Context, p *Plan, err error) (error, bool)
 	return fmt.Errorf("%s: %w", p.URL, err), !(s.st.reused && !ftpAnswered(err))
 }
 
-// login runs the plan's USER, PASS and CWD steps on a new connection, or,
-// with Client.FTPPool, on one the pool gives for the plan's login. fresh
-// is false when it failed on a reused connection before the server
-// answered anything of the plan's, so that a new connection may succeed.
-func (ftpHandler) login(ctx context.Context, c *Client, p *Plan) (_ *ftpSession, _ error, fresh bool) {
+// login runs the plan's USER, PASS and CWD steps, then a CWD to each of
+// more, on a new connection, or, with Client.FTPPool, on one the pool
+// gives for the plan's login, already in that directory when the pool
+// stays in directories (ftp.Pool.GetIn). fresh is false when it failed on
+// a reused connection before the server answered anything of the plan's,
+// so that a new connection may succeed.
+func (ftpHandler) login(ctx context.Context, c *Client, p *Plan, more ...string) (_ *ftpSession, _ error, fresh bool) {
 	s := &ftpSession{steps: p.Steps}
-	var pc *ftp.PooledConn
 	loginErr := func(err error) error {
 		if errors.Is(err, ftp.ErrPasswordRequired) {
 			err = fmt.Errorf("%w; put it in the URL (ftp://user:password@host/) or run on a terminal to be asked", err)
 		}
 		return fmt.Errorf("%s: %w", p.URL, err)
 	}
+	i := 0
+	for i < len(s.steps) && (s.steps[i].Verb == "USER" || s.steps[i].Verb == "PASS") {
+		i++
+	}
+	var dirs []string
+	for ; i < len(s.steps) && s.steps[i].Verb == "CWD"; i++ {
+		dirs = append(dirs, s.steps[i].Arg)
+	}
+	s.rest = i
+	dirs = append(dirs, more...)
 	if c.FTPPool != nil {
-		var err error
-		pc, err = c.FTPPool.Get(ctx, p.Connect, ftpLogin(c, p))
-		if err != nil {
+		pc, err := c.FTPPool.GetIn(ctx, p.Connect, ftpLogin(c, p), dirs)
+		if pc == nil {
 			return nil, loginErr(err), true
 		}
 		s.conn, s.st = pc.Conn, ftpState{pool: c.FTPPool, pc: pc, reused: pc.Reused}
 		if pc.Reused {
 			c.trace('!', "reusing the logged-in connection to "+p.Connect+" (in "+pc.Home+")")
 		}
-	} else {
-		var err error
-		s.conn, err = ftp.Dial(ctx, p.Connect, c.FTPConfig())
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p.URL, err), true
+			err, fresh := s.fail(ctx, p, err)
+			return nil, err, fresh
+		}
+		return s, nil, true
+	}
+	var err error
+	s.conn, err = ftp.Dial(ctx, p.Connect, c.FTPConfig())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.URL, err), true
+	}
+	if s.steps[0].Verb == "USER" {
+		if _, err := s.conn.Login(ctx, ftpLogin(c, p)); err != nil {
+			ftpQuit(ctx, s.conn)
+			return nil, loginErr(err), true
 		}
 	}
-	for i := 0; i < len(s.steps); i++ {
-		switch st := s.steps[i]; st.Verb {
-		case "USER":
-			if i+1 < len(s.steps) && s.steps[i+1].Verb == "PASS" {
-				i++
-			}
-			if pc != nil {
-				continue // the pool logged in
-			}
-			if _, err := s.conn.Login(ctx, ftpLogin(c, p)); err != nil {
-				ftpQuit(ctx, s.conn)
-				return nil, loginErr(err), true
-			}
-		case "CWD":
-			if _, err := s.conn.Cwd(ctx, st.Arg); err != nil {
-				err, fresh := s.fail(ctx, p, err)
-				return nil, err, fresh
-			}
-		default:
-			s.rest = i
-			return s, nil, true
+	for _, dir := range dirs {
+		if _, err := s.conn.Cwd(ctx, dir); err != nil {
+			err, fresh := s.fail(ctx, p, err)
+			return nil, err, fresh
 		}
 	}
-	s.rest = len(s.steps)
 	return s, nil, true
 }
 
@@ -288,7 +290,13 @@ func (h ftpHandler) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _
 		s := steps[i]
 		switch s.Verb {
 		case "TYPE":
-			if _, err := conn.Type(ctx, s.Arg); err != nil {
+			var err error
+			if st.pool != nil && st.pool.StayInDirectory && strings.EqualFold(s.Arg, "I") {
+				err = st.pc.Binary(ctx) // once per login
+			} else {
+				_, err = conn.Type(ctx, s.Arg)
+			}
+			if err != nil {
 				return fail(err)
 			}
 		case "REST":
@@ -328,7 +336,11 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 	var err error
 	if s.Verb == "RETR" {
 		want := int64(-1)
-		if ftpTypeOf(before) != "A" {
+		switch {
+		case ftpTypeOf(before) == "A":
+		case p.Listed != nil:
+			want = p.Listed.Size // the listing's size: no FEAT, no SIZE
+		default:
 			if want, err = ftpSize(ctx, conn, s.Arg); err != nil {
 				st.end(ctx, conn, err)
 				return nil, fmt.Errorf("%s: %w", p.URL, err)

@@ -71,7 +71,7 @@ func (k *Checker) init() {
 			k.PerHost = 2
 		}
 		if k.Client.FTPPool == nil {
-			k.logins = k.Client.KeepFTPLogins(k.PerHost)
+			k.logins = k.Client.KeepFTPLogins(k.PerHost, false)
 		}
 		k.hc = k.httpClient()
 	})

@@ -217,3 +217,41 @@ func TestMirrorResume(t *testing.T) {
 		t.Errorf("log: %s", log.String())
 	}
 }
+
+// TestMirrorMLSDUnreadable: a server that offers MLSD (FEAT lists MLST)
+// and answers it with lines none of which can be read. The listing falls
+// back to LIST, as an unreadable LIST falls back to NLST (one directory
+// reader, access/ftp): the files are fetched, and --delete keeps a local
+// file the server still lists, rather than taking the folder for empty.
+func TestMirrorMLSDUnreadable(t *testing.T) {
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: faultFiles,
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			switch line {
+			case "FEAT":
+				s.Reply("211-Features:", " MLST type*;size*;modify*;", " SIZE", "211 End")
+				return true
+			case "MLSD":
+				s.Send("150 Here comes the listing.", "no facts here\r\nnor here\r\n")
+				return true
+			case "LIST":
+				fakeList(s)
+				return true
+			}
+			return false
+		},
+	})
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("old\n"), 0o644)
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), "ftp://"+fake.Addr+"/top/", dir, Options{Log: &log, Parallel: 1, Delete: true})
+	if err != nil || st.Deleted != 0 || st.Fetched != 3 {
+		t.Fatalf("Mirror = %+v, %v; want a.txt, b.txt and sub/c.txt fetched, nothing deleted\n%s", st, err, log.String())
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "a\n" {
+		t.Errorf("a.txt = %q, %v", b, err)
+	}
+	if strings.Contains(log.String(), "unreadable MLSD line") {
+		t.Errorf("the MLSD lines of a listing read again by LIST are reported:\n%s", log.String())
+	}
+}

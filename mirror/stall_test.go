@@ -60,8 +60,10 @@ func TestMirrorStalledFTP(t *testing.T) {
 	if el := time.Since(start); el > 20*time.Second {
 		t.Errorf("took %v", el)
 	}
-	for _, u := range []string{"b.txt", "sub/c.txt"} {
-		want := fmt.Sprintf("fetch ftp://%s/top/%s: nothing arrived for 300ms", fake.Addr, u)
+	// The message is get's: how far the body came, then why it stopped.
+	for _, u := range []string{"b.txt 2 of 5", "sub/c.txt 3 of 3"} {
+		u, counts, _ := strings.Cut(u, " ")
+		want := fmt.Sprintf("fetch ftp://%s/top/%s: receiving the body, after %s bytes: nothing arrived for 300ms", fake.Addr, u, counts)
 		if !strings.Contains(log.String(), want) {
 			t.Errorf("log lacks %q:\n%s", want, log.String())
 		}

@@ -87,6 +87,7 @@ func (c *Conn) Login(ctx context.Context, cred Credentials) (Reply, error) {
 // without the space), pure-ftpd goes to the login directory.
 func (c *Conn) Cwd(ctx context.Context, dir string) (Reply, error) {
 	c.moved = true
+	c.cwds++
 	return c.simple(ctx, "CWD", dir, true, func(code int) bool { return code/100 == 2 })
 }
 
