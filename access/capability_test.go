@@ -6,6 +6,8 @@ import (
 	"io"
 	"reflect"
 	"testing"
+
+	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
 // listingHandler is echoHandler with a List: its entries are the plan's
@@ -139,5 +141,52 @@ func TestClone(t *testing.T) {
 	d.RegisterProtocol("echo", echoHandler{})
 	if c.Handler("echo") != nil || d.Handler("ftp") == nil {
 		t.Error("the clone's registry is not its own copy")
+	}
+}
+
+// TestGopherList: a menu's items as entries, with what the menu line
+// says of each; an unreadable line is reported and the listing goes on,
+// not whole.
+func TestGopherList(t *testing.T) {
+	f := testserver.NewGopherFake(t, gopherReply("0About\t/about.txt\th.example\t70\t+\r\n"+
+		"iWelcome\tfake\t(NULL)\t0\r\n"+
+		"0Broken\t/x\r\n"+
+		"1Docs\t/docs\th.example\t7070\r\n"+
+		"hSite\tURL:http://example.org/\th.example\t70\r\n.\r\n"))
+	c := NewClient()
+	c.AllowAnyPort = true
+	ents, err := c.List(context.Background(), mustParse(t, "gopher://"+f.Addr+"/1/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		e, err := ents.Next()
+		var le *LineError
+		if errors.As(err, &le) {
+			got = append(got, "bad "+le.Line)
+			continue
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(e.Kind)+" "+e.Name+" "+e.URL+" "+e.Attrs["type"]+e.Attrs["plus"])
+	}
+	ents.Close()
+	want := []string{
+		"file About gopher://h.example/0/about.txt 0+",
+		"info Welcome  i",
+		"bad 0Broken\t/x",
+		"directory Docs gopher://h.example:7070/1/docs 1",
+		"file Site http://example.org/ h",
+	}
+	if !reflect.DeepEqual(got, want) || ents.Whole() {
+		t.Errorf("entries %q (whole %v), want %q, not whole", got, ents.Whole(), want)
+	}
+	if _, err := c.List(context.Background(), mustParse(t, "gopher://"+f.Addr+"/0/about.txt")); !errors.Is(err, ErrNotListable) {
+		t.Errorf("List of a text item: %v, want ErrNotListable", err)
 	}
 }

@@ -354,16 +354,8 @@ func (r *gopherRun) fetch(ctx context.Context, req gopher.Request) (*gopher.Resp
 
 // search asks for the search string of a type-7 item (§3.4.2) and sends it.
 func (r *gopherRun) search(ctx context.Context, d *gopherPlan) (*Response, error) {
-	if r.c.Prompt == nil {
-		return nil, r.errorf("a search (type 7) needs a search string: none is in the URL (add %%09 and the search) and nobody can be asked")
-	}
-	s, err := r.c.Prompt("Search "+safetext.Escape(Redact(r.p.URL))+": ", false)
+	req, err := r.askSearch(d)
 	if err != nil {
-		return nil, r.errorf("asking for the search: %w", err)
-	}
-	req := d.req
-	req.Search, req.HasSearch = s, true
-	if err := r.matchSteps(req, 0, len(r.p.Steps)); err != nil {
 		return nil, err
 	}
 	resp, err := r.fetch(ctx, req)
@@ -371,6 +363,21 @@ func (r *gopherRun) search(ctx context.Context, d *gopherPlan) (*Response, error
 		return nil, err
 	}
 	return r.render(resp, d), nil
+}
+
+// askSearch asks for the search string of a type-7 item (§3.4.2) and
+// returns the request that sends it.
+func (r *gopherRun) askSearch(d *gopherPlan) (gopher.Request, error) {
+	if r.c.Prompt == nil {
+		return gopher.Request{}, r.errorf("a search (type 7) needs a search string: none is in the URL (add %%09 and the search) and nobody can be asked")
+	}
+	s, err := r.c.Prompt("Search "+safetext.Escape(Redact(r.p.URL))+": ", false)
+	if err != nil {
+		return gopher.Request{}, r.errorf("asking for the search: %w", err)
+	}
+	req := d.req
+	req.Search, req.HasSearch = s, true
+	return req, r.matchSteps(req, 0, len(r.p.Steps))
 }
 
 // ask runs the §3.4.5 form exchange: the item's attributes give its +ASK

@@ -3,6 +3,8 @@ package access
 import (
 	"context"
 	"fmt"
+	"io"
+	"strconv"
 
 	"github.com/rfc1738/rfc1738/access/gopher"
 )
@@ -41,4 +43,90 @@ func (gopherHandler) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error
 	}
 	info.Detail = fmt.Sprintf("%s type %c, first %d bytes read", what, req.ItemType(), probe.Bytes)
 	return info, nil
+}
+
+// List implements Lister for a menu (type 1) or a search (type 7, the
+// search asked as Get asks it when the URL has none): the items of the
+// reply (RFC 1436), each with its type, selector, host, port and
+// Gopher+ mark in Attrs, and "line", the menu line as sent. An
+// unreadable menu line is a *LineError.
+func (gopherHandler) List(ctx context.Context, c *Client, p *Plan) (*Entries, error) {
+	d, ok := p.Data.(*gopherPlan)
+	if !ok {
+		return nil, fmt.Errorf("%s: the plan was not made by the gopher handler", p.URL)
+	}
+	if gopher.KindOf(d.req.ItemType()) != gopher.Menu || d.mode == gopherAttributes || d.mode == gopherAsk {
+		return nil, fmt.Errorf("%s: %w: gopher type %c is not a menu or a search", p.URL, ErrNotListable, d.req.ItemType())
+	}
+	run := &gopherRun{c: c, p: p, addr: p.Connect}
+	run.gc = &gopher.Client{Trace: run.trace}
+	req := d.req
+	if d.mode == gopherSearch {
+		var err error
+		if req, err = run.askSearch(d); err != nil {
+			return nil, err
+		}
+	} else if err := run.matchSteps(req, 0, len(p.Steps)); err != nil {
+		return nil, err
+	}
+	resp, err := run.fetch(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	mr := resp.Menu()
+	// The menu reader skips a line it cannot use and keeps it in
+	// Malformed: each is reported before the item that followed it.
+	seen := 0
+	var held *gopher.Item
+	var heldErr error
+	next := func() (Entry, error) {
+		if held == nil && heldErr == nil {
+			it, err := mr.Next()
+			held, heldErr = &it, err
+		}
+		if seen < len(mr.Malformed) {
+			le := mr.Malformed[seen]
+			seen++
+			return Entry{}, &LineError{Line: le.Text, Reason: "unreadable menu line: " + le.Reason}
+		}
+		it, err := held, heldErr
+		held, heldErr = nil, nil
+		switch {
+		case err == io.EOF:
+			return Entry{}, io.EOF
+		case err != nil:
+			return Entry{}, run.errorf("%w", err)
+		}
+		return gopherEntry(*it), nil
+	}
+	return NewEntries(next, resp.Body.Close), nil
+}
+
+// gopherEntry is a menu item as an Entry.
+func gopherEntry(it gopher.Item) Entry {
+	e := Entry{Name: it.Display, Kind: KindFile, Size: -1, Attrs: map[string]string{
+		"type": gopher.NewJSONItem(it).Type, "label": gopher.TypeName(it.Type),
+		"selector": it.Selector, "host": it.Host, "port": strconv.Itoa(it.Port), "line": it.Raw,
+	}}
+	if it.Plus {
+		e.Attrs["plus"] = "+"
+	}
+	if it.Ask {
+		e.Attrs["plus"] = "?"
+	}
+	switch it.Type {
+	case 'i', '3':
+		e.Kind = KindInfo
+		return e
+	case '1':
+		e.Kind = KindDirectory
+	case '7':
+		e.Kind = KindSearch
+	case '8', 'T':
+		e.Kind = KindSession
+	case '2':
+		e.Kind = KindOther
+	}
+	e.URL = it.Link()
+	return e
 }
