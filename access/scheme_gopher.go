@@ -384,6 +384,16 @@ func (r *gopherRun) askSearch(d *gopherPlan) (gopher.Request, error) {
 // block, whose questions go to c.Prompt; the answers go back as the
 // filled form of §3.4.9.
 func (r *gopherRun) ask(ctx context.Context, d *gopherPlan) (*Response, error) {
+	resp, err := r.askFetch(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	return r.render(resp, d), nil
+}
+
+// askFetch runs the form exchange of ask and returns the reply to the
+// filled form.
+func (r *gopherRun) askFetch(ctx context.Context, d *gopherPlan) (*gopher.Response, error) {
 	if err := r.matchSteps(d.attr, 0, 1); err != nil {
 		return nil, err
 	}
@@ -416,11 +426,7 @@ func (r *gopherRun) ask(ctx context.Context, d *gopherPlan) (*Response, error) {
 	if err := r.matchSteps(req, 1, len(r.p.Steps)); err != nil {
 		return nil, err
 	}
-	resp, err = r.fetch(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return r.render(resp, d), nil
+	return r.fetch(ctx, req)
 }
 
 // render returns the Response for a fetched item: menus as a listing per

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access/gopher"
 )
 
@@ -46,7 +47,8 @@ func (gopherHandler) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error
 }
 
 // List implements Lister for a menu (type 1) or a search (type 7, the
-// search asked as Get asks it when the URL has none): the items of the
+// search asked as Get asks it when the URL has none; a form filled as Get
+// fills it, §3.4.5): the items of the
 // reply (RFC 1436), each with its type, selector, host, port and
 // Gopher+ mark in Attrs, and "line", the menu line as sent. An
 // unreadable menu line is a *LineError.
@@ -55,21 +57,25 @@ func (gopherHandler) List(ctx context.Context, c *Client, p *Plan) (*Entries, er
 	if !ok {
 		return nil, fmt.Errorf("%s: the plan was not made by the gopher handler", p.URL)
 	}
-	if gopher.KindOf(d.req.ItemType()) != gopher.Menu || d.mode == gopherAttributes || d.mode == gopherAsk {
+	if gopher.KindOf(d.req.ItemType()) != gopher.Menu || d.mode == gopherAttributes {
 		return nil, fmt.Errorf("%s: %w: gopher type %c is not a menu or a search", p.URL, ErrNotListable, d.req.ItemType())
 	}
 	run := &gopherRun{c: c, p: p, addr: p.Connect}
 	run.gc = &gopher.Client{Trace: run.trace}
-	req := d.req
-	if d.mode == gopherSearch {
-		var err error
-		if req, err = run.askSearch(d); err != nil {
-			return nil, err
+	var resp *gopher.Response
+	var err error
+	switch req := d.req; d.mode {
+	case gopherAsk: // a menu behind a form (§3.4.5)
+		resp, err = run.askFetch(ctx, d)
+	case gopherSearch:
+		if req, err = run.askSearch(d); err == nil {
+			resp, err = run.fetch(ctx, req)
 		}
-	} else if err := run.matchSteps(req, 0, len(p.Steps)); err != nil {
-		return nil, err
+	default:
+		if err = run.matchSteps(req, 0, len(p.Steps)); err == nil {
+			resp, err = run.fetch(ctx, req)
+		}
 	}
-	resp, err := run.fetch(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -129,4 +135,13 @@ func gopherEntry(it gopher.Item) Entry {
 	}
 	e.URL = it.Link()
 	return e
+}
+
+// Binary reports whether u names binary data by its own form: a gopher
+// item of a type that is neither a menu nor text (RFC 1436), asked for
+// without a Gopher+ view. A browser saves such an item rather than show
+// it.
+func Binary(u rfc1738.URL) bool {
+	g, ok := u.Gopher()
+	return ok && gopher.KindOf(g.Type) == gopher.Binary && !g.HasPlus
 }

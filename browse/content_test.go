@@ -87,15 +87,26 @@ func TestBinary(t *testing.T) {
 }
 
 // TestListings: the JSON Lines of news groups and articles, and a
-// gopher telnet item, become links.
+// gopher telnet item of a menu's entries, become links.
 func TestListings(t *testing.T) {
 	p := page(t, "news:*", "application/jsonl",
 		`{"group":"comp.lang.go","articles":12,"low":1,"high":12,"status":"y","news_url":"news:comp.lang.go","nntp_url":"nntp://h/comp.lang.go"}`+"\n")
 	if len(p.Links) != 1 || p.Links[0].URL != "news:comp.lang.go" || !strings.HasPrefix(p.Lines[0].Text, "1 comp.lang.go") {
 		t.Errorf("groups: %q %+v", texts(p), p.Links)
 	}
-	p = page(t, "gopher://h/", "application/jsonl",
-		`{"type":"8","display":"Talk","selector":"guest","host":"bbs.example","port":23,"plus":false,"ask":false,"url":"gopher://bbs.example:23/8guest"}`+"\n")
+	talk := []access.Entry{{Name: "Talk", URL: "gopher://bbs.example:23/8guest", Kind: access.KindSession, Size: -1,
+		Attrs: map[string]string{"type": "8", "label": "(TEL)", "selector": "guest", "host": "bbs.example", "port": "23"}}}
+	p = &Page{}
+	if err := renderEntries(p, access.NewEntries(func() (access.Entry, error) {
+		if len(talk) == 0 {
+			return access.Entry{}, io.EOF
+		}
+		e := talk[0]
+		talk = talk[1:]
+		return e, nil
+	}, nil)); err != nil {
+		t.Fatal(err)
+	}
 	if len(p.Links) != 1 || p.Links[0].URL != "telnet://guest@bbs.example/" {
 		t.Errorf("telnet item: %+v", p.Links)
 	}
