@@ -159,6 +159,11 @@ type Client struct {
 	// default), as JSON Lines, or as the raw protocol bytes.
 	Listing Listing
 
+	// KeepLineEnds keeps the line ends of text as the server sent them
+	// (gopher text, RFC 1436; ftp TYPE A, RFC 959 §3.1.1.1) rather than
+	// writing local text: a copy (mirror) wants the bytes as served.
+	KeepLineEnds bool
+
 	// GopherUnstuff removes the first dot of gopher text lines that start
 	// with ".." (RFC 1436 dot-stuffing). Off by default: most servers
 	// send files as stored, so such a line is usually the file's own.
@@ -268,7 +273,7 @@ func (c *Client) Clone() *Client {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	d := &Client{
-		Email: c.Email, Prompt: c.Prompt, Listing: c.Listing, GopherUnstuff: c.GopherUnstuff,
+		Email: c.Email, Prompt: c.Prompt, Listing: c.Listing, KeepLineEnds: c.KeepLineEnds, GopherUnstuff: c.GopherUnstuff,
 		Stdin: c.Stdin, Stdout: c.Stdout, ShowPassword: c.ShowPassword, Trace: c.Trace,
 		AllowPorts: c.AllowPorts, AllowAnyPort: c.AllowAnyPort, HTTPClient: c.HTTPClient,
 		MaxRedirects: c.MaxRedirects, Credentials: c.Credentials, NNTPServer: c.NNTPServer,

@@ -368,7 +368,7 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 			// RFC 959 §3.1.1.1: ASCII type is NVT-ASCII on the wire, and
 			// the receiver converts it to its own form of text: the local
 			// line end. ListingRaw keeps the wire's bytes.
-			if err == nil && c.Listing != ListingRaw {
+			if err == nil && c.Listing != ListingRaw && !c.KeepLineEnds {
 				b.render = newLocalText(b.body)
 			}
 		} else {

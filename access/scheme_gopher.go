@@ -451,7 +451,7 @@ func (r *gopherRun) render(resp *gopher.Response, d *gopherPlan) *Response {
 		if d.kind == rfc1738.PlusAlternateView && d.req.HasPlus {
 			view, _, _ := strings.Cut(d.req.Plus[1:], " ")
 			out.Type = view
-		} else if resp.Request.ItemType() == '0' && r.c.Listing != ListingRaw {
+		} else if resp.Request.ItemType() == '0' && r.c.Listing != ListingRaw && !r.c.KeepLineEnds {
 			// RFC 1436: text items are lines ending in CRLF; like ftp's
 			// TYPE A they are written as local text, and the count of
 			// bytes written is no longer the count announced.
@@ -462,6 +462,11 @@ func (r *gopherRun) render(resp *gopher.Response, d *gopherPlan) *Response {
 	out.Body = b
 	return out
 }
+
+// ErrNotGopherPlus is wrapped by the error of a Gopher+ attribute request
+// (§3.4.6, §3.4.7) that the server answered as a Gopher-0 one, without a
+// Gopher+ status line.
+var ErrNotGopherPlus = gopher.ErrNotGopherPlus
 
 // gopherBody is a Response.Body of the gopher handler: it names the URL in
 // its errors and turns a "+-1" reply that ends without its "." into an

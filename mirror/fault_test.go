@@ -255,3 +255,40 @@ func TestMirrorMLSDUnreadable(t *testing.T) {
 		t.Errorf("the MLSD lines of a listing read again by LIST are reported:\n%s", log.String())
 	}
 }
+
+// TestMirrorGopherMenuNotWhole: a menu with a line that cannot be read
+// is not read whole. The line is reported and counted, and --delete keeps
+// the local copies of that menu's items: the item the broken line held
+// may still be there.
+func TestMirrorGopherMenuNotWhole(t *testing.T) {
+	var broken atomic.Bool
+	fake := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
+		if string(req) == "/menu\r\n" {
+			m := gopherMenu(addr, "0 /a", "0 /b")
+			if broken.Load() {
+				// b's line loses its host and port.
+				host, port, _ := strings.Cut(addr, ":")
+				m = bytes.Replace(m, []byte("\t"+host+"\t"+port+"\r\n0/b\t/b\t"+host+"\t"+port), []byte("\t"+host+"\t"+port+"\r\n0/b\t/b"), 1)
+			}
+			return testserver.GopherReply{Reply: m}
+		}
+		return testserver.GopherReply{Reply: []byte("item " + strings.TrimSpace(string(req)))}
+	})
+	dir := t.TempDir()
+	url := "gopher://" + fake.Addr + "/1/menu"
+	if st, err := Mirror(context.Background(), url, dir, Options{}); err != nil || st.Fetched != 3 {
+		t.Fatalf("first run %+v, %v", st, err)
+	}
+	broken.Store(true)
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Delete: true})
+	if err != nil || st.Deleted != 0 || st.Refused != 1 {
+		t.Fatalf("second run %+v, %v; want the broken line refused, nothing deleted\n%s", st, err, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b")); err != nil {
+		t.Errorf("b deleted though its menu was not read whole: %v", err)
+	}
+	if !strings.Contains(log.String(), "unreadable menu line in "+url) {
+		t.Errorf("log lacks the unreadable line:\n%s", log.String())
+	}
+}

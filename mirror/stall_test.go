@@ -112,7 +112,8 @@ func TestMirrorStalledGopher(t *testing.T) {
 	if err != nil || st.Fetched != 2 || st.Failed != 1 {
 		t.Fatalf("Mirror = %+v, %v; want the menu and two fetched, one failed\n%s", st, err, log.String())
 	}
-	if want := "fetch gopher://" + fake.Addr + "/9/one: nothing arrived for 300ms"; !strings.Contains(log.String(), want) {
+	// The message is get's: how far the body came, then why it stopped.
+	if want := "fetch gopher://" + fake.Addr + "/9/one: receiving the body, after 7 bytes: nothing arrived for 300ms"; !strings.Contains(log.String(), want) {
 		t.Errorf("log lacks %q:\n%s", want, log.String())
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "two")); string(b) != "whole item" {
