@@ -131,7 +131,7 @@ func (h ftpHandler) list(ctx context.Context, c *Client, p *Plan) (_ *Entries, _
 			return Entry{}, err
 		}
 		ent := Entry{Name: e.Name, Kind: KindFile, Size: e.Size, Time: e.Time}
-		url, ok := ftpItemURL(base, e.Name)
+		url, ok := ftp.ItemURL(base, e.Name)
 		if ok {
 			ent.URL = url
 		}
