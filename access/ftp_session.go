@@ -180,7 +180,7 @@ func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before
 		var d *ftp.Download
 		d, err = conn.Fetch(ctx, r)
 		var ce *ftp.CommandError
-		if err != nil && errors.As(err, &ce) && strings.HasPrefix(ce.Cmd, "REST ") && ce.Reply.Code/100 == 5 {
+		if err != nil && (errors.As(err, &ce) && strings.HasPrefix(ce.Cmd, "REST ") && ce.Reply.Code/100 == 5 || errors.Is(err, ftp.ErrOffsetBeyondEnd)) {
 			err = fmt.Errorf("%w: %w", ErrNoResume, err)
 		}
 		resp.Offset = p.Offset

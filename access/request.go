@@ -51,6 +51,13 @@ type Request struct {
 // the caller may fetch the whole resource instead.
 var ErrNoResume = errors.New("cannot resume")
 
+// ErrLongTransfer is wrapped by the body error of a transfer that brought
+// more bytes than the size announced before it (ftp SIZE, or
+// Request.Listed): after a resume (Request.Offset), the server did not
+// start where it was asked, so the bytes kept before are no prefix of
+// what came; the caller drops them and fetches the whole resource again.
+var ErrLongTransfer = ftp.ErrLongTransfer
+
 // HTTPStatusError is the error of an http response whose status is not
 // 2xx (a server's refusal is an error, as for the other schemes).
 type HTTPStatusError struct {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
@@ -290,5 +291,49 @@ func TestMirrorGopherMenuNotWhole(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "unreadable menu line in "+url) {
 		t.Errorf("log lacks the unreadable line:\n%s", log.String())
+	}
+}
+
+// TestMirrorResumeIgnored: a server that accepts REST and then sends the
+// file from byte 0. The bytes received after REST 2 are more than SIZE
+// (the listing's 5) less 2: the partial is dropped and the file fetched
+// again from 0, so b.txt is the server's file, never prefix + whole
+// file, and so is its manifest line.
+func TestMirrorResumeIgnored(t *testing.T) {
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: faultFiles,
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			switch line {
+			case "LIST":
+				fakeList(s)
+				return true
+			case "REST 2": // accepted, and then ignored
+				s.Reply("350 Restart position accepted (2).")
+				return true
+			case "RETR b.txt": // REST or not, the whole file
+				s.Send("150 Opening BINARY mode data connection for b.txt (5 bytes).", faultFiles["/top/b.txt"])
+				return true
+			}
+			return false
+		},
+	})
+	dir := t.TempDir()
+	listed := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	part := filepath.Join(dir, ".b.txt.rfc1738-partial")
+	os.WriteFile(part, []byte("bb"), 0o644)
+	os.Chtimes(part, listed, listed)
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), "ftp://"+fake.Addr+"/top/", dir, Options{Log: &log, Parallel: 1})
+	if err != nil || st.Fetched != 3 || st.Failed != 0 {
+		t.Fatalf("Mirror = %+v, %v; want a.txt, b.txt and sub/c.txt fetched\n%s", st, err, log.String())
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "b.txt")); string(b) != "bbbb\n" {
+		t.Errorf("b.txt = %q, %v; want the server's %q\n%s", b, err, "bbbb\n", log.String())
+	}
+	if rec := readManifest(t, dir)["b.txt"]; rec.Size != 5 {
+		t.Errorf("manifest line of b.txt %+v, want 5 bytes", rec)
+	}
+	if _, err := os.Stat(part); !os.IsNotExist(err) {
+		t.Errorf("the partial is left: %v", err)
 	}
 }

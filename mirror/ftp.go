@@ -291,7 +291,10 @@ func partialName(local string) string {
 // transfer left there when that partial has the listed time (the same
 // version of the file), and renames it to local once the end reply says
 // it is complete. A broken transfer leaves the partial (never the local
-// name) with the listed time; a server refusing REST sends it whole.
+// name) with the listed time; a server refusing REST sends it whole, and
+// one that accepts REST but sends more than the listed size less the
+// offset (from byte 0) has the partial dropped and the file fetched
+// whole, once.
 func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, pu rfc1738.URL, e access.Entry, u, local string, fo *folder) {
 	dir, name := fo.root, fo.name(local)
 	part := partialName(name)
@@ -343,6 +346,20 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 	}
 	if err == nil {
 		err = dir.Rename(part, name)
+	}
+	if err != nil && errors.Is(err, access.ErrLongTransfer) {
+		// More bytes than the listing's size: after REST the server
+		// sent from elsewhere (from 0), or the file changed. The
+		// partial is no prefix of the file: it goes, and the file is
+		// fetched whole, once (a partial of 0 bytes is not resumed).
+		dir.Remove(part)
+		if offset > 0 {
+			r.logf("fetch %s: %v; fetching it whole", u, strings.TrimPrefix(err.Error(), u+": "))
+			r.ftpResumable(ctx, wd, s, pu, e, u, local, fo)
+			return
+		}
+		r.fileFailed(ctx, u, err)
+		return
 	}
 	if err != nil {
 		// The bytes that came stay for the next run, marked with the

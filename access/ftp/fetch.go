@@ -24,8 +24,10 @@ type FetchRequest struct {
 // Fetch retrieves a file with RetrFrom and returns its body as a Download,
 // checked against the size announced before the transfer (the caller's,
 // or SIZE's): the one place where every tool's transfer, resumed or not,
-// is verified. A server refusing REST is RetrFrom's *CommandError of REST,
-// and nothing was retrieved.
+// is verified — offset plus the bytes received must be that size. A
+// server refusing REST is RetrFrom's *CommandError of REST, and an offset
+// past the size announced is ErrOffsetBeyondEnd; either way nothing was
+// retrieved.
 func (c *Conn) Fetch(ctx context.Context, r FetchRequest) (*Download, error) {
 	want := r.Size
 	if want < 0 && r.AskSize {
@@ -33,6 +35,9 @@ func (c *Conn) Fetch(ctx context.Context, r FetchRequest) (*Download, error) {
 		if want, err = c.announcedSize(ctx, r.Name); err != nil {
 			return nil, err
 		}
+	}
+	if r.Offset > 0 && want >= 0 && r.Offset > want {
+		return nil, fmt.Errorf("ftp: REST %d: %w: it has %d bytes now", r.Offset, ErrOffsetBeyondEnd, want)
 	}
 	body, size, err := c.RetrFrom(ctx, r.Name, r.Offset)
 	if err != nil {
@@ -44,7 +49,7 @@ func (c *Conn) Fetch(ctx context.Context, r FetchRequest) (*Download, error) {
 	if size < 0 {
 		size = want // pyftpdlib's 150 reply has no count
 	}
-	return &Download{body: body, Want: want, Size: size}, nil
+	return &Download{body: body, Want: want, Size: size, offset: r.Offset}, nil
 }
 
 // announcedSize asks the size of name when the server lists SIZE in FEAT
@@ -77,26 +82,43 @@ type Download struct {
 	Want int64
 	// Size is the count the server announced for this transfer (its 150
 	// reply, else Want), -1 when none.
-	Size int64
-	n    int64
+	Size   int64
+	n      int64
+	offset int64
+	err    error
 }
 
 // Received returns the bytes read so far.
 func (d *Download) Received() int64 { return d.n }
 
-// check compares the bytes received with the size announced: fewer is a
-// transfer cut short, even when the server's final reply said it was
-// complete.
+// check compares the bytes received with the size announced: fewer at
+// the end is a transfer cut short, even when the server's final reply
+// said it was complete; more at any time is ErrLongTransfer.
 func (d *Download) check(err error) error {
-	if err == io.EOF && d.Want >= 0 && d.n < d.Want {
+	switch {
+	case d.Want < 0:
+	case d.n > d.Want && d.offset > 0:
+		return fmt.Errorf("ftp: %w: after REST %d, %d bytes came, though SIZE said %d in all: the server did not resume where asked", ErrLongTransfer, d.offset, d.n, d.offset+d.Want)
+	case d.n > d.Want:
+		return fmt.Errorf("ftp: %w: %d bytes came, though SIZE said %d", ErrLongTransfer, d.n, d.Want)
+	case err == io.EOF && d.n < d.Want:
 		return fmt.Errorf("ftp: %w: %d bytes received, though SIZE said %d", ErrShortTransfer, d.n, d.Want)
 	}
 	return err
 }
 
 func (d *Download) Read(p []byte) (int, error) {
+	if d.err != nil {
+		return 0, d.err
+	}
 	n, err := d.body.Read(p)
 	d.n += int64(n)
+	if d.Want >= 0 && d.n > d.Want {
+		// Not one byte beyond the size announced reaches the caller.
+		n -= int(d.n - d.Want)
+		d.err = d.check(err)
+		return n, d.err
+	}
 	return n, d.check(err)
 }
 
@@ -109,7 +131,7 @@ func (d *Download) WriteTo(w io.Writer) (int64, error) {
 	}
 	n, err := wt.WriteTo(w)
 	d.n += n
-	if err == nil {
+	if err == nil || (d.Want >= 0 && d.n > d.Want) {
 		if err = d.check(io.EOF); err == io.EOF {
 			err = nil
 		}
