@@ -27,7 +27,8 @@ import (
 //     and RFC 1034 §3.1 compares those without regard to case.
 //  5. §3.1: a port that equals the scheme's default port (§3.2.2 ftp 21,
 //     §3.3 http 80, §3.4 gopher 70, §3.7 nntp 119, §3.8 telnet 23, §3.9
-//     wais 210, §3.11 prospero 1525) is dropped: "If the port is omitted,
+//     wais 210, §3.11 prospero 1525; RFC 2818 §2.3 https 443) is dropped:
+//     "If the port is omitted,
 //     the default is used". Leading zeros of another port are dropped: the
 //     port is "in decimal". A port beyond 65535 names no TCP port and is
 //     kept exactly as written, never made into another number.
@@ -206,7 +207,7 @@ func (n *normalizer) run(u URL) {
 	if u.flags&flagPort != 0 { // rule 5
 		pe := int(u.portEnd)
 		port, fits := u.PortValue()
-		if def := defaultPorts[u.kind]; fits && def != 0 && port == def {
+		if def := u.DefaultPort(); fits && def != 0 && port == def {
 			n.replace(he, pe, "")
 		} else if fits && port <= 65535 {
 			z := he + 1

@@ -232,7 +232,7 @@ func (u URL) PortValue() (int, bool) {
 // never a smaller number the digits do not spell.
 func (u URL) PortNumber() int {
 	if u.flags&flagPort == 0 {
-		return defaultPorts[u.kind]
+		return u.DefaultPort()
 	}
 	if n, ok := u.PortValue(); ok {
 		return n
@@ -255,8 +255,14 @@ func digitsValue(s string) (int, bool) {
 	return n, len(s) > 0
 }
 
-// DefaultPort returns the default port §3 gives the URL's scheme, or 0.
-func (u URL) DefaultPort() int { return defaultPorts[u.kind] }
+// DefaultPort returns the default port §3 gives the URL's scheme, or 0;
+// for https, which RFC 1738 §4 leaves to later schemes, RFC 2818's 443.
+func (u URL) DefaultPort() int {
+	if u.kind == KindOther && u.IsHTTPS() {
+		return httpsPort
+	}
+	return defaultPorts[u.kind]
+}
 
 // HostPort returns "host:port" with the explicit or default port, ready to
 // dial; "" when the URL has no host or no port is known.

@@ -24,6 +24,10 @@ import (
 	"strings"
 )
 
+// maxEquivalent is the share of a file's mutants, in percent, that the
+// equivalence list may explain.
+const maxEquivalent = 5
+
 type result struct {
 	Files []struct {
 		Name      string `json:"file_name"`
@@ -40,7 +44,7 @@ func main() {
 	dir := flag.String("dir", ".", "the folder gremlins ran on; file names are relative to it")
 	equivalent := flag.String("equivalent", "", "the file of survivors judged equivalent")
 	efficacy := flag.Float64("efficacy", 97, "minimum killed / (killed + lived), percent")
-	coverage := flag.Float64("coverage", 95, "minimum (killed + lived) / all, percent")
+	coverage := flag.Float64("coverage", 95, "minimum (killed + lived) / (all but equivalents and not viable), percent")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: mutation-report [flags] GREMLINS.json")
@@ -69,7 +73,7 @@ func main() {
 	sort.Slice(r.Files, func(i, j int) bool { return r.Files[i].Name < r.Files[j].Name })
 	for _, f := range r.Files {
 		path := filepath.ToSlash(filepath.Join(*dir, f.Name))
-		var killed, lived, uncovered, eq int
+		var killed, lived, uncovered, timedOut, eq int
 		var survivors []string
 		for _, m := range f.Mutations {
 			key := fmt.Sprintf("%s:%d:%d %s", path, m.Line, m.Column, m.Type)
@@ -82,7 +86,14 @@ func main() {
 				// its entry is not stale.
 				if _, ok := equiv[key]; ok {
 					seen[key] = true
+					continue
 				}
+				// Any other is neither killed nor seen to live: it counts
+				// against coverage, so that a run whose mutants all time
+				// out (tests quicker than a mutant's build, a loaded
+				// machine) cannot pass. Raise the timeout coefficient.
+				timedOut++
+				survivors = append(survivors, fmt.Sprintf("  TIMED OUT %s\t%s", key, sourceLine(path, m.Line)))
 			case "LIVED":
 				if _, ok := equiv[key]; ok {
 					seen[key] = true
@@ -101,15 +112,21 @@ func main() {
 		if tested > 0 {
 			eff = 100 * float64(killed) / float64(tested)
 		}
-		if all := tested + uncovered; all > 0 {
+		if all := tested + uncovered + timedOut; all > 0 {
 			cov = 100 * float64(tested) / float64(all)
 		}
 		verdict := "ok"
 		if eff < *efficacy || cov < *coverage {
 			verdict, bad = "BELOW THRESHOLD", true
 		}
-		fmt.Printf("%-24s killed %4d  lived %3d  not covered %3d  equivalent %3d  efficacy %6.2f%%  coverage %6.2f%%  %s\n",
-			path, killed, lived, uncovered, eq, eff, cov, verdict)
+		// An equivalence list that explains away more than a few survivors
+		// is no longer a list of exceptions: at most maxEquivalent percent
+		// of a file's mutants.
+		if all := len(f.Mutations); all > 0 && 100*float64(eq) > maxEquivalent*float64(all) {
+			verdict, bad = fmt.Sprintf("TOO MANY EQUIVALENTS (over %d%% of %d)", maxEquivalent, all), true
+		}
+		fmt.Printf("%-24s killed %4d  lived %3d  not covered %3d  timed out %3d  equivalent %3d  efficacy %6.2f%%  coverage %6.2f%%  %s\n",
+			path, killed, lived, uncovered, timedOut, eq, eff, cov, verdict)
 		for _, s := range survivors {
 			fmt.Println(s)
 		}
@@ -121,7 +138,7 @@ func main() {
 		}
 	}
 	if bad {
-		fmt.Printf("mutation testing of %s: below %.0f%% efficacy or %.0f%% coverage, or a stale equivalence\n", *dir, *efficacy, *coverage)
+		fmt.Printf("mutation testing of %s: below %.0f%% efficacy or %.0f%% coverage, too many equivalents, or a stale equivalence\n", *dir, *efficacy, *coverage)
 		os.Exit(1)
 	}
 }

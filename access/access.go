@@ -199,6 +199,17 @@ type Client struct {
 	// false when there is none.
 	Credentials func(scheme, host string) (user, password string, ok bool)
 
+	// TLS is the TLS policy of https (RFC 2818) and ftp (RFC 4217):
+	// which certificate authorities are trusted, or none checked, and
+	// whether ftp asks for TLS. The zero value uses the system's roots,
+	// and ftp in clear.
+	TLS TLS
+
+	// Warn, when set, is told of what a running plan meets that the user
+	// should know: an https redirect to http, a certificate that is not
+	// verified. Nil: only Trace sees it.
+	Warn func(msg string)
+
 	// NNTPServer is the news server for news: URLs (§3.6), host[:port].
 	// NewClient takes it from $NNTPSERVER.
 	NNTPServer string
@@ -278,7 +289,8 @@ func (c *Client) Clone() *Client {
 		AllowPorts: c.AllowPorts, AllowAnyPort: c.AllowAnyPort, HTTPClient: c.HTTPClient,
 		MaxRedirects: c.MaxRedirects, Credentials: c.Credentials, NNTPServer: c.NNTPServer,
 		NNTPUser: c.NNTPUser, NNTPPassword: c.NNTPPassword, Gateways: c.Gateways,
-		FTPPool: c.FTPPool, handlers: make(map[string]Handler, len(c.handlers)), gateway: c.gateway,
+		FTPPool: c.FTPPool, TLS: c.TLS, Warn: c.Warn,
+		handlers: make(map[string]Handler, len(c.handlers)), gateway: c.gateway,
 	}
 	for scheme, h := range c.handlers {
 		d.handlers[scheme] = h
@@ -413,12 +425,15 @@ func (c *Client) trace(dir byte, line string) {
 // tracer is the Trace given to a protocol client: nil when c has none,
 // else c.trace, which escapes every line.
 // FTPConfig is the configuration of every ftp connection the client makes
-// or that a pool makes for it (Client.FTPPool's Config): its trace, and the
-// §6 port guard on the data ports a server names in 227 and 229 replies.
+// or that a pool makes for it (Client.FTPPool's Config): its trace, the
+// §6 port guard on the data ports a server names in 227 and 229 replies,
+// and TLS as Client.TLS says (RFC 4217).
 func (c *Client) FTPConfig() ftp.Config {
 	return ftp.Config{
 		Trace:         c.tracer(),
 		CheckDataPort: func(port int) error { return c.CheckDataPort("ftp", port) },
+		Security:      c.TLS.FTP,
+		TLS:           c.TLS.Config(""),
 	}
 }
 

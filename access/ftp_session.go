@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/rfc1738/rfc1738/access/ftp"
@@ -67,9 +68,13 @@ func (ftpHandler) login(ctx context.Context, c *Client, p *Plan, more ...string)
 		}
 		return fmt.Errorf("%s: %w", p.URL, err)
 	}
-	i := 0
-	for i < len(s.steps) && (s.steps[i].Verb == "USER" || s.steps[i].Verb == "PASS") {
-		i++
+	i, tlsSteps := 0, false
+	for ; i < len(s.steps); i++ {
+		if v := s.steps[i].Verb; v == "FEAT" || v == "AUTH" || v == "PBSZ" || v == "PROT" {
+			tlsSteps = true // RFC 4217: sent by ftp.Dial (or the pool's), before USER
+		} else if v != "USER" && v != "PASS" {
+			break
+		}
 	}
 	var dirs []string
 	for ; i < len(s.steps) && s.steps[i].Verb == "CWD"; i++ {
@@ -77,14 +82,20 @@ func (ftpHandler) login(ctx context.Context, c *Client, p *Plan, more ...string)
 	}
 	s.rest = i
 	dirs = append(dirs, more...)
+	if c.TLS.FTP != ftp.SecurityNone && c.TLS.Insecure {
+		c.warn(p.URL + ": " + insecureWarning)
+	}
 	if c.FTPPool != nil {
 		pc, err := c.FTPPool.GetIn(ctx, p.Connect, ftpLogin(c, p), dirs)
 		if pc == nil {
-			return nil, loginErr(err), true
+			return nil, loginErr(certificateError(p.Parsed.Host(), err)), true
 		}
 		s.conn, s.st = pc.Conn, ftpState{pool: c.FTPPool, pc: pc, reused: pc.Reused}
 		if pc.Reused {
 			c.trace('!', "reusing the logged-in connection to "+p.Connect+" (in "+pc.Home+")")
+		}
+		if err == nil && tlsSteps {
+			err = ftpCheckTLS(c, s.conn)
 		}
 		if err != nil {
 			err, fresh := s.fail(ctx, p, err)
@@ -95,9 +106,15 @@ func (ftpHandler) login(ctx context.Context, c *Client, p *Plan, more ...string)
 	var err error
 	s.conn, err = ftp.Dial(ctx, p.Connect, c.FTPConfig())
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.URL, err), true
+		return nil, fmt.Errorf("%s: %w", p.URL, certificateError(p.Parsed.Host(), err)), true
 	}
-	if s.steps[0].Verb == "USER" {
+	if tlsSteps {
+		if err := ftpCheckTLS(c, s.conn); err != nil {
+			err, fresh := s.fail(ctx, p, err)
+			return nil, err, fresh
+		}
+	}
+	if slices.ContainsFunc(s.steps, func(st Step) bool { return st.Verb == "USER" }) {
 		if _, err := s.conn.Login(ctx, ftpLogin(c, p)); err != nil {
 			ftpQuit(ctx, s.conn)
 			return nil, loginErr(err), true

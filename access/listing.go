@@ -3,6 +3,8 @@ package access
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
+	"time"
 
 	"github.com/rfc1738/rfc1738/internal/safetext"
 )
@@ -10,10 +12,35 @@ import (
 // The directory listings of the ftp (NLST) and file handlers, rendered the
 // same way.
 
-// A listingItem is one entry of a directory listing: a name and its URL.
+// A listingItem is one entry of a directory listing: a name and its URL,
+// and what the listing tells of it when it tells (a local folder does;
+// an NLST names only): its kind ("file", "directory" or "other"), its
+// size in octets and when it was last modified (RFC 3339, UTC). The
+// JSON Lines listing carries them; the text one stays "name  URL".
 type listingItem struct {
-	Name string `json:"name"`
-	URL  string `json:"url"`
+	Name     string `json:"name"`
+	URL      string `json:"url"`
+	Kind     string `json:"kind,omitempty"`
+	Size     *int64 `json:"size,omitempty"`
+	Modified string `json:"modified,omitempty"`
+}
+
+// withInfo returns it with the kind, size and time fi tells.
+func (it listingItem) withInfo(fi fs.FileInfo) listingItem {
+	switch m := fi.Mode(); {
+	case m.IsDir():
+		it.Kind = "directory"
+	case m.IsRegular():
+		it.Kind = "file"
+		size := fi.Size()
+		it.Size = &size
+	default:
+		it.Kind = "other" // a symbolic link, a device, a socket
+	}
+	if t := fi.ModTime(); !t.IsZero() {
+		it.Modified = t.UTC().Format(time.RFC3339)
+	}
+	return it
 }
 
 // listingReader renders a stream of listing items, pulled one at a time

@@ -93,7 +93,11 @@ func (fileHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 			name += "/"
 			seg += "/"
 		}
-		return listingItem{Name: name, URL: base + seg}, nil
+		it := listingItem{Name: name, URL: base + seg}
+		if fi, err := e.Info(); err == nil {
+			it = it.withInfo(fi) // a name removed since the read stays bare
+		}
+		return it, nil
 	}
 	// There is no protocol here: the raw listing is the names, one a line.
 	render := &listingReader{format: c.Listing, next: next}

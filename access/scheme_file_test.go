@@ -62,7 +62,8 @@ func TestFile(t *testing.T) {
 	}
 	c.Listing = ListingJSON
 	resp, body = get(fileTestURL(dir)) // without the final "/"
-	if !strings.Contains(body, `{"name":"a b.txt","url":"`+du+`a%20b.txt"}`+"\n") || resp.Type != "application/jsonl" {
+	if !strings.Contains(body, `{"name":"a b.txt","url":"`+du+`a%20b.txt","kind":"file","size":7,"modified":"`) ||
+		!strings.Contains(body, `{"name":"sub/","url":"`+du+`sub/","kind":"directory","modified":"`) || resp.Type != "application/jsonl" {
 		t.Errorf("json listing (%s):\n%s", resp.Type, body)
 	}
 	c.Listing = ListingRaw

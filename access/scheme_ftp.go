@@ -60,6 +60,7 @@ func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 			user, password, stored = cu, cp, true
 		}
 	}
+	ftpPlanTLS(c, p, u)
 	p.Steps = append(p.Steps, Step{Verb: "USER", Arg: user, HasArg: true})
 	pass := Step{Verb: "PASS", Arg: password, HasArg: true}
 	switch {

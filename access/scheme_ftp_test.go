@@ -241,8 +241,8 @@ func TestFTPListing(t *testing.T) {
 		items = append(items, it)
 	}
 	wantItems := []listingItem{
-		{"a b;c.txt", "ftp://me@" + fake.Addr + "/%2Fpub/a%20b%3Bc.txt"},
-		{"nested", "ftp://me@" + fake.Addr + "/%2Fpub/nested"},
+		{Name: "a b;c.txt", URL: "ftp://me@" + fake.Addr + "/%2Fpub/a%20b%3Bc.txt"},
+		{Name: "nested", URL: "ftp://me@" + fake.Addr + "/%2Fpub/nested"},
 	}
 	if !slices.Equal(items, wantItems) {
 		t.Errorf("json = %+v", items)

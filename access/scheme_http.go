@@ -11,15 +11,31 @@ import (
 	"github.com/rfc1738/rfc1738"
 )
 
-func init() { defaultHandlers["http"] = httpHandler{} }
+func init() {
+	defaultHandlers["http"] = httpHandler{}
+	defaultHandlers["https"] = httpHandler{tls: true}
+}
 
 // httpHandler is the access method of §3.3, through net/http: one GET,
-// redirects followed only to http and ftp URLs, at most
-// Client.MaxRedirects of them.
-type httpHandler struct{}
+// redirects followed only to http, https and ftp URLs, at most
+// Client.MaxRedirects of them. With tls it is https (RFC 2818): the same
+// exchange inside TLS, with the Client's TLS policy, on port 443 by
+// default.
+type httpHandler struct {
+	tls bool
+}
+
+// scheme is the scheme the handler serves.
+func (h httpHandler) scheme() string {
+	if h.tls {
+		return "https"
+	}
+	return "http"
+}
 
 // httpRequest is the http handler's own plan data: the request as sent.
 type httpRequest struct {
+	scheme     string // "http" or "https"
 	host       string // the Host header: host, and ":port" when written
 	requestURI string // "/path?search", as written in the URL
 }
@@ -29,16 +45,20 @@ type httpRequest struct {
 // The path and search are sent as written, still encoded, so an escaped
 // CR or LF stays "%0D%0A" on the wire and cannot end the request line;
 // §3.3 allows no user or password, so nothing is decoded into a line.
-func (httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
+func (hh httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	h, ok := u.HTTP()
-	if !ok {
-		return nil, fmt.Errorf("%s: not an http URL: %w", Redact(u.String()), ErrUnsupported)
+	if !ok || u.IsHTTPS() != hh.tls {
+		why := ""
+		if u.IsHTTPS() && u.HasAuthority() {
+			why = " (§3.3: no user or password)"
+		}
+		return nil, fmt.Errorf("%s: not an %s URL%s: %w", Redact(u.String()), hh.scheme(), why, ErrUnsupported)
 	}
 	p := &Plan{Connect: u.HostPort()}
 	if err := c.guardPort(p, u); err != nil {
 		return nil, err
 	}
-	req := httpRequest{host: u.Host(), requestURI: h.RequestURI()}
+	req := httpRequest{scheme: hh.scheme(), host: u.Host(), requestURI: h.RequestURI()}
 	if port, ok := u.Port(); ok {
 		req.host += ":" + port
 	}
@@ -48,7 +68,15 @@ func (httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	}
 	p.Notes = []string{
 		"net/http adds its own User-Agent and Accept-Encoding headers",
-		fmt.Sprintf("redirects are followed to http and ftp URLs only, at most %d", c.MaxRedirects),
+		fmt.Sprintf("redirects are followed to http, https and ftp URLs only, at most %d; one from https to http with a warning and without credentials", c.MaxRedirects),
+	}
+	if hh.tls {
+		// RFC 2818 §3.1: the server's identity is checked against the
+		// host of the URL.
+		p.Notes = append([]string{c.TLS.describe(u.Host())}, p.Notes...)
+		if c.TLS.Insecure {
+			p.Warnings = append(p.Warnings, insecureWarning)
+		}
 	}
 	p.Data = req
 	return p, nil
@@ -81,7 +109,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	// keeps the path as written (RawPath) when it is a valid encoding, as
 	// every RFC 1738 hpath is, and the query verbatim; should it differ
 	// anyway, an Opaque starting with a single "/" is sent as it is.
-	target, err := url.Parse("http://" + req.host + req.requestURI)
+	target, err := url.Parse(req.scheme + "://" + req.host + req.requestURI)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
@@ -93,7 +121,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	if p.Head {
 		method = http.MethodHead
 	}
-	hreq, err := http.NewRequestWithContext(ctx, method, "http://"+req.host+"/", nil)
+	hreq, err := http.NewRequestWithContext(ctx, method, req.scheme+"://"+req.host+"/", nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
@@ -102,7 +130,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		hreq.Header.Set("Range", fmt.Sprintf("bytes=%d-", p.Offset))
 	}
 	if c.Credentials != nil {
-		if user, pass, ok := c.Credentials("http", p.Parsed.Host()); ok {
+		if user, pass, ok := c.Credentials(req.scheme, p.Parsed.Host()); ok {
 			hreq.SetBasicAuth(user, pass)
 			c.trace('!', "Authorization: Basic **** (the login stored for "+p.Parsed.Host()+", netrc)")
 		}
@@ -114,7 +142,10 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		hc = &copied
 	}
 	if hc.Transport == nil {
-		hc.Transport = httpTransport
+		hc.Transport = c.transport()
+	}
+	if req.scheme == "https" && c.TLS.Insecure {
+		c.warn(p.URL + ": " + insecureWarning)
 	}
 	var ftpTarget string
 	hc.CheckRedirect = func(r *http.Request, via []*http.Request) error {
@@ -129,9 +160,17 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 			return fmt.Errorf("stopped after %d redirects (at most %d are followed)", len(via)-1, c.MaxRedirects)
 		}
 		switch strings.ToLower(r.URL.Scheme) {
-		case "http":
+		case "http", "https":
 			if err := c.CheckRedirectPort(r.URL); err != nil {
 				return err
+			}
+			if prev := via[len(via)-1].URL; strings.EqualFold(prev.Scheme, "https") && strings.EqualFold(r.URL.Scheme, "http") {
+				// A downgrade: what follows is in clear. Followed, as
+				// browsers and curl do, but the user is told, and no
+				// credentials go along (net/http keeps Authorization on
+				// a redirect to the same host).
+				r.Header.Del("Authorization")
+				c.warn(fmt.Sprintf("redirect from https to http: %s is fetched without TLS, and without credentials", Redact(loc)))
 			}
 			c.trace('>', "GET "+r.URL.RequestURI()+" HTTP/1.1")
 			c.trace('>', "Host: "+r.URL.Host)
@@ -140,7 +179,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 			ftpTarget = loc
 			return errHTTPRedirectToFTP
 		}
-		return fmt.Errorf("redirect to %s refused: only http and ftp URLs are followed", Redact(loc))
+		return fmt.Errorf("redirect to %s refused: only http, https and ftp URLs are followed", Redact(loc))
 	}
 
 	for _, s := range p.Steps {
@@ -217,31 +256,42 @@ const httpMaxHeaderBytes = 64 << 10
 
 // httpTransport is the transport of a Client without its own HTTPClient
 // (or whose HTTPClient has no Transport): net/http's default, with the
-// response headers bounded.
+// response headers bounded, and https with the zero TLS policy.
 var httpTransport = func() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxResponseHeaderBytes = httpMaxHeaderBytes
+	t.TLSClientConfig = TLS{}.Config("") // https: TLS 1.2 at least, the system's roots
 	return t
 }()
 
 // httpUnwrapURLError drops net/http's *url.Error wrapper, whose text repeats
-// the URL (with any password) that the caller names already.
+// the URL (with any password) that the caller names already. A failed
+// certificate check becomes a *CertificateError naming the host of the
+// request that failed, which may be a redirect's.
 func httpUnwrapURLError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return ue.Err
+		host := ue.URL
+		if t, perr := url.Parse(ue.URL); perr == nil {
+			host = t.Hostname()
+		}
+		return certificateError(host, ue.Err)
 	}
 	return err
 }
 
 // CheckRedirectPort applies the §6 port guard to the target of an http
-// redirect: a URL the peer chose passes the same guard as one the user
-// typed.
+// or https redirect: a URL the peer chose passes the same guard as one the
+// user typed, with its own scheme's default port.
 func (c *Client) CheckRedirectPort(t *url.URL) error {
 	if t.Port() == "" {
 		return nil
 	}
-	u, err := rfc1738.Parse("http://" + t.Host + "/")
+	scheme := "http"
+	if strings.EqualFold(t.Scheme, "https") {
+		scheme = "https"
+	}
+	u, err := rfc1738.Parse(scheme + "://" + t.Host + "/")
 	if err != nil {
 		return fmt.Errorf("redirect to %s refused: %w", Redact(t.String()), err)
 	}

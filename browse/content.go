@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net/mail"
+	"path"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/rfc1738/rfc1738"
@@ -24,6 +27,10 @@ const (
 	sniffLength  = 1024    // bytes looked at to tell text from binary data
 	jsonListType = "application/jsonl"
 )
+
+// binaryTitle is the title of a page that is a note that the item is
+// not text.
+const binaryTitle = "binary data"
 
 // errTruncated notes a document longer than the page keeps.
 var errTruncated = fmt.Errorf("the document is longer than %d MiB: the rest is not shown (press d to save it all)", maxDocument>>20)
@@ -46,8 +53,12 @@ func render(u rfc1738.URL, resp *access.Response) (*Page, error) {
 		p.Document = true
 		return p, renderHTML(p, br, resp.URL)
 	}
+	if mt == "message/rfc822" || mt == "message/news" {
+		p.Document = true
+		return p, renderArticle(p, br)
+	}
 	if !isText(mt, head) {
-		p.Title = "binary data"
+		p.Title = binaryTitle
 		size := "size unknown"
 		if resp.Size >= 0 {
 			size = strconv.FormatInt(resp.Size, 10) + " bytes"
@@ -90,14 +101,26 @@ func looksHTML(head []byte) bool {
 // renderText reads a document: each line shown as it is (escaped), with
 // the URLs the text holds (RFC 1738 Appendix) numbered as links.
 func renderText(p *Page, r io.Reader) error {
-	data, err := io.ReadAll(io.LimitReader(r, maxDocument+1))
+	data, cut, err := readDocument(r)
 	if err != nil {
 		return err
 	}
-	cut := len(data) > maxDocument
-	if cut {
-		data = data[:maxDocument]
+	return renderTextBytes(p, data, cut)
+}
+
+// readDocument reads at most maxDocument bytes of r; cut says there was
+// more.
+func readDocument(r io.Reader) (data []byte, cut bool, err error) {
+	data, err = io.ReadAll(io.LimitReader(r, maxDocument+1))
+	if len(data) > maxDocument {
+		return data[:maxDocument], true, err
 	}
+	return data, false, err
+}
+
+// renderTextBytes is renderText of data read already; cut says data is
+// the start of a longer document.
+func renderTextBytes(p *Page, data []byte, cut bool) error {
 	text := string(data)
 	matches := extract.All(text)
 	start := 0
@@ -132,6 +155,69 @@ func renderText(p *Page, r io.Reader) error {
 	return nil
 }
 
+// articleHeaders are the header fields a news article shows, in this
+// order, as lynx shows them; the others (Path, Xref …) are the
+// servers' business.
+var articleHeaders = []string{"Subject", "From", "Reply-To", "Date", "Newsgroups", "Followup-To", "Organization", "Message-ID", "References"}
+
+// renderArticle reads a news article (RFC 5536: header fields, a blank
+// line, the body): the headers above, From and Reply-To as mailto links
+// (§3.5), each of Newsgroups and Followup-To as a news link and each
+// References id as one (§3.6), then the body as a document. Text whose
+// header cannot be read is shown whole.
+func renderArticle(p *Page, r io.Reader) error {
+	data, cut, err := readDocument(r)
+	if err != nil {
+		return err
+	}
+	msg, err := mail.ReadMessage(bytes.NewReader(data))
+	if err != nil {
+		return renderTextBytes(p, data, cut)
+	}
+	body, _ := io.ReadAll(msg.Body)
+	var dec mime.WordDecoder
+	for _, name := range articleHeaders {
+		v := strings.Join(strings.Fields(msg.Header.Get(name)), " ")
+		if v == "" {
+			continue
+		}
+		if d, err := dec.DecodeHeader(v); err == nil {
+			v = d // RFC 2047 encoded words
+		}
+		p.add(name+": "+v, nil)
+		switch name {
+		case "From", "Reply-To":
+			if as, err := msg.Header.AddressList(name); err == nil {
+				for _, a := range as {
+					addLinkTo(p, rfc1738.MailtoURL{Address: a.Address}.URL, a.Address)
+				}
+			}
+		case "Newsgroups", "Followup-To":
+			for _, g := range strings.Split(v, ",") {
+				if g = strings.TrimSpace(g); g != "" && g != "poster" {
+					addLinkTo(p, rfc1738.NewsURL{Group: g}.URL, g)
+				}
+			}
+		case "References":
+			for _, id := range strings.Fields(v) {
+				if id = strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">"); id != "" {
+					addLinkTo(p, rfc1738.NewsURL{MessageID: id}.URL, "<"+id+">")
+				}
+			}
+		}
+	}
+	p.add("", nil)
+	return renderTextBytes(p, body, cut)
+}
+
+// addLinkTo adds a link to the last line, to the URL build makes; a part
+// the builder refuses (an address with a CR, say) gets no link.
+func addLinkTo(p *Page, build func() (rfc1738.URL, error), label string) {
+	if u, err := build(); err == nil {
+		p.addLink(Link{URL: u.String(), Label: clean(label)})
+	}
+}
+
 // numberLinks writes each link's number after the text of its line,
 // "[n]", so number keys can follow it.
 func numberLinks(p *Page) {
@@ -141,18 +227,77 @@ func numberLinks(p *Page) {
 }
 
 // nameEntry is an entry of an ftp or file listing as JSON Lines (the
-// access layer's listing of names).
+// access layer's listing of names), with the kind, size and time when
+// the listing told them (a local folder's does; an ftp NLST names only).
 type nameEntry struct {
-	Name string  `json:"name"`
-	URL  *string `json:"url"`
+	Name     string  `json:"name"`
+	URL      *string `json:"url"`
+	Kind     string  `json:"kind"`
+	Size     *int64  `json:"size"`
+	Modified string  `json:"modified"`
+}
+
+// line is the entry as a listing shows it: the name, then, when known,
+// its size, date and type in columns, as lynx shows an ftp listing.
+func (e nameEntry) line() string {
+	if e.Kind == "" && e.Size == nil && e.Modified == "" {
+		return e.Name
+	}
+	size, date := "", ""
+	if e.Size != nil {
+		size = humanBytes(*e.Size)
+	}
+	if t, err := time.Parse(time.RFC3339, e.Modified); err == nil {
+		date = t.Format("2006-01-02 15:04")
+	}
+	kind := "File"
+	switch e.Kind {
+	case "directory":
+		kind = "Directory"
+	case "other":
+		kind = "Other" // a symbolic link, a device
+	default:
+		if t := mime.TypeByExtension(path.Ext(e.Name)); t != "" {
+			kind, _, _ = strings.Cut(t, ";")
+		}
+	}
+	return fmt.Sprintf("%-30s %10s  %-16s  %s", e.Name, size, date, kind)
+}
+
+// parentLabel is the entry for the folder above a listed one, as lynx
+// names it.
+const parentLabel = "Up to higher level directory"
+
+// parentURL returns the URL of the folder above the one u lists, and
+// false at the top: the url-path less its last segment (§3.2.2: each
+// segment but the last is a CWD; §3.10 for file), a ";type=d" dropped.
+func parentURL(u rfc1738.URL) (string, bool) {
+	p, ok := u.Path()
+	if !ok {
+		return "", false
+	}
+	if i := strings.IndexByte(p, ';'); i >= 0 {
+		p = p[:i]
+	}
+	p = strings.TrimSuffix(p, "/")
+	if p == "" {
+		return "", false
+	}
+	return u.String()[:u.PathOffset()+strings.LastIndexByte(p, '/')+1], true
 }
 
 // renderListing reads a listing the access layer wrote as JSON Lines,
 // and numbers its entries; an error keeps the entries before it.
 func renderListing(p *Page, u rfc1738.URL, r io.Reader) error {
+	if s := u.Scheme(); s == "ftp" || s == "file" {
+		if up, ok := parentURL(u); ok {
+			p.add(parentLabel, &Link{URL: up})
+		}
+	}
+	before := len(p.Lines)
 	err := readListing(p, u, r)
 	numberListing(p)
-	if len(p.Lines) == 0 && err == nil {
+	if len(p.Lines) == before && err == nil {
 		p.add("(empty)", nil)
 	}
 	return err
@@ -172,9 +317,9 @@ func readListing(p *Page, u rfc1738.URL, r io.Reader) error {
 			var e nameEntry
 			if err = json.Unmarshal(line, &e); err == nil {
 				if e.URL == nil {
-					p.add(e.Name, nil)
+					p.add(e.line(), nil)
 				} else {
-					p.add(e.Name, &Link{URL: *e.URL})
+					p.add(e.line(), &Link{URL: *e.URL, Title: clean(e.Name)})
 				}
 			}
 		}
@@ -263,7 +408,7 @@ func addGopherItem(p *Page, e access.Entry) {
 		mark = e.Attrs["plus"]
 	}
 	text := fmt.Sprintf("%-6s%s %s", e.Attrs["label"], mark, e.Name)
-	link := &Link{Gopher: t, Plus: plus, Ask: ask}
+	link := &Link{Gopher: t, Plus: plus, Ask: ask, Title: clean(e.Name)}
 	switch {
 	case t == '8' || t == 'T':
 		port, _ := strconv.Atoi(e.Attrs["port"])
@@ -309,7 +454,7 @@ func addNewsEntry(p *Page, line []byte) error {
 		return err
 	}
 	if g.Group != "" {
-		p.add(fmt.Sprintf("%-40s %8d", g.Group, g.Articles), &Link{URL: g.NewsURL})
+		p.add(fmt.Sprintf("%-40s %8d", g.Group, g.Articles), &Link{URL: g.NewsURL, Title: clean(g.Group)})
 		return nil
 	}
 	var a newsArticle
@@ -317,7 +462,7 @@ func addNewsEntry(p *Page, line []byte) error {
 		return err
 	}
 	if a.NewsURL != "" {
-		p.add(fmt.Sprintf("%6d  %-44s  %s", a.Number, a.Subject, a.From), &Link{URL: a.NewsURL})
+		p.add(fmt.Sprintf("%6d  %-44s  %s", a.Number, a.Subject, a.From), &Link{URL: a.NewsURL, Title: clean(a.Subject)})
 	}
 	return nil
 }

@@ -306,11 +306,24 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, ks.Help):
 		m.help.ShowAll = !m.help.ShowAll
 	default:
-		if s := k.String(); len(s) == 1 && s[0] >= '1' && s[0] <= '9' && len(m.cur.page.Links) > 0 {
+		// A number typed opens the "Follow link #" line, as in lynx. The
+		// terminal may deliver several digits in one read ("12", then
+		// Enter): they are all the number.
+		if s := string(k.Runes); k.Type == tea.KeyRunes && digits(s) && s[0] != '0' && len(m.cur.page.Links) > 0 {
 			m.openInput(inputLink, "Follow link #", s, false)
 		}
 	}
 	return m, nil
+}
+
+// digits reports whether s is one or more ASCII digits.
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // linkTarget is what u shows for a link: its URL, escaped.
@@ -422,7 +435,11 @@ func (m *Model) waitFor(op int) tea.Cmd {
 }
 
 // open starts loading a URL typed, followed or reloaded.
-func (m *Model) open(raw string, push bool) tea.Cmd {
+func (m *Model) open(raw string, push bool) tea.Cmd { return m.openTitled(raw, push, "") }
+
+// openTitled is open for a link whose page, when it has no title of its
+// own, gets title.
+func (m *Model) openTitled(raw string, push bool, title string) tea.Cmd {
 	u, err := rfc1738.Parse(raw)
 	if err != nil {
 		m.fail(fmt.Errorf("%s is not an RFC 1738 URL: %v", clean(access.Redact(raw)), err))
@@ -444,7 +461,10 @@ func (m *Model) open(raw string, push bool) tea.Cmd {
 	m.nextOp++
 	o := newOperation(context.Background(), m.nextOp, access.Redact(raw), m.opts.Timeout)
 	m.loading = o
-	o.reload = !push
+	o.reload, o.title = !push, title
+	if !push {
+		o.title = m.cur.page.Title // a reload keeps the title
+	}
 	go m.load(o, u)
 	return o.wait()
 }
@@ -540,7 +560,7 @@ func (m *Model) follow(l Link) tea.Cmd {
 	if l.Ask {
 		target += "%09%09?" // §3.4.5: the item's form, asked in the screen
 	}
-	return m.open(target, true)
+	return m.openTitled(target, true, l.Title)
 }
 
 // info shows the Gopher+ attributes of the selected item (§3.4.6).

@@ -3,6 +3,7 @@ package browse
 import (
 	"bufio"
 	"flag"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
@@ -285,14 +287,66 @@ func TestFTPListingGolden(t *testing.T) {
 	}
 	golden(t, "ftp", d.screen(), f.Addr)
 	// A name NLST gave is a file or a folder: "tools" fails RETR and is
-	// listed as a folder.
-	d.keys("4", "enter")
+	// listed as a folder. Link 1 is the folder above, as in lynx.
+	d.keys("5", "enter")
 	d.idle()
 	if got := d.m.cur.page.URL; got != "ftp://"+f.Addr+"/pub/tools/" {
 		t.Fatalf("page %q, want the tools folder (message %q)", got, d.m.msg)
 	}
 	if !strings.Contains(d.screen(), "x.tar") {
 		t.Errorf("the folder's listing lacks x.tar:\n%s", d.screen())
+	}
+	d.keys("1", "enter") // up to the folder above
+	d.idle()
+	if got := d.m.cur.page.URL; got != "ftp://"+f.Addr+"/pub/" {
+		t.Fatalf("up from tools: %q (message %q)", got, d.m.msg)
+	}
+	d.keys("1", "enter")
+	d.idle()
+	if got := d.m.cur.page.URL; got != "ftp://"+f.Addr+"/" || strings.Contains(d.screen(), parentLabel) {
+		t.Errorf("up from pub: %q; the top has no folder above:\n%s", got, d.screen())
+	}
+}
+
+// TestFolderFacts: a local folder's listing shows each entry's size, date
+// and type, as lynx shows an ftp listing, and the folder above.
+func TestFolderFacts(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), make([]byte, 2048), 0o644)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	when := time.Date(2024, 3, 2, 10, 30, 0, 0, time.UTC)
+	os.Chtimes(filepath.Join(dir, "notes.txt"), when, when)
+	d := newDriver(t, "file://"+dir+"/", Options{})
+	d.idle()
+	s := d.screen()
+	for _, want := range []string{
+		"1 " + parentLabel,
+		"notes.txt                         2.0 KiB  2024-03-02 10:30  text/plain",
+		"Directory",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the listing lacks %q:\n%s", want, s)
+		}
+	}
+	if up := d.m.cur.page.Links[0].URL; up != "file://"+filepath.Dir(dir)+"/" {
+		t.Errorf("the folder above is %q", up)
+	}
+}
+
+func TestParentURL(t *testing.T) {
+	for _, tc := range []struct{ url, want string }{
+		{"ftp://h/pub/tools/", "ftp://h/pub/"},
+		{"ftp://h/pub/", "ftp://h/"},
+		{"ftp://h/%2Fetc/x;type=d", "ftp://h/%2Fetc/"}, // §3.2.2
+		{"ftp://h/", ""},
+		{"ftp://h", ""},
+		{"file:///usr/share/", "file:///usr/"},
+		{"file:///", ""},
+	} {
+		got, _ := parentURL(mustURL(t, tc.url))
+		if got != tc.want {
+			t.Errorf("parentURL(%s) = %q, want %q", tc.url, got, tc.want)
+		}
 	}
 }
 
@@ -546,12 +600,12 @@ func TestHTTPAndFile(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "sub", "inner.txt"), []byte("inside\n"), 0o644)
 	d.keys("g", "file://"+dir+"/", "enter")
 	d.idle()
-	if !strings.Contains(d.screen(), "1 sub/") {
+	if !strings.Contains(d.screen(), "2 sub/") {
 		t.Fatalf("folder:\n%s", d.screen())
 	}
-	d.keys("enter")
+	d.keys("2", "enter") // 1 is the folder above
 	d.idle()
-	d.keys("enter")
+	d.keys("2", "enter")
 	d.idle()
 	if !strings.Contains(d.screen(), "inside") {
 		t.Errorf("file:\n%s", d.screen())
@@ -635,5 +689,73 @@ func TestHistoryBound(t *testing.T) {
 	d.idle()
 	if len(h.requests()) != n+1 || !strings.Contains(d.screen(), "Hello") || d.m.cur.sel != 1 {
 		t.Errorf("after going back to the trimmed menu: %d requests (want %d), link %d\n%s", len(h.requests()), n+1, d.m.cur.sel, d.screen())
+	}
+}
+
+// TestDigitBurst: digits that arrive in one read, as a terminal delivers
+// "12" typed fast or pasted, are one link number, as in lynx: "12" then
+// Enter follows link 12, not the selected link.
+func TestDigitBurst(t *testing.T) {
+	dir := t.TempDir()
+	for i := 1; i <= 15; i++ {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d", i)), []byte(fmt.Sprintf("file %d\n", i)), 0o644)
+	}
+	d := newDriver(t, "file://"+dir+"/", Options{})
+	d.idle()
+	d.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("12")}) // one read
+	d.keys("enter")
+	d.idle()
+	want := d.m.back[len(d.m.back)-1].page.Links[11].URL
+	if d.m.cur.page.URL != want {
+		t.Fatalf("the burst 12 opened %q, want link 12, %q (message %q)", d.m.cur.page.URL, want, d.m.msg)
+	}
+}
+
+func mustURL(t *testing.T, s string) rfc1738.URL {
+	t.Helper()
+	u, err := rfc1738.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// TestHistoryTitles: the history keeps each page's title (a menu item's
+// display string, as lynx titles gopher pages) and a search's query in
+// its URL and title, so that following the history entry, or a reload,
+// runs the search again without asking.
+func TestHistoryTitles(t *testing.T) {
+	h := newHole(t, testHole)
+	cfg := t.TempDir()
+	root := "gopher://" + h.addr + "/"
+	d := newDriver(t, root, Options{ConfigDir: cfg})
+	d.idle()
+	d.keys("1", "enter") // Docs
+	d.idle()
+	if d.m.cur.page.Title != "Docs" {
+		t.Errorf("title %q, want the item's display string", d.m.cur.page.Title)
+	}
+	d.keys("left", "3", "enter")
+	d.until("the search question", func(m *Model) bool { return m.mode == inputPrompt })
+	d.keys("needle", "enter")
+	d.idle()
+	search := root + "7/search%09needle"
+	if p := d.m.cur.page; p.URL != search || p.Title != "Search the hole (search: needle)" {
+		t.Errorf("search page %q %q", p.URL, p.Title)
+	}
+	b, _ := os.ReadFile(filepath.Join(cfg, historyFile))
+	want := root + "\t\n" + root + "1/docs\tDocs\n" + search + "\tSearch the hole (search: needle)\n"
+	if string(b) != want {
+		t.Errorf("history file\n%q\nwant\n%q", b, want)
+	}
+	n := len(h.requests())
+	d.keys("r") // the query is in the URL: nothing to ask
+	d.idle()
+	if reqs := h.requests(); len(reqs) != n+1 || reqs[n] != "/search\tneedle" || d.m.cur.page.Title != "Search the hole (search: needle)" {
+		t.Errorf("reload: requests %q, title %q", reqs[n:], d.m.cur.page.Title)
+	}
+	d.keys("H")
+	if !strings.Contains(d.screen(), "Search the hole (search: needle)  "+search) {
+		t.Errorf("history page:\n%s", d.screen())
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/edit"
 	"github.com/rfc1738/rfc1738/internal/atomicfile"
 )
 
@@ -32,6 +33,11 @@ type operation struct {
 	cancel  context.CancelFunc
 	timeout time.Duration // 0: none
 	reload  bool          // the page replaces the current one, not pushed
+	title   string        // the title of the link followed, for a page without one
+	// answers are the user's answers to the operation's questions, but
+	// passwords: a type-7 item's search is the first (§3.4.2).
+	answers []string
+	noAsk   bool // nobody to ask (a dump): the access layer says what is missing
 }
 
 // eventBuffer leaves room for the final message whatever progress did.
@@ -90,6 +96,9 @@ func (o *operation) prompt(question string, secret bool) (string, error) {
 	}
 	select {
 	case r := <-reply:
+		if r.err == nil && !secret {
+			o.answers = append(o.answers, r.answer)
+		}
 		return r.answer, r.err
 	case <-o.ctx.Done():
 		return "", context.Cause(o.ctx)
@@ -113,6 +122,9 @@ func (m *Model) client(o *operation, listing access.Listing) (*access.Client, er
 	}
 	c.Listing = listing
 	c.Prompt = o.prompt
+	if o.noAsk {
+		c.Prompt = nil
+	}
 	c.Stdin, c.Stdout = nil, nil // the screen owns the terminal
 	return c, nil
 }
@@ -139,7 +151,32 @@ func (m *Model) load(o *operation, u rfc1738.URL) {
 	defer o.cancel()
 	msg := loadedMsg{op: o.id, reload: o.reload}
 	msg.page, msg.err = m.fetchPage(o, u)
+	if msg.err == nil {
+		o.name(msg.page, u)
+	}
 	o.events <- msg
+}
+
+// name gives p, fetched from u, the title of the link followed when it
+// has none of its own, and, for a type-7 search asked in the screen, the
+// search in its URL and title (§3.4.2: gopher://host/7selector%09search),
+// so that the history and a reload keep the query.
+func (o *operation) name(p *Page, u rfc1738.URL) {
+	if p.Title == "" {
+		p.Title = o.title
+	}
+	g, ok := u.Gopher()
+	if !ok || g.Type != '7' || g.HasSearch || len(o.answers) == 0 {
+		return
+	}
+	q := o.answers[0]
+	if s, err := edit.Set(u, "gopher.search", q); err == nil {
+		p.URL = access.Redact(s.String())
+	}
+	if p.Title == "" {
+		p.Title = "Search"
+	}
+	p.Title += " (search: " + clean(q) + ")"
 }
 
 func (m *Model) fetchPage(o *operation, u rfc1738.URL) (*Page, error) {

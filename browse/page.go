@@ -40,7 +40,11 @@ type Line struct {
 type Link struct {
 	URL   string // an RFC 1738 URL, as the access layer will fetch it
 	Label string // escaped text shown for it
-	Line  int    // index in Page.Lines of the line it is on
+	// Title is the title the page it opens gets when that page has none
+	// of its own (a menu item's display string, a listed name), for the
+	// title bar and the history, as lynx titles a gopher page.
+	Title string
+	Line  int // index in Page.Lines of the line it is on
 	// Gopher is the gopher item type of a menu item, 0 for other links.
 	Gopher byte
 	Plus   bool // a Gopher+ item: its attributes can be shown (§3.4.6)

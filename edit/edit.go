@@ -11,7 +11,11 @@
 //
 // Part names: the common parts of §3.1, "scheme", "user", "password",
 // "host", "port" (the default port when none is written), "path" (as
-// written) and "url"; and each scheme's own parts (decoded), named
+// written, with its leading "/"; an http URL's stops before "?", §3.3),
+// "query" (as written, without "?": an http URL's searchpart, §3.3, or
+// the query RFC 1808 §2.4.4 parses out of a scheme RFC 1738 does not
+// define), "fragment" (decoded; Appendix) and "url"; and each scheme's
+// own parts (decoded), named
 // scheme.part: ftp.cwd (the <cwd> elements joined by "/"; a leading "/"
 // is the first element's, an absolute CWD, as in §3.2.2's %2Fetc), ftp.name,
 // ftp.type; http.path (decoded, "/" between segments), http.search (as
@@ -42,6 +46,10 @@ func Names(u rfc1738.URL) []string {
 		names = append(names, "user", "password", "host", "port")
 	}
 	names = append(names, "path")
+	if hasQuery(u) {
+		names = append(names, "query")
+	}
+	names = append(names, "fragment")
 	switch u.Kind() {
 	case rfc1738.KindFTP:
 		names = append(names, "ftp.cwd", "ftp.name", "ftp.type")
@@ -88,10 +96,24 @@ func Get(u rfc1738.URL, part string) (string, bool) {
 		}
 		return "", false
 	case "path":
-		if p, ok := u.Path(); ok {
-			return p, true
+		if !u.HasAuthority() {
+			return u.Opaque()
 		}
-		return u.Opaque()
+		i, j, ok := pathSpan(u)
+		if qi, _, has := querySpan(u); has {
+			j = qi - 1 // before the "?"
+		}
+		return "/" + u.String()[i:j], ok
+	case "query":
+		i, j, ok := querySpan(u)
+		return u.String()[i:j], ok
+	case "fragment":
+		f, ok := u.Fragment()
+		if !ok {
+			return "", false
+		}
+		d, err := rfc1738.Unescape(f)
+		return d, err == nil
 	}
 	scheme, name, ok := strings.Cut(part, ".")
 	if !ok || scheme != u.Scheme() {
@@ -180,6 +202,49 @@ func Get(u rfc1738.URL, part string) (string, bool) {
 	return "", false
 }
 
+// Raw returns the named part as written in u, encoded: the user, the
+// password and the fragment undecoded; any other part as Get gives it.
+func Raw(u rfc1738.URL, part string) (string, bool) {
+	switch part {
+	case "user":
+		return u.RawUser()
+	case "password":
+		return u.RawPassword()
+	case "fragment":
+		return u.Fragment()
+	}
+	return Get(u, part)
+}
+
+// hasQuery reports whether u can hold a query: an http URL (§3.3
+// searchpart) or a URL of a scheme RFC 1738 does not define that uses the
+// "//" syntax, whose query RFC 1808 §2.4.4 parses from the first "?".
+func hasQuery(u rfc1738.URL) bool {
+	return u.Kind() == rfc1738.KindHTTP || u.Kind() == rfc1738.KindOther && u.HasAuthority()
+}
+
+// querySpan returns where u's query lies, [i, j) after the "?", and
+// whether one is written; i == j at the end of the URL proper otherwise.
+func querySpan(u rfc1738.URL) (i, j int, ok bool) {
+	end := len(u.WithoutFragment())
+	p, has := u.Path()
+	if !hasQuery(u) || !has {
+		return end, end, false
+	}
+	// §3.3: an hsegment cannot hold "?", so the first one starts the
+	// searchpart; RFC 1808 §2.4.4 takes the first one for the rest.
+	q := strings.IndexByte(p, '?')
+	if q < 0 {
+		return end, end, false
+	}
+	return u.PathOffset() + q + 1, end, true
+}
+
+// commonParts are the parts every template may name: empty where a URL
+// lacks them, so that one template serves a mixed list.
+var commonParts = map[string]bool{"url": true, "scheme": true, "user": true, "password": true,
+	"host": true, "port": true, "path": true, "query": true, "fragment": true}
+
 // has reports whether part is one of u's part names.
 func has(u rfc1738.URL, part string) bool {
 	for _, n := range Names(u) {
@@ -192,8 +257,9 @@ func has(u rfc1738.URL, part string) bool {
 
 // Expand fills a template: each {part} is replaced by the part's value
 // (empty when absent, and for another scheme's part, so that one template
-// serves a list of mixed URLs), "{{" and "}}" are a literal brace. A name
-// no scheme has is an error naming it.
+// serves a list of mixed URLs), {:part} by its value as encoded (Raw),
+// "{{" and "}}" are a literal brace. A name no scheme has is an error
+// naming it.
 func Expand(u rfc1738.URL, template string) (string, error) {
 	return ExpandFunc(u, template, nil)
 }
@@ -218,10 +284,15 @@ func ExpandFunc(u rfc1738.URL, template string, esc func(string) string) (string
 				return "", fmt.Errorf("template offset %d: \"{\" without \"}\" (\"{{\" writes a brace)", i)
 			}
 			name := template[i+1 : i+end]
-			if !has(u, name) && !schemePart(name) {
+			get := Get
+			if raw := strings.TrimPrefix(name, ":"); raw != name {
+				// "{:part}" as trurl writes it: the part as encoded.
+				name, get = raw, Raw
+			}
+			if !has(u, name) && !schemePart(name) && !commonParts[name] {
 				return "", fmt.Errorf("template offset %d: {%s}: %w in a %s URL; it has %s", i, name, ErrUnknownPart, u.Scheme(), strings.Join(Names(u), ", "))
 			}
-			v, ok := Get(u, name)
+			v, ok := get(u, name)
 			if !ok {
 				v = ""
 			}

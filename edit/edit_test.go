@@ -25,6 +25,13 @@ func TestExpand(t *testing.T) {
 		{"mailto:joe%40x@y.org", "{mailto.address}", "joe@x@y.org"},
 		{"file://vms.host.edu/disk$user/my/notes/note12345.txt", "{file.path}", "/disk$user/my/notes/note12345.txt"}, // §3.10
 		{"http://h/", "{{{host}}}", "{h}"},
+		// trurl's common parts: the path with its "/" and without the
+		// search (§3.3), the query without "?", the fragment decoded
+		// (Appendix) and, as "{:fragment}", as written.
+		{"http://x.org/a%20b?q=1&r#f%20g", "{path}|{query}|{fragment}|{:fragment}", "/a%20b|q=1&r|f g|f%20g"},
+		{"https://x.org/a?b?c", "{path}|{query}", "/a|b?c"},      // RFC 1808 §2.4.4: from the first "?"
+		{"ftp://h/a?b;type=i", "{path}|{query}", "/a?b;type=i|"}, // §3.2.2: no searchpart in ftp
+		{"news:comp.x", "{path}|{query}|{host}", "comp.x||"},
 	} {
 		got, err := Expand(mustParse(t, tc.url), tc.tmpl)
 		if err != nil || got != tc.want {
@@ -69,6 +76,17 @@ func TestSetAppend(t *testing.T) {
 		{"http://h/a?x=1", "append", "query", "y=2&3", "http://h/a?x=1&y=2&3"},
 		{"gopher://h/1/dir", "append", "path", "f", "gopher://h/1/dir/f"},
 		{"file:///tmp", "append", "path", "a b", "file:///tmp/a%20b"},
+		// "path" is the path alone: the search and fragment stay (§3.3).
+		{"http://a.org/x?q=1", "set", "path", "/new/p", "http://a.org/new/p?q=1"},
+		{"http://a.org/x?q=1#f", "set", "path", "/a b", "http://a.org/a%20b?q=1#f"},
+		{"https://a.org/x?q=1#f", "set", "path", "/new", "https://a.org/new?q=1#f"}, // RFC 1808 §2.4.4
+		{"http://a.org/x?q=1", "set", "query", "a b=c", "http://a.org/x?a%20b=c"},
+		{"http://a.org", "set", "query", "a", "http://a.org/?a"}, // §3.3: the "/" before "?"
+		{"http://a.org/x?q=1#f", "set", "query", "", "http://a.org/x#f"},
+		{"https://a.org/x#f", "set", "query", "a&b", "https://a.org/x?a&b#f"},
+		{"https://a.org/x?a", "append", "query", "b c", "https://a.org/x?a&b%20c"},
+		{"http://a.org/x", "set", "fragment", "x y", "http://a.org/x#x%20y"}, // Appendix: fragment = *xchar
+		{"http://a.org/x#old", "set", "fragment", "", "http://a.org/x"},
 	} {
 		u := mustParse(t, tc.url)
 		var got rfc1738.URL
@@ -92,5 +110,31 @@ func TestSetAppend(t *testing.T) {
 		if got, err := Set(mustParse(t, tc.url), tc.part, tc.value); err == nil {
 			t.Errorf("%s set %s=%q = %s; want an error", tc.url, tc.part, tc.value, got)
 		}
+	}
+}
+
+func TestQueryPairs(t *testing.T) {
+	for _, tc := range []struct{ url, op, arg, want string }{
+		{"http://h/p?b=2&a=1&b=1&A%20=3#f", "sort", "", "http://h/p?A%20=3&a=1&b=2&b=1#f"},
+		{"http://h/p?utm_source=x&id=1&UTM_medium=y", "trim", "utm_*", "http://h/p?id=1"},
+		{"http://h/p?utm=x&id=1", "trim", "utm", "http://h/p?id=1"},
+		{"http://h/p?utm_a=x#f", "trim", "utm_*", "http://h/p#f"}, // no pair left: no "?"
+		{"https://h/p?id=1&id=2", "trim", "id", "https://h/p"},    // RFC 1808 §2.4.4 query
+		{"http://h/p?x=1", "trim", "y", "http://h/p?x=1"},
+	} {
+		u := mustParse(t, tc.url)
+		var got rfc1738.URL
+		var err error
+		if tc.op == "sort" {
+			got, err = SortQuery(u)
+		} else {
+			got, err = TrimQuery(u, tc.arg)
+		}
+		if err != nil || got.String() != tc.want {
+			t.Errorf("%s %s %q = %s, %v; want %s", tc.url, tc.op, tc.arg, got, err, tc.want)
+		}
+	}
+	if got, err := TrimQuery(mustParse(t, "ftp://h/f?a=1"), "a*"); err != nil || got.String() != "ftp://h/f?a=1" {
+		t.Errorf("trim on an ftp URL, whose \"?\" is in its name (§3.2.2): %s, %v", got, err)
 	}
 }

@@ -46,6 +46,27 @@ func withPath(u rfc1738.URL, p string) (rfc1738.URL, error) {
 	return splice(u.String(), i, j, p)
 }
 
+// withQuery returns u with its query (after the "?") replaced by q, as
+// already encoded, or removed with its "?" when present is false.
+func withQuery(u rfc1738.URL, q string, present bool) (rfc1738.URL, error) {
+	s := u.String()
+	i, j, ok := querySpan(u)
+	switch {
+	case ok && present:
+		return splice(s, i, j, q)
+	case ok:
+		return splice(s, i-1, j, "")
+	case !present:
+		return u, nil
+	}
+	if _, _, hasPath := pathSpan(u); !hasPath {
+		q = "/?" + q // §3.3: "/" comes before the searchpart
+	} else {
+		q = "?" + q
+	}
+	return splice(s, i, i, q)
+}
+
 // built is a builder of the root package.
 type built interface {
 	Append([]byte) ([]byte, error)
@@ -120,12 +141,34 @@ func set(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 		end := u.UserOffset() + len(raw)
 		return splice(s, end, end, ":"+enc)
 	case "path":
+		if u.Kind() == rfc1738.KindHTTP {
+			// §3.3: the path is the hpath alone; the searchpart stays.
+			return set(u, "http.path", value)
+		}
 		if u.HasAuthority() {
-			return withPath(u, strings.TrimPrefix(value, "/"))
+			value = strings.TrimPrefix(value, "/")
+			if qi, _, ok := querySpan(u); ok {
+				// RFC 1808 §2.4.4: the query stays; a query implies the path's "/".
+				i, _, _ := pathSpan(u)
+				return splice(s, i, qi-1, value)
+			}
+			return withPath(u, value)
 		}
 		op, _ := u.Opaque()
 		i := u.OpaqueOffset()
 		return splice(s, i, i+len(op), value)
+	case "query":
+		if u.Kind() == rfc1738.KindHTTP && value != "" {
+			return set(u, "http.search", value)
+		}
+		return withQuery(u, rfc1738.Escape(value, rfc1738.Search), value != "")
+	case "fragment":
+		end := len(u.WithoutFragment())
+		if value == "" {
+			return splice(s, end, len(s), "")
+		}
+		// Appendix: fragment = *xchar, the rest encoded.
+		return splice(s, end, len(s), "#"+rfc1738.Escape(value, rfc1738.FragmentPart))
 	}
 	scheme, name, _ := strings.Cut(part, ".")
 	switch scheme {
@@ -304,6 +347,16 @@ func appendPart(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 			}
 			return withPath(u, h.Path+"?"+h.Search+"&"+enc[1:])
 		}
+	case rfc1738.KindOther:
+		if part == "query" && hasQuery(u) {
+			// RFC 1808 §2.4.4: the query is all after the first "?".
+			q, ok := Get(u, "query")
+			enc := rfc1738.Escape(value, rfc1738.Search)
+			if ok && q != "" {
+				enc = q + "&" + enc
+			}
+			return withQuery(u, enc, true)
+		}
 	case rfc1738.KindGopher:
 		if part == "path" || part == "selector" || part == "gopher.selector" {
 			g, _ := u.Gopher()
@@ -319,7 +372,7 @@ func appendPart(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 			return Set(u, "file.path", strings.TrimSuffix(p, "/")+"/"+value)
 		}
 	}
-	return rfc1738.URL{}, fmt.Errorf("%s: a %s URL has no part that can be appended to by this name (path, search, ftp.cwd)", part, u.Scheme())
+	return rfc1738.URL{}, fmt.Errorf("%s: a %s URL has no part that can be appended to by this name (path, query, ftp.cwd)", part, u.Scheme())
 }
 
 func setFTP(u rfc1738.URL, cwd []string, name string, typ byte) (rfc1738.URL, error) {

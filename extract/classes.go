@@ -25,7 +25,7 @@ const (
 	cNational                   // §5 national
 	cTrailing                   // trailing sentence punctuation
 	cDigit                      // §5 digit
-	cBare                       // a bare URL runs over it unless strict: cURL and the national characters but '\\' and '`'
+	cBare                       // a bare URL runs over it unless strict: cURL and the national characters but '\\', '`' and '|'
 
 	cAlphadigit = cAlpha | cDigit
 )
@@ -44,10 +44,13 @@ var class = func() (t [256]uint8) {
 	mark(nationalChars, cNational)
 	mark(trailingPunct, cTrailing)
 	// §2.2 calls the national characters unsafe, but real text writes
-	// http://host/~user and [IPv6] literals unencoded: the default reading
-	// takes them and reports the URL invalid. A backslash and a backquote
-	// quote or escape in text (C, JSON, TeX, Markdown) far more often than
-	// they belong to a URL, so a bare URL still ends there.
-	mark(xcharChars+urlExtraChars+"{}|^~[]", cBare)
+	// http://host/~user, {…} templates and [IPv6] literals unencoded: the
+	// default reading takes them and reports the URL invalid. A backslash
+	// and a backquote quote or escape in text (C, JSON, TeX, Markdown), and
+	// '|' delimits Markdown tables and shell pipes, far more often than
+	// they belong to a URL, so a bare URL still ends there (as it does for
+	// every other extractor: http://foo.bar/path|more is
+	// http://foo.bar/path).
+	mark(xcharChars+urlExtraChars+"{}^~[]", cBare)
 	return t
 }()

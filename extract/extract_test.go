@@ -227,6 +227,20 @@ var ruleTests = []struct {
 	{"shell variable", "curl $proto://$host/x and ${scheme}://h/", nil},
 	{"pip's name@URL", "pip install Proj@git+https://git.repo/p.git@1.3.1", []want{{"git+https://git.repo/p.git@1.3.1", Bare, nil}}},
 	{"templates", "file://{path} ssh://[user@]host.xz http://| http://[v]/", nil},
+	// '|' delimits Markdown tables and shell pipes: a bare URL ends there,
+	// as for every other extractor, with no note; '~' and {…} do not end it.
+	{"| ends a bare URL", "http://foo.bar/path|more", []want{{"http://foo.bar/path", Bare, nil}}},
+	{"Markdown table", "| http://a.org/x|http://a.org/y |", []want{{"http://a.org/x", Bare, nil}, {"http://a.org/y", Bare, nil}}},
+	{"shell pipe", "curl -s http://a.org/x|sh", []want{{"http://a.org/x", Bare, nil}}},
+	{"~ and {…} stay", "http://h.org/~u/{a,b}/x", []want{{"http://h.org/~u/{a,b}/x", Bare, nil}}},
+	{"| inside <URL:…> stays", "<URL:ftp://h.org/a|b>", []want{{"ftp://h.org/a|b", URLBracket, nil}}},
+	// §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]: what "URL:"
+	// marks is taken whatever octet its scheme begins with; in prose a
+	// scheme begins with a letter.
+	{"URL: scheme with a digit first", "<URL:1ab://h.org/x> URL:9p://h.org/y", []want{{"1ab://h.org/x", URLBracket, nil}, {"9p://h.org/y", URLPrefix, nil}}},
+	{"<URL:…> with an empty schemepart", "<URL:x:> <URL:https://>", []want{{"x:", URLBracket, nil}, {"https://", URLBracket, nil}}},
+	{"URL: scheme with . + - first", "<URL:.x:y> <URL:+z://h/> <URL:-a:b>", []want{{".x:y", URLBracket, nil}, {"+z://h/", URLBracket, nil}, {"-a:b", URLBracket, nil}}},
+	{"<…> scheme with a digit first", "<1ab:x> <.x:y>", nil},
 	// A bare URL broken after an ASCII hyphen in the middle of a word of
 	// its path is joined, the hyphen kept, when the next line makes it
 	// no worse; both other readings are noted.
@@ -335,7 +349,7 @@ func TestUnsafeWhole(t *testing.T) {
 		repaired string
 	}{
 		{"see http://host.dom/~joe/paper.ps.", "http://host.dom/~joe/paper.ps", 16, "http://host.dom/%7Ejoe/paper.ps"},
-		{"ftp://h.org/pub/{a,b}/x|y here", "ftp://h.org/pub/{a,b}/x|y", 16, "ftp://h.org/pub/%7Ba,b%7D/x%7Cy"},
+		{"ftp://h.org/pub/{a,b}/x^y here", "ftp://h.org/pub/{a,b}/x^y", 16, "ftp://h.org/pub/%7Ba,b%7D/x%5Ey"},
 		{"git clone ssh://user@[2001:db8::1]:22/r.git", "ssh://user@[2001:db8::1]:22/r.git", 11, ""}, // a host is never repaired
 	}
 	for _, tt := range tests {

@@ -3,6 +3,8 @@ package extract
 import (
 	"strconv"
 	"strings"
+
+	"github.com/rfc1738/rfc1738"
 )
 
 // FormatError says why Format cannot write a URL: the URL, the byte
@@ -34,8 +36,9 @@ const DefaultWidth = 72
 // with no allowed break that does not fit.
 //
 // The URL must be what <URL:…> can carry: a scheme, ':' and more (§2.1),
-// in printable ASCII without whitespace, '<' or '>' (encode anything else
-// first, §2.2). Format does not require a valid RFC 1738 URL; the error,
+// or a valid URL whose schemepart is empty or "//" (§5's genericurl
+// allows "https://"), in printable ASCII without whitespace, '<' or '>'
+// (encode anything else first, §2.2). Format does not require a valid RFC 1738 URL; the error,
 // a *FormatError, names the first octet it cannot write.
 func Format(url string, width int, indent string) (string, error) {
 	fail := func(off int, msg string) (string, error) {
@@ -46,8 +49,8 @@ func Format(url string, width int, indent string) (string, error) {
 			return fail(k, "cannot stand inside <URL:…> unencoded; encode it first (§2.2, Appendix)")
 		}
 	}
-	colon := schemeEnd([]byte(url))
-	if colon < 0 || !schemepartOK([]byte(url), colon, false) {
+	colon := schemeEnd([]byte(url), true)
+	if colon < 0 || !schemepartOK([]byte(url), colon, false) && !rfc1738.Valid(url) {
 		return fail(0, "a URL in text is a scheme, ':' and a schemepart (§2.1, Appendix)")
 	}
 	lead := columns(indent)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
@@ -52,6 +53,11 @@ func TestFormatRoundTrip(t *testing.T) {
 			var e *FormatError
 			if !errors.As(err, &e) || e.URL != u {
 				t.Fatalf("Format(%q): error %v is not a *FormatError on the input", u, err)
+			}
+			// Format writes every URL §5 allows: a valid one has no
+			// whitespace, '<', '>' or 8-bit octet.
+			if rfc1738.Valid(u) {
+				t.Fatalf("Format(%q) refused a valid URL: %v", u, err)
 			}
 			refused++
 			return
@@ -147,7 +153,8 @@ func TestFormatErrors(t *testing.T) {
 		{"http://a.org/<x>", 72, "", 13},                  // the wrapper's own delimiter
 		{"http://a.org/caf\xc3\xa9", 72, "", 16},          // §2.2: encode 8-bit octets first
 		{"uri@bunyip.com", 72, "", 0},                     // no scheme
-		{"http://", 72, "", 0},                            // no schemepart
+		{"http://", 72, "", 0},                            // no schemepart, and §3.3 wants a host
+		{"1ab", 72, "", 0},                                // no ':'
 		{"http://a.org/", 72, "--", 0},                    // the indent is whitespace
 		{"http://a.org/", 6, "", 0},                       // too narrow for <URL:x>
 		{"http://a.org/", 20, strings.Repeat(" ", 11), 0}, // an indent past half the width

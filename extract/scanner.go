@@ -326,8 +326,11 @@ func (s *Scanner) bracket(i int) bool {
 		s.pos, s.floor = spaced+1, spaced+1
 		return false
 	}
-	colon := schemeEnd(u)
-	if colon < 0 || !schemepartOK(u, colon, form == Bracket) {
+	// Inside <URL:…> any scheme §5 allows, and a schemepart that is
+	// nothing or "//" alone when the URL is valid all the same
+	// (genericurl's *xchar may be empty: "https://", "x:").
+	colon := schemeEnd(u, form == URLBracket)
+	if colon < 0 || !schemepartOK(u, colon, form == Bracket) && (form == Bracket || !rfc1738.Valid(string(u))) {
 		return false
 	}
 	s.m = Match{URL: string(u), Form: form}
@@ -364,10 +367,14 @@ func typesetterHyphen(u []byte) int {
 	return 0
 }
 
-// schemeEnd returns the index of the ':' that ends a scheme (a letter,
-// then §5 scheme characters) at the start of u, or -1.
-func schemeEnd(u []byte) int {
-	if len(u) == 0 || class[u[0]]&cAlpha == 0 {
+// schemeEnd returns the index of the ':' that ends a scheme at the start
+// of u, or -1. §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ], any
+// of which may come first; in prose (marked false) a scheme also starts
+// with a letter, as every registered one does, so that "1:2" or "+x:y" in
+// running text is not read as a URL. What the Appendix's "URL:" marks is a
+// URL whatever its scheme.
+func schemeEnd(u []byte, marked bool) int {
+	if len(u) == 0 || class[u[0]]&cScheme == 0 || !marked && class[u[0]]&cAlpha == 0 {
 		return -1
 	}
 	for k := 1; k < len(u) && k <= maxScheme; k++ {
@@ -459,14 +466,15 @@ func (s *Scanner) atColon(i int) bool {
 	form := Bare
 	if i-a == 3 && equalFold(b[a:i], "url") {
 		// Appendix: the prefix "URL:" marks a URL; then scheme ':' and
-		// at least one octet, any scheme.
+		// at least one octet, any scheme §5 allows (one may begin with a
+		// digit, '+', '-' or '.').
 		form = URLPrefix
 		a = i + 1
 		i = a
 		for i < len(b) && i-a <= maxScheme && class[b[i]]&cScheme != 0 {
 			i++
 		}
-		if i == a || i == len(b) || b[i] != ':' || i-a > maxScheme || class[b[a]]&cAlpha == 0 {
+		if i == a || i == len(b) || b[i] != ':' || i-a > maxScheme {
 			return false
 		}
 	} else if i+1 < len(b) && b[i+1] != '/' && !isMailtoOrNews(b[a:i]) {
@@ -594,7 +602,7 @@ scan:
 			Note{Offset: s.offset(hyphen),
 				Message:     "the hyphen at the line break may be the typesetter's, not the URL's (RFC 1738 Appendix); without it the URL reads " + without,
 				Alternative: without})
-	case e == runEnd && e < len(b) && class[b[e]]&cNational != 0 && b[e] != '\\':
+	case e == runEnd && e < len(b) && class[b[e]]&cNational != 0 && b[e] != '\\' && b[e] != '|':
 		s.nationalNote(u[:n], a, e)
 	case reverted || e == runEnd && b[e-1] == '-':
 		s.hyphenNote(u[:n], a, e)
@@ -890,8 +898,9 @@ func entityBefore(b []byte) int {
 // nationalNote notes a bare URL u that stopped at an unsafe national
 // character b[e] (§2.2), such as the '~' of http://host/~user under
 // SetStrict or a '`' always: the text may mean the longer URL, written
-// carelessly. A backslash is left alone: in text it escapes (JSON, C,
-// TeX) far more often than it belongs to a URL.
+// carelessly. A backslash and a '|' are left alone: in text they escape
+// (JSON, C, TeX) or delimit (Markdown tables, shell pipes) far more often
+// than they belong to a URL.
 func (s *Scanner) nationalNote(u []byte, a, e int) {
 	b := s.buf[:s.end]
 	j := e

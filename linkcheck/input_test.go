@@ -2,6 +2,7 @@ package linkcheck_test
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -158,6 +159,45 @@ func TestReportFormats(t *testing.T) {
 	}
 	if _, err := linkcheck.ParseFormat("yaml"); err == nil {
 		t.Error("ParseFormat(yaml) succeeded")
+	}
+}
+
+// TestReportsAreData: a server's status text and a file's name are data
+// in every report: no HTML in a Markdown cell, no formula in a CSV cell.
+func TestReportsAreData(t *testing.T) {
+	hostile := []linkcheck.Result{
+		{URL: "http://h/<b>&", Status: linkcheck.Broken, Detail: `404 <img src=x onerror=alert(1)> & "|"`, Scheme: "http",
+			Places: []linkcheck.Place{{File: "=HYPERLINK(\"http://e.vil\")", Line: 1, Column: 1}}},
+		{URL: "ftp://h/x", Status: linkcheck.Broken, Detail: "+1 -2 @3", Scheme: "ftp", Places: []linkcheck.Place{{File: "-x.txt", Line: 2, Column: 1}}},
+		{URL: "ftp://h/y", Status: linkcheck.Broken, Detail: "@SUM(A1)\r\nnext", Scheme: "ftp", Places: []linkcheck.Place{{File: "@f", Line: 3, Column: 1}}},
+	}
+	write := func(f linkcheck.Format) string {
+		var b bytes.Buffer
+		if err := (linkcheck.Report{Format: f}).Write(&b, hostile); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	md := write(linkcheck.Markdown)
+	for _, s := range []string{"| broken | `http://h/<b>&` | 404 &lt;img src=x onerror=alert(1)&gt; &amp; \"\\|\" | =HYPERLINK(\"http://e.vil\"):1:1 |",
+		"| broken | `ftp://h/y` | @SUM(A1)  next | @f:3:1 |"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("markdown lacks %s:\n%s", s, md)
+		}
+	}
+	rows, err := csv.NewReader(strings.NewReader(write(linkcheck.CSV))).ReadAll()
+	if err != nil || len(rows) != 4 {
+		t.Fatalf("csv: %v %q", err, rows)
+	}
+	for _, row := range rows[1:] {
+		for k, cell := range row {
+			if cell != "" && strings.IndexByte("=+-@\t\r", cell[0]) >= 0 {
+				t.Errorf("csv cell %d of %q starts with %q: a spreadsheet reads it as a formula", k, row, cell[0])
+			}
+		}
+	}
+	if rows[1][4] != `'=HYPERLINK("http://e.vil"):1:1` || rows[2][2] != "'+1 -2 @3" || rows[3][2] != "'@SUM(A1)\nnext" {
+		t.Errorf("csv rows %q", rows[1:])
 	}
 }
 

@@ -145,11 +145,23 @@ func writeCSV(w io.Writer, rs []Result) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"url", "result", "detail", "scheme", "places", "elapsed_ms"})
 	for _, r := range rs {
-		cw.Write([]string{r.URL, r.Status.String(), r.Detail, r.Scheme, placesString(r.Places),
+		cw.Write([]string{csvCell(r.URL), r.Status.String(), csvCell(r.Detail), r.Scheme, csvCell(placesString(r.Places)),
 			strconv.FormatFloat(float64(r.Elapsed.Microseconds())/1000, 'f', 3, 64)})
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvCell neutralises a cell a spreadsheet would read as a formula: one
+// that starts with '=', '+', '-' or '@' (or a TAB or CR, which some
+// spreadsheets skip before those) gets a leading "'", as OWASP's advice
+// on CSV injection says. A server's status text or a file name is data,
+// never a formula.
+func csvCell(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
 }
 
 type junitSuite struct {
@@ -208,16 +220,19 @@ func (rep Report) writeJUnit(w io.Writer, rs []Result) error {
 // writeMarkdown writes a table of the URLs that are not ok, for an issue
 // or a pull request, then the totals.
 func (rep Report) writeMarkdown(w io.Writer, rs []Result) {
-	cell := func(s string) string {
-		return strings.NewReplacer("|", `\|`, "`", "'", "\n", " ").Replace(s)
-	}
+	// A cell is text, never markup: '|' would end it, a line break the
+	// row, and '<', '>' and '&' in a server's status text would be HTML
+	// to a renderer. Inside the URL's code span only '|' and '`' matter
+	// (CommonMark shows the rest as written).
+	code := strings.NewReplacer("|", `\|`, "`", "'", "\r", " ", "\n", " ")
+	cell := strings.NewReplacer("|", `\|`, "`", "'", "\r", " ", "\n", " ", "<", "&lt;", ">", "&gt;", "&", "&amp;")
 	fmt.Fprintln(w, "| result | URL | detail | places |")
 	fmt.Fprintln(w, "|---|---|---|---|")
 	for _, r := range rs {
 		if r.Status == OK && !rep.Verbose {
 			continue
 		}
-		fmt.Fprintf(w, "| %s | `%s` | %s | %s |\n", r.Status, cell(r.URL), cell(r.Detail), cell(placesString(r.Places)))
+		fmt.Fprintf(w, "| %s | `%s` | %s | %s |\n", r.Status, code.Replace(r.URL), cell.Replace(r.Detail), cell.Replace(placesString(r.Places)))
 	}
 	fmt.Fprintf(w, "\n%s\n", Count(rs))
 }

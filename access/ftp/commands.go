@@ -40,6 +40,10 @@ func (c *Conn) Login(ctx context.Context, cred Credentials) (Reply, error) {
 			pass = AnonymousPassword
 		}
 	}
+	// RFC 4217 §12.1: with SecurityRequire, no login goes out unprotected.
+	if c.cfg.Security == SecurityRequire && !c.Protection().Control {
+		return Reply{}, fmt.Errorf("ftp: USER %s: not sent: %w", user, ErrTLSRequired)
+	}
 	// Refuse everything before the first byte is sent.
 	if err := checkArg("USER", user); err != nil {
 		return Reply{}, err

@@ -3,6 +3,7 @@ package ftp
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -60,6 +61,19 @@ type Config struct {
 	// server could aim the client at another protocol's port (25, SMTP)
 	// and have its banner saved as the file.
 	CheckDataPort func(port int) error
+
+	// Security asks for TLS (RFC 4217): SecurityNone (the zero value)
+	// speaks in clear; see SecurityTry and SecurityRequire. Dial then
+	// sends FEAT (SecurityTry only), AUTH TLS, PBSZ 0 and PROT P after the
+	// greeting, and reports each step to Trace.
+	Security Security
+
+	// TLS configures the TLS of the control and data connections; nil
+	// means crypto/tls's defaults (the system's roots) with TLS 1.2 at
+	// least. Its ServerName, when empty, is the host of the address
+	// dialled; its ClientSessionCache, when nil, is one per connection,
+	// shared by the control connection and its data connections.
+	TLS *tls.Config
 }
 
 // Reply is a server reply (RFC 959 §4.2). For a multi-line reply, Msg
@@ -76,7 +90,8 @@ func (r Reply) String() string { return fmt.Sprintf("%03d %s", r.Code, r.Msg) }
 // Conn is a control connection to an FTP server. It sends exactly the
 // commands its methods name, nothing more: no FEAT, OPTS, SYST or TYPE
 // of its own (RFC 1738 §3.2.2 spells out the sequence; the caller plans
-// it).
+// it), except the RFC 4217 steps Dial sends when Config.Security asks
+// for TLS.
 //
 // A Conn runs one command at a time and is not safe for concurrent use,
 // except Close, which may be called from any goroutine to abort. While
@@ -98,6 +113,8 @@ type Conn struct {
 	cwds   int      // CWDs sent, so that a pool knows when one moved the connection
 	feats  []string // FEAT's features once asked (see Features), else nil
 
+	dataTLS *tls.Config // PROT P accepted: data connections are TLS with it (RFC 4217 §9)
+
 	body   *body // open transfer body, if any
 	broken error // sticky: first fatal error
 	closed atomic.Bool
@@ -106,8 +123,9 @@ type Conn struct {
 }
 
 // Dial connects to addr ("host:port"; a missing port means 21), reads
-// the greeting and returns the connection ready for Login. The context
-// bounds the connect and the greeting.
+// the greeting, secures the session as Config.Security asks (RFC 4217),
+// and returns the connection ready for Login. The context bounds the
+// connect, the greeting and the TLS steps.
 func Dial(ctx context.Context, addr string, cfg Config) (*Conn, error) {
 	if cfg.MaxLineLength <= 0 {
 		cfg.MaxLineLength = DefaultMaxLineLength
@@ -147,6 +165,12 @@ func Dial(ctx context.Context, addr string, cfg Config) (*Conn, error) {
 		return nil, err
 	}
 	_ = nc.SetDeadline(time.Time{})
+	if cfg.Security != SecurityNone {
+		if err := c.secure(ctx, addr); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
 	return c, nil
 }
 

@@ -2,6 +2,7 @@ package ftp
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -103,6 +104,10 @@ func (c *Conn) open(ctx context.Context, verb, arg string, hasArg bool, rest int
 		c.closeDC()
 		return nil, replyErr(line, rep, func(int) bool { return false })
 	}
+	if err := c.dataHandshake(ctx, dc, line); err != nil {
+		w.done()
+		return nil, err
+	}
 	b := &body{c: c, dc: dc, w: w, ctx: ctx, line: line, size: -1}
 	if verb == "RETR" {
 		b.size = parseSize(rep.Msg)
@@ -168,6 +173,15 @@ func (c *Conn) passive(ctx context.Context, w *watcher) (net.Conn, error) {
 		return nil, fmt.Errorf("ftp: data connection to %s: %w", addr, ctxErr(ctx, err))
 	}
 	w.add(dc)
+	if c.dataTLS != nil {
+		// RFC 4217 §9, PROT P: the data connection is TLS too; its
+		// handshake runs after the server's 1xx (dataHandshake).
+		return tls.Client(dc, c.dataTLS), nil
+	}
+	if c.cfg.Security == SecurityRequire {
+		dc.Close()
+		return nil, fmt.Errorf("ftp: data connection: %w", ErrTLSRequired)
+	}
 	return dc, nil
 }
 

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/browse"
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 func init() {
@@ -23,6 +28,7 @@ func runBrowse(e *env, args []string) int {
 	timeout := fs.Duration("timeout", browse.DefaultTimeout, "give up on a page after this long (Esc gives up sooner)")
 	dir := fs.String("download-dir", ".", "where d saves")
 	noConfig := fs.Bool("no-config", false, "keep no bookmarks or history")
+	dump := fs.Bool("dump", false, "write the page as rendered, then a numbered list of its links, and exit, as lynx -dump does (no terminal needed)")
 	setup := accessSetup(fs)
 	operands, status, ok := parseFlags(fs, args)
 	if !ok {
@@ -35,6 +41,9 @@ func runBrowse(e *env, args []string) int {
 	start := ""
 	if len(operands) == 1 {
 		start = operands[0]
+	}
+	if *dump {
+		return runDump(e, start, *timeout, setup)
 	}
 	if !isTerminal(e.stdin) || !isTerminal(e.stdout) {
 		fmt.Fprintln(e.stderr, "rfc1738 browse: needs a terminal on stdin and stdout (use rfc1738 get to fetch without one)")
@@ -56,6 +65,25 @@ func runBrowse(e *env, args []string) int {
 	}
 	if err := browse.Run(start, opts, e.stdin, e.stdout); err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
+		return exitNegative
+	}
+	return exitOK
+}
+
+// runDump is browse --dump: the page and its links on stdout.
+func runDump(e *env, start string, timeout time.Duration, setup func(*env) (*access.Client, error)) int {
+	if start == "" {
+		return usageError(e, "browse", "--dump needs a URL")
+	}
+	if _, err := setup(e); err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := browse.Options{NewClient: func() (*access.Client, error) { return setup(e) }, Timeout: max(timeout, time.Second)}
+	if err := browse.Dump(ctx, start, opts, e.stdout); err != nil {
+		fmt.Fprintln(e.stderr, "rfc1738 browse:", safetext.Escape(err.Error()))
 		return exitNegative
 	}
 	return exitOK

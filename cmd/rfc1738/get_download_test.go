@@ -329,6 +329,15 @@ func TestGetNetrc(t *testing.T) {
 	if status != 0 || !strings.Contains(strings.Join(fake.Commands(), "\n"), "USER joe\nPASS s3cret") || strings.Contains(errOut, "s3cret") {
 		t.Errorf("ftp: %d %q %q", status, fake.Commands(), errOut)
 	}
+	if strings.Contains(errOut, "readable by group or others") {
+		t.Errorf("a private netrc drew a warning: %q", errOut)
+	}
+	// A netrc others may read is used, with a warning naming it.
+	os.Chmod(rc, 0o644)
+	if _, errOut, status := runBinary(t, "", "get", "--netrc-file", rc, "-o", "/dev/null", "ftp://"+fake.Addr+"/x"); status != 0 ||
+		!strings.Contains(errOut, "rfc1738: warning: "+rc+" is readable by group or others (mode 0644)") {
+		t.Errorf("ftp, netrc mode 0644: %d %q", status, errOut)
+	}
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, ".netrc"), []byte("default login ann password pw\n"), 0o600)
 	cmd := []string{"get", "--netrc", srv.URL + "/"}

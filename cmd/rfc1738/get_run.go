@@ -149,6 +149,7 @@ func runGet(e *env, args []string) int {
 	}
 
 	g := newGetter(e, c, o)
+	c.Warn = func(msg string) { g.say("rfc1738 get: warning: %s\n", msg) }
 	if o.verbose {
 		// A telnet session puts the terminal in raw mode, where "\n"
 		// alone does not return the cursor: on a terminal, end trace
@@ -267,6 +268,9 @@ func useNetrcFile(e *env, c *access.Client, path string) error {
 	f, err := netrc.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("--netrc: %v", err)
+	}
+	if f.Warning != "" {
+		fmt.Fprintf(e.stderr, "rfc1738: warning: %s\n", safetext.Escape(f.Warning))
 	}
 	c.Credentials = func(scheme, host string) (string, string, bool) {
 		en, ok := f.Lookup(host)

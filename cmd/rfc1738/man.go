@@ -84,6 +84,7 @@ func writeMan(w io.Writer) {
 		{"NETRC", "the netrc file of get --netrc (default ~/.netrc)"},
 		{"RFC1738_SMTP", "the SMTP relay of mail"},
 		{"RFC1738_GATEWAY_<SCHEME>", "a gateway URL template for a scheme without an access method (§4)"},
+		{"SSL_CERT_FILE, SSL_CERT_DIR", "the certificate authorities https and ftp over TLS trust, unless --cacert is given"},
 	} {
 		fmt.Fprintln(w, ".TP")
 		fmt.Fprintln(w, `\fB`+roff(v[0])+`\fR`)

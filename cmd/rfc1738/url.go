@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -17,12 +18,13 @@ import (
 func init() {
 	register(&command{
 		name:  "url",
-		short: "read and change URL parts: --get '{host}:{port}', --set, --append, --iterate",
-		args:  "[--get TEMPLATE] [--set PART=VALUE] [--append PART=VALUE] [--iterate 'PART=V1 V2'] [--url-file FILE] [URL ...]",
-		summary: "Take each URL (the operands, --url-file, else stdin one a line), change its parts (--set, --append, each value decoded " +
-			"and encoded as §2.2 and the scheme ask), and write it, or the --get template filled with its parts " +
-			"({host}, {port}, {path}, {ftp.type}, {gopher.selector} …; --list-parts shows a URL's). One output line per input line: " +
-			"an invalid input gives an empty line, and its error on stderr.",
+		short: "read and change URL parts as trurl does: --get '{host}:{port}', --set, --append, --iterate, --json",
+		args:  "[--url URL] [--redirect REF] [--get TEMPLATE] [--set PART=VALUE] [--append PART=VALUE] [--trim query=NAME] [--sort-query] [--iterate 'PART=V1 V2'] [--json] [--url-file FILE] [URL ...]",
+		summary: "Take each URL (--url and the operands, --url-file, else stdin one a line), resolve --redirect's relative reference against it, change its parts (--set, --append, each value decoded " +
+			"and encoded as §2.2 and the scheme ask; --trim, --sort-query), and write it, or the --get template filled with its parts " +
+			"({scheme} {user} {password} {host} {port} {path} {query} {fragment} {url}, {ftp.type}, {gopher.selector} …; --list-parts shows a URL's), " +
+			"or with --json a JSON array of the URLs and their parts. One output line per input line: " +
+			"an invalid input gives an empty line, and its error on stderr. The flags are trurl's; where RFC 1738 asks for another answer than trurl's, the README has a table.",
 		run: runURL,
 	})
 }
@@ -42,28 +44,92 @@ func (p *partValues) Set(s string) error {
 	return nil
 }
 
+// urlJSON is one element of --json's array, as trurl writes it.
+type urlJSON struct {
+	URL    string       `json:"url"`
+	Parts  urlJSONParts `json:"parts"`
+	Params []urlParam   `json:"params,omitempty"`
+}
+
+type urlJSONParts struct {
+	Scheme   string  `json:"scheme"`
+	User     *string `json:"user,omitempty"`
+	Password *string `json:"password,omitempty"`
+	Host     *string `json:"host,omitempty"`
+	Port     *string `json:"port,omitempty"`
+	Path     *string `json:"path,omitempty"`
+	Query    *string `json:"query,omitempty"`
+	Fragment *string `json:"fragment,omitempty"`
+}
+
+type urlParam struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// jsonOf returns u's --json element, each part from get.
+func jsonOf(u rfc1738.URL, get func(rfc1738.URL, string) (string, bool)) urlJSON {
+	part := func(name string) *string {
+		if v, ok := get(u, name); ok {
+			return &v
+		}
+		return nil
+	}
+	j := urlJSON{URL: u.String(), Parts: urlJSONParts{Scheme: u.Scheme(), User: part("user"), Password: part("password"),
+		Host: part("host"), Port: part("port"), Path: part("path"), Query: part("query"), Fragment: part("fragment")}}
+	for _, p := range edit.Pairs(u) {
+		j.Params = append(j.Params, urlParam{p.Name, p.Value})
+	}
+	return j
+}
+
 func runURL(e *env, args []string) int {
 	fs := newFlags(e, commands["url"])
-	get := fs.String("get", "", "write this `TEMPLATE` filled with each URL's parts: {part}, {{ and }} for braces")
-	var sets, appends, iterates partValues
-	fs.Var(&sets, "set", "set a part: `PART=VALUE`, the value decoded (\"path\" as written); repeatable")
-	fs.Var(&appends, "append", "add to a part: `PART=VALUE` (path: one more segment; search: &VALUE; ftp.cwd: one more CWD); repeatable")
+	var urls stringList
+	fs.Var(&urls, "url", "a `URL` to work on, before the operands; repeatable")
+	get := fs.String("get", "", "write this `TEMPLATE` filled with each URL's parts: {part} (decoded where that keeps the meaning), {:part} as written, {{ and }} for braces")
+	fs.StringVar(get, "g", "", "as --get `TEMPLATE`")
+	var sets, appends, iterates, trims partValues
+	fs.Var(&sets, "set", "set a part: `PART=VALUE`, the value decoded (\"path\" of a non-http URL as written); an empty query or fragment removes it; repeatable")
+	fs.Var(&sets, "s", "as --set `PART=VALUE`")
+	fs.Var(&appends, "append", "add to a part: `PART=VALUE` (path: one more segment; query: &VALUE; ftp.cwd: one more CWD); repeatable")
+	fs.Var(&appends, "a", "as --append `PART=VALUE`")
+	fs.Var(&trims, "trim", "remove the query pairs named NAME, or starting with NAME before a final *: `query=NAME`; repeatable")
+	sortQuery := fs.Bool("sort-query", false, "sort the query's name=value pairs by name")
 	fs.Var(&iterates, "iterate", "write one URL for each of the space-separated values: `'PART=V1 V2 …'`; repeatable (every combination)")
+	asJSON := fs.Bool("json", false, "write a JSON array: for each URL its \"url\", its \"parts\" and its query \"params\", as trurl does")
+	urlencode := fs.Bool("urlencode", false, "write the user, password and fragment as encoded in the URL, not decoded, in --get and --json")
+	redirect := fs.String("redirect", "", "resolve the relative `REF` against each URL first, by RFC 1808 §4 (--rfc3986: by RFC 3986 §5.2)")
+	rfc3986 := fs.Bool("rfc3986", false, "--redirect resolves by RFC 3986 §5.2, as trurl does, instead of RFC 1808 §4")
 	urlFile := fs.String("url-file", "", "read URLs from `FILE`, one a line (- is stdin)")
+	fs.StringVar(urlFile, "f", "", "as --url-file `FILE`")
 	listParts := fs.Bool("list-parts", false, "write each URL's part names and values, one \"name value\" a line, then an empty line")
 	operands, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
 	}
+	for _, t := range trims {
+		if t.part != "query" {
+			return usageError(e, "url", "--trim %s=%s: only the query's pairs can be trimmed", t.part, t.value)
+		}
+	}
+	operands = append(urls, operands...)
 	if *urlFile != "" && len(operands) > 0 {
 		return usageError(e, "url", "give URLs as operands or with --url-file, not both")
 	}
+	partOf := edit.Get
+	if *urlencode {
+		partOf = edit.Raw
+	}
 	out := bufio.NewWriterSize(e.stdout, 64*1024)
 	defer out.Flush()
+	var jsonOut []urlJSON
 	status = exitOK
 	fail := func(in string, err error) {
 		status = exitNegative
-		fmt.Fprintln(out) // one line per input line, always
+		if !*asJSON {
+			fmt.Fprintln(out) // one line per input line, always
+		}
 		out.Flush()
 		fmt.Fprintf(e.stderr, "rfc1738 url: %s: %v\n", strconv.Quote(access.Redact(in)), err)
 	}
@@ -78,6 +144,16 @@ func runURL(e *env, args []string) int {
 			fail(in, err)
 			return
 		}
+		if *redirect != "" {
+			resolve := u.Resolve
+			if *rfc3986 {
+				resolve = u.ResolveRFC3986
+			}
+			if u, err = resolve(*redirect); err != nil {
+				fail(in, fmt.Errorf("--redirect: %w", err))
+				return
+			}
+		}
 		for _, s := range sets {
 			if u, err = edit.Set(u, s.part, s.value); err != nil {
 				fail(in, err)
@@ -86,6 +162,18 @@ func runURL(e *env, args []string) int {
 		}
 		for _, a := range appends {
 			if u, err = edit.Append(u, a.part, a.value); err != nil {
+				fail(in, err)
+				return
+			}
+		}
+		for _, t := range trims {
+			if u, err = edit.TrimQuery(u, t.value); err != nil {
+				fail(in, err)
+				return
+			}
+		}
+		if *sortQuery {
+			if u, err = edit.SortQuery(u); err != nil {
 				fail(in, err)
 				return
 			}
@@ -108,9 +196,11 @@ func runURL(e *env, args []string) int {
 		var lines []string
 		for _, r := range results {
 			switch {
+			case *asJSON:
+				jsonOut = append(jsonOut, jsonOf(r, partOf))
 			case *listParts:
 				for _, name := range edit.Names(r) {
-					v, ok := edit.Get(r, name)
+					v, ok := partOf(r, name)
 					if !ok {
 						v = "-"
 					}
@@ -118,7 +208,11 @@ func runURL(e *env, args []string) int {
 				}
 				lines = append(lines, "")
 			case *get != "":
-				s, err := edit.ExpandFunc(r, *get, safetext.Escape)
+				tmpl := *get
+				if *urlencode {
+					tmpl = encodedTemplate(tmpl)
+				}
+				s, err := edit.ExpandFunc(r, tmpl, safetext.Escape)
 				if err != nil {
 					fail(in, err)
 					return
@@ -145,5 +239,34 @@ func runURL(e *env, args []string) int {
 	if st := eachInput(e, "url", operands, out, one); st != exitOK {
 		return st
 	}
+	if *asJSON {
+		if jsonOut == nil {
+			jsonOut = []urlJSON{}
+		}
+		enc := json.NewEncoder(out)
+		enc.SetEscapeHTML(false) // a query's "&" as written
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(jsonOut); err != nil {
+			fmt.Fprintf(e.stderr, "rfc1738 url: %v\n", err)
+			return exitNegative
+		}
+	}
 	return status
+}
+
+// encodedTemplate returns a --get template with each {part} written
+// {:part}, the part as encoded, for --urlencode.
+func encodedTemplate(t string) string {
+	var b strings.Builder
+	for i := 0; i < len(t); i++ {
+		b.WriteByte(t[i])
+		switch {
+		case strings.HasPrefix(t[i:], "{{"):
+			b.WriteByte('{')
+			i++
+		case t[i] == '{' && i+1 < len(t) && t[i+1] != ':':
+			b.WriteByte(':')
+		}
+	}
+	return b.String()
 }

@@ -23,6 +23,12 @@ type Entry struct {
 // File is a parsed netrc file.
 type File struct {
 	Entries []Entry
+
+	// Warning, set by ReadFile, says why the file is not private: it is
+	// readable by group or others (ftp(1) refuses such a file when it
+	// holds a password). Callers show it; the logins are used all the
+	// same, as curl and wget use them.
+	Warning string
 }
 
 // maxSize bounds the file read: a netrc is a handful of lines.
@@ -101,7 +107,8 @@ func Parse(r io.Reader) (*File, error) {
 	return f, sc.Err()
 }
 
-// ReadFile parses the netrc file at path.
+// ReadFile parses the netrc file at path, and sets File.Warning when
+// group or others may read it.
 func ReadFile(path string) (*File, error) {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -111,6 +118,10 @@ func ReadFile(path string) (*File, error) {
 	f, err := Parse(fh)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if fi, err := fh.Stat(); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o044 != 0 {
+		f.Warning = fmt.Sprintf("%s is readable by group or others (mode %04o): its passwords are not private; chmod 600 %s",
+			path, fi.Mode().Perm(), path)
 	}
 	return f, nil
 }

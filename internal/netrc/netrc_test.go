@@ -1,6 +1,9 @@
 package netrc
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -42,5 +45,30 @@ default login anonymous password me@here.example
 	f, _ = Parse(strings.NewReader("machine h login a password b"))
 	if _, ok := f.Lookup("x"); ok {
 		t.Error("a host without an entry and no default found one")
+	}
+}
+
+// TestReadFileWarning: a netrc that group or others may read draws a
+// warning naming the file and the mode; a private one none.
+func TestReadFileWarning(t *testing.T) {
+	dir := t.TempDir()
+	for mode, warn := range map[os.FileMode]bool{0o600: false, 0o400: false, 0o640: true, 0o604: true, 0o644: true} {
+		path := filepath.Join(dir, fmt.Sprintf("netrc-%o", mode))
+		if err := os.WriteFile(path, []byte("machine h login u password p\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+		f, err := ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Warning != ""; got != warn || warn && !strings.Contains(f.Warning, fmt.Sprintf("%s is readable by group or others (mode %04o)", path, mode)) {
+			t.Errorf("mode %04o: warning %q", mode, f.Warning)
+		}
+		if e, ok := f.Lookup("h"); !ok || e.Password != "p" {
+			t.Errorf("mode %04o: lookup %+v", mode, e)
+		}
 	}
 }

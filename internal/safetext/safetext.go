@@ -1,6 +1,7 @@
 // Package safetext makes text from a network peer safe to print: control
-// characters become Go escapes, so a hostile reply cannot move the cursor,
-// clear the screen or forge log lines.
+// characters and bidirectional overrides become Go escapes, so a hostile
+// reply cannot move the cursor, clear the screen, forge log lines or
+// reorder what a line shows.
 package safetext
 
 import (
@@ -10,9 +11,10 @@ import (
 	"unicode/utf8"
 )
 
-// Escape returns s with every control character (C0, DEL, C1) written as a
-// Go escape (\r, \x1b, \u009b) and every byte of invalid UTF-8 as \xNN;
-// other text is unchanged. It returns s itself when nothing needs escaping.
+// Escape returns s with every control character (C0, DEL, C1) and every
+// bidirectional embedding, override or isolate (U+202A–202E, U+2066–2069)
+// written as a Go escape (\r, \x1b, \u009b, \u202e) and every byte of
+// invalid UTF-8 as \xNN; other text is unchanged. It returns s itself when nothing needs escaping.
 func Escape(s string) string { return escape(s, false) }
 
 // Line is Escape for a protocol line shown as it is sent or received (a
@@ -52,5 +54,14 @@ func escape(s string, keepTab bool) string {
 }
 
 func unsafe(r rune, size int) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r == utf8.RuneError && size == 1)
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r == utf8.RuneError && size == 1) || bidi(r)
+}
+
+// bidi reports whether r is one of Unicode's explicit directional
+// formatting characters (UAX #9 §2: embeddings and overrides U+202A–202E,
+// isolates U+2066–2069). A peer's name that holds one reorders the rest
+// of the terminal line it is printed on ("Trojan Source", CVE-2021-42574):
+// a file called "txt.\u202eexe" reads as "exe.txt".
+func bidi(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }

@@ -10,6 +10,12 @@ func TestEscape(t *testing.T) {
 		"\x1b[2J clear":     `\x1b[2J clear`,
 		"bad \xff utf8":     `bad \xff utf8`,
 		"c1 \u009b control": `c1 \u009b control`,
+		// Trojan Source: every embedding, override and isolate; the
+		// marks U+200E/U+200F around them only steer neutral text.
+		"txt.\u202eexe":                                `txt.\u202eexe`,
+		"\u202a\u202b\u202c\u202d\u202e":               `\u202a\u202b\u202c\u202d\u202e`,
+		"\u2066\u2067\u2068\u2069 \u2065\u206a \u200f": `\u2066\u2067\u2068\u2069` + " \u2065\u206a \u200f",
+		"\u2029 \u202f":                                "\u2029 \u202f",
 	} {
 		if got := Escape(in); got != want {
 			t.Errorf("Escape(%q) = %q, want %q", in, got, want)

@@ -2,6 +2,7 @@ package testserver
 
 import (
 	"bufio"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"path"
@@ -58,6 +59,19 @@ type FTPFakeOptions struct {
 	// runs on the session's goroutine, so it may block (see
 	// FTPSession.Done).
 	Handle func(s *FTPSession, line string) bool
+
+	// TLS, when set, makes the fake speak RFC 4217 with this server
+	// configuration: FEAT lists AUTH TLS, PBSZ and PROT; "AUTH TLS" is
+	// answered 234 and the control connection becomes TLS; after "PROT P"
+	// every data connection is TLS, its handshake after the 150 reply,
+	// as vsftpd does it.
+	TLS *tls.Config
+
+	// RequireResume refuses a protected data connection that does not
+	// resume the control connection's TLS session, as vsftpd's
+	// require_ssl_reuse (its default) does: "522 SSL connection failed:
+	// session reuse required".
+	RequireResume bool
 }
 
 // FTPSession is one control connection to an FTPFake, handed to
@@ -69,6 +83,8 @@ type FTPSession struct {
 	pasv net.Listener
 	rest int64 // the offset of the last REST, for the next RETR
 	id   int   // index of this session in FTPFake.sessions
+	r    *bufio.Reader
+	prot bool // PROT P: data connections are TLS
 }
 
 // NewFTPFake starts a fake FTP server; the test's cleanup stops it,
@@ -116,9 +132,9 @@ func (s *FTPSession) run() {
 		greeting = []string{"220 fake FTP server ready"}
 	}
 	s.Reply(greeting...)
-	r := bufio.NewReaderSize(s.conn, 8192)
+	s.r = bufio.NewReaderSize(s.conn, 8192)
 	for {
-		line, err := r.ReadString('\n')
+		line, err := s.r.ReadString('\n')
 		if err != nil {
 			return
 		}
@@ -273,6 +289,21 @@ func (s *FTPSession) Send(preliminary string, data string) {
 		return
 	}
 	s.Reply(preliminary)
+	if s.prot {
+		tc := tls.Server(dc, s.fake.opts.TLS)
+		tc.SetDeadline(time.Now().Add(5 * time.Second))
+		if err := tc.Handshake(); err != nil {
+			dc.Close()
+			s.Reply("522 SSL connection failed.")
+			return
+		}
+		if s.fake.opts.RequireResume && !tc.ConnectionState().DidResume {
+			dc.Close()
+			s.Reply("522 SSL connection failed: session reuse required")
+			return
+		}
+		dc = tc
+	}
 	dc.SetWriteDeadline(time.Now().Add(10 * time.Second))
 	_, err = dc.Write([]byte(data))
 	dc.Close()
@@ -367,6 +398,38 @@ func (s *FTPSession) standard(line string) bool {
 			b.WriteString("\r\n")
 		}
 		s.Send("150 Here comes the directory listing.", b.String())
+	case "FEAT":
+		if s.fake.opts.TLS == nil {
+			s.Reply("502 Command not implemented.")
+			break
+		}
+		s.Reply("211-Features:", " AUTH TLS", " PBSZ", " PROT", " UTF8", "211 End")
+	case "AUTH":
+		if s.fake.opts.TLS == nil || !strings.EqualFold(arg, "TLS") {
+			s.Reply("504 Unknown AUTH type.")
+			break
+		}
+		s.Reply("234 Proceed with negotiation.")
+		tc := tls.Server(s.conn, s.fake.opts.TLS)
+		tc.SetDeadline(time.Now().Add(5 * time.Second))
+		if err := tc.Handshake(); err != nil {
+			return false
+		}
+		tc.SetDeadline(time.Time{})
+		s.conn, s.r = tc, bufio.NewReaderSize(tc, 8192)
+	case "PBSZ":
+		if _, ok := s.conn.(*tls.Conn); !ok {
+			s.Reply("503 PBSZ needs a secure connection.")
+			break
+		}
+		s.Reply("200 PBSZ set to 0.")
+	case "PROT":
+		if _, ok := s.conn.(*tls.Conn); !ok {
+			s.Reply("503 PROT needs a secure connection.")
+			break
+		}
+		s.prot = strings.EqualFold(arg, "P")
+		s.Reply("200 PROT now " + map[bool]string{true: "Private.", false: "Clear."}[s.prot])
 	case "QUIT":
 		s.Reply("221 Goodbye.")
 		return false

@@ -43,6 +43,41 @@ var VSFTPDFiles = map[string]string{
 // Unavailable.
 func VSFTPD(t testing.TB) (addr, root string) {
 	t.Helper()
+	return vsftpd(t, nil)
+}
+
+// VSFTPDTLS starts VSFTPD's server with explicit FTP over TLS (RFC 4217)
+// besides: ssl_enable=YES with a certificate for 127.0.0.1 that ca, made
+// for the test, signs; anonymous sessions may use TLS (allow_anon_ssl) and
+// need not; every data connection must resume its control connection's
+// TLS session (require_ssl_reuse=YES, vsftpd's default, said explicitly).
+// Clients trust ca.PEM (curl --cacert).
+func VSFTPDTLS(t testing.TB) (addr, root string, ca *CA) {
+	t.Helper()
+	ca = NewCA(t)
+	dir := t.TempDir()
+	cert, key := ca.IssueFiles(t, dir, "127.0.0.1", "localhost")
+	addr, root = vsftpd(t, []string{
+		"ssl_enable=YES",
+		"rsa_cert_file=" + cert,
+		"rsa_private_key_file=" + key,
+		"allow_anon_ssl=YES",
+		"force_anon_logins_ssl=NO",
+		"force_anon_data_ssl=NO",
+		"force_local_logins_ssl=NO",
+		"force_local_data_ssl=NO",
+		"require_ssl_reuse=YES",
+		// Debian's vsftpd 3.0.3 allows ECDHE-RSA-AES256-GCM-SHA384 alone
+		// (upstream: DES-CBC3-SHA), which the ECDSA certificate cannot
+		// serve under TLS 1.2.
+		"ssl_ciphers=HIGH",
+	})
+	return addr, root, ca
+}
+
+// vsftpd starts the reference vsftpd with extra configuration lines.
+func vsftpd(t testing.TB, extra []string) (addr, root string) {
+	t.Helper()
 	NeedRoot(t)
 	bin := Need(t, "vsftpd")
 	if bin == nil {
@@ -109,6 +144,7 @@ func VSFTPD(t testing.TB) (addr, root string) {
 		// Fail a wrong password at once rather than after 1 s.
 		"delay_failed_login=0",
 	}
+	settings = append(settings, extra...)
 	// A bad line makes vsftpd exit with status 2 and print nothing
 	// (loopback-servers.md §1), so the file is written plainly.
 	writeFile(t, conf, []byte(strings.Join(settings, "\n")+"\n"))

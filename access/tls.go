@@ -1,0 +1,200 @@
+package access
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access/ftp"
+	"github.com/rfc1738/rfc1738/internal/safetext"
+)
+
+// TLS is the TLS policy of every connection a Client secures: https (RFC
+// 2818) and ftp's AUTH TLS (RFC 4217). Its zero value verifies each
+// server's certificate against the system's roots (which crypto/x509
+// reads from SSL_CERT_FILE and SSL_CERT_DIR when they are set), checks the
+// host name, sends it as SNI, and speaks TLS 1.2 or later; ftp stays in
+// clear.
+type TLS struct {
+	// Roots, when set, are the only certificate authorities trusted, in
+	// place of the system's (curl --cacert). LoadRoots reads a PEM file.
+	Roots *x509.CertPool
+	// RootsFrom names where Roots came from, for plans ("ca.pem").
+	RootsFrom string
+	// Insecure turns certificate verification off (curl -k): anyone on
+	// the path can then read and change the transfer.
+	Insecure bool
+	// FTP says whether ftp sessions ask for TLS (RFC 4217): not at all
+	// (the zero value), when FEAT offers it (ftp.SecurityTry, curl
+	// --ssl), or always, failing without it (ftp.SecurityRequire, curl
+	// --ssl-reqd).
+	FTP ftp.Security
+}
+
+// LoadRoots reads a PEM bundle of certificate authorities (as curl's
+// --cacert) for TLS.Roots. A file with no certificate in it is an error.
+func LoadRoots(path string) (*x509.CertPool, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(b) {
+		return nil, fmt.Errorf("%s: no PEM certificate in it", path)
+	}
+	return pool, nil
+}
+
+// Config returns the crypto/tls configuration of a connection to
+// serverName (its SNI and the name its certificate must hold; "" lets
+// net/http fill it in).
+func (t TLS) Config(serverName string) *tls.Config {
+	return &tls.Config{
+		ServerName:         serverName,
+		RootCAs:            t.Roots,
+		InsecureSkipVerify: t.Insecure,
+		MinVersion:         tls.VersionTLS12, // RFC 9325 §3.1.1: TLS 1.2 at least
+	}
+}
+
+// describe says how certificates are checked, for a plan.
+func (t TLS) describe(host string) string {
+	sni := "SNI " + host
+	if net.ParseIP(host) != nil {
+		sni = "no SNI for an IP address (RFC 6066 §3)"
+	}
+	switch {
+	case t.Insecure:
+		return "TLS 1.2 or later, " + sni + "; the certificate is NOT verified"
+	case t.Roots != nil:
+		from := t.RootsFrom
+		if from == "" {
+			from = "the given CA bundle"
+		}
+		return "TLS 1.2 or later, " + sni + "; the certificate must name " + host + " and chain to " + from
+	}
+	return "TLS 1.2 or later, " + sni + "; the certificate must name " + host + " and chain to the system's roots (SSL_CERT_FILE, SSL_CERT_DIR)"
+}
+
+// insecureWarning is the plan's warning, and the run's, when
+// certificates are not verified.
+const insecureWarning = "certificate verification is off: anyone on the path can read and change the transfer"
+
+// CertificateError is a TLS handshake that failed because the server's
+// certificate could not be verified: an unknown authority, a name that
+// is not the host's, an expired certificate.
+type CertificateError struct {
+	Host string // the host whose certificate it is
+	Err  error  // crypto/x509's reason
+}
+
+func (e *CertificateError) Error() string {
+	return "TLS: the certificate of " + e.Host + " is not trusted: " + e.Err.Error()
+}
+
+func (e *CertificateError) Unwrap() error { return e.Err }
+
+// certificateError returns a *CertificateError for err when it is a
+// failed certificate verification with host, else err itself.
+func certificateError(host string, err error) error {
+	var ce *CertificateError
+	if errors.As(err, &ce) {
+		return err
+	}
+	var reason error
+	var ve *tls.CertificateVerificationError
+	var ua x509.UnknownAuthorityError
+	var he x509.HostnameError
+	var ci x509.CertificateInvalidError
+	switch {
+	case errors.As(err, &ve):
+		reason = ve.Err
+	case errors.As(err, &ua):
+		reason = ua
+	case errors.As(err, &he):
+		reason = he
+	case errors.As(err, &ci):
+		reason = ci
+	default:
+		return err
+	}
+	return &CertificateError{Host: host, Err: reason}
+}
+
+// warn tells the user about something a running plan met (an https
+// redirect to http): through Client.Warn, else the trace.
+func (c *Client) warn(msg string) {
+	if c.Warn != nil {
+		c.Warn(safetext.Line(msg))
+		return
+	}
+	c.trace('!', "warning: "+msg)
+}
+
+// tlsTransports are the http transports of Clients whose TLS policy is
+// not the default, one per policy, so that connections are shared.
+var tlsTransports struct {
+	sync.Mutex
+	m map[tlsKey]*http.Transport
+}
+
+type tlsKey struct {
+	roots    *x509.CertPool
+	insecure bool
+}
+
+// transport returns the http transport for c's TLS policy.
+func (c *Client) transport() *http.Transport {
+	if c.TLS.Roots == nil && !c.TLS.Insecure {
+		return httpTransport
+	}
+	k := tlsKey{c.TLS.Roots, c.TLS.Insecure}
+	tlsTransports.Lock()
+	defer tlsTransports.Unlock()
+	if t := tlsTransports.m[k]; t != nil {
+		return t
+	}
+	t := httpTransport.Clone()
+	t.TLSClientConfig = c.TLS.Config("")
+	if tlsTransports.m == nil {
+		tlsTransports.m = map[tlsKey]*http.Transport{}
+	}
+	tlsTransports.m[k] = t
+	return t
+}
+
+// ftpPlanTLS adds the RFC 4217 steps of Client.TLS.FTP to an ftp plan,
+// before USER: ftp.Dial sends them.
+func ftpPlanTLS(c *Client, p *Plan, u rfc1738.URL) {
+	steps := []Step{{Verb: "AUTH", Arg: "TLS", HasArg: true}, {Verb: "PBSZ", Arg: "0", HasArg: true}, {Verb: "PROT", Arg: "P", HasArg: true}}
+	switch c.TLS.FTP {
+	case ftp.SecurityTry:
+		p.Steps = append(append(p.Steps, Step{Verb: "FEAT"}), steps...)
+		p.Notes = append(p.Notes, "AUTH TLS, PBSZ and PROT only when FEAT lists AUTH TLS (RFC 4217 §6); without it, or when the server refuses, the session goes on in clear")
+	case ftp.SecurityRequire:
+		p.Steps = append(p.Steps, steps...)
+		p.Notes = append(p.Notes, "TLS is required (RFC 4217): unless the server protects the control and the data connections, the session ends before USER and PASS are sent")
+	default:
+		return
+	}
+	p.Notes = append(p.Notes, c.TLS.describe(u.Host()), "each data connection is TLS and resumes the control connection's session (RFC 4217 §10.2)")
+	if c.TLS.Insecure {
+		p.Warnings = append(p.Warnings, insecureWarning)
+	}
+}
+
+// ftpCheckTLS checks, at the plan's TLS steps, that the connection is as
+// protected as Client.TLS.FTP requires (ftp.Dial has already refused
+// otherwise; a pooled connection was dialled with the same policy).
+func ftpCheckTLS(c *Client, conn *ftp.Conn) error {
+	if pr := conn.Protection(); c.TLS.FTP == ftp.SecurityRequire && (!pr.Control || !pr.Data) {
+		return fmt.Errorf("ftp: %w", ftp.ErrTLSRequired)
+	}
+	return nil
+}
