@@ -14,14 +14,21 @@ import (
 // dropped is replaced by a fresh one, as often as the pool keeps idle
 // logins.
 func (h ftpHandler) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error) {
+	return ftpTries(ctx, c, func() (*Info, error, bool) { return h.stat(ctx, c, p) })
+}
+
+// ftpTries runs once, and again while it failed on a kept login the
+// server has since dropped (fresh false), as often as the pool keeps idle
+// logins: each try takes another.
+func ftpTries[T any](ctx context.Context, c *Client, once func() (T, error, bool)) (T, error) {
 	tries := 1
 	if c.FTPPool != nil {
 		tries += max(c.FTPPool.MaxIdlePerLogin, ftp.DefaultMaxIdlePerLogin)
 	}
 	for i := 1; ; i++ {
-		info, err, fresh := h.stat(ctx, c, p)
+		v, err, fresh := once()
 		if err == nil || fresh || i >= tries || ctx.Err() != nil {
-			return info, err
+			return v, err
 		}
 		c.trace('!', "the kept connection failed: "+err.Error()+"; trying once more")
 	}
@@ -82,17 +89,7 @@ func (e *NotVerifiedError) Is(target error) bool { return target == ErrNotVerifi
 // no line of it can be read. With Client.FTPPool, a kept login the
 // server has since dropped is replaced by a fresh one, as for Stat.
 func (h ftpHandler) List(ctx context.Context, c *Client, p *Plan) (*Entries, error) {
-	tries := 1
-	if c.FTPPool != nil {
-		tries += max(c.FTPPool.MaxIdlePerLogin, ftp.DefaultMaxIdlePerLogin)
-	}
-	for i := 1; ; i++ {
-		ents, err, fresh := h.list(ctx, c, p)
-		if err == nil || fresh || i >= tries || ctx.Err() != nil {
-			return ents, err
-		}
-		c.trace('!', "the kept connection failed: "+err.Error()+"; trying once more")
-	}
+	return ftpTries(ctx, c, func() (*Entries, error, bool) { return h.list(ctx, c, p) })
 }
 
 func (h ftpHandler) list(ctx context.Context, c *Client, p *Plan) (_ *Entries, _ error, fresh bool) {

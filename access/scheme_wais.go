@@ -176,16 +176,25 @@ func quoteAll(words []string) []string {
 	return out
 }
 
-// Get executes a wais plan: Dial (the InitializeRequest), then the search
-// and present or the document retrieval the plan holds, then Close.
-func (h WAIS) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+// waisDial opens the association of a wais plan (the InitializeRequest).
+func waisDial(ctx context.Context, c *Client, p *Plan) (*waisPlan, *wais.Conn, error) {
 	d, ok := p.Data.(*waisPlan)
 	if !ok {
-		return nil, fmt.Errorf("%s: not a plan of the wais handler", p.URL)
+		return nil, nil, fmt.Errorf("%s: not a plan of the wais handler", p.URL)
 	}
 	conn, err := wais.Dial(ctx, p.Connect, wais.Config{Trace: c.tracer()})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.URL, err)
+		return nil, nil, fmt.Errorf("%s: %w", p.URL, err)
+	}
+	return d, conn, nil
+}
+
+// Get executes a wais plan: Dial (the InitializeRequest), then the search
+// and present or the document retrieval the plan holds, then Close.
+func (h WAIS) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+	d, conn, err := waisDial(ctx, c, p)
+	if err != nil {
+		return nil, err
 	}
 	var body []byte
 	switch d.form {
@@ -344,13 +353,9 @@ const waisProbeTerm = "a"
 // record, if any, is presented; a document URL is retrieved by its WAIS
 // document id (§3.9 gives no lighter way).
 func (h WAIS) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error) {
-	d, ok := p.Data.(*waisPlan)
-	if !ok {
-		return nil, fmt.Errorf("%s: not a plan of the wais handler", p.URL)
-	}
-	conn, err := wais.Dial(ctx, p.Connect, wais.Config{Trace: c.tracer()})
+	d, conn, err := waisDial(ctx, c, p)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.URL, err)
+		return nil, err
 	}
 	defer conn.Close()
 	if d.form == waisDocument {
