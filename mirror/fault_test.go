@@ -59,6 +59,25 @@ func fakeList(s *testserver.FTPSession) {
 	s.Send("150 Here comes the directory listing.", b.String())
 }
 
+// faultFake serves faultFiles, LIST by fakeList, and the command lines
+// of answers by their functions.
+func faultFake(t *testing.T, answers map[string]func(*testserver.FTPSession)) *testserver.FTPFake {
+	return testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: faultFiles,
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			if line == "LIST" {
+				fakeList(s)
+				return true
+			}
+			if answer, ok := answers[line]; ok {
+				answer(s)
+				return true
+			}
+			return false
+		},
+	})
+}
+
 func TestMirrorFaults(t *testing.T) {
 	var drop atomic.Bool
 	drop.Store(true)
@@ -225,22 +244,11 @@ func TestMirrorResume(t *testing.T) {
 // reader, access/ftp): the files are fetched, and --delete keeps a local
 // file the server still lists, rather than taking the folder for empty.
 func TestMirrorMLSDUnreadable(t *testing.T) {
-	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
-		Files: faultFiles,
-		Handle: func(s *testserver.FTPSession, line string) bool {
-			switch line {
-			case "FEAT":
-				s.Reply("211-Features:", " MLST type*;size*;modify*;", " SIZE", "211 End")
-				return true
-			case "MLSD":
-				s.Send("150 Here comes the listing.", "no facts here\r\nnor here\r\n")
-				return true
-			case "LIST":
-				fakeList(s)
-				return true
-			}
-			return false
+	fake := faultFake(t, map[string]func(*testserver.FTPSession){
+		"FEAT": func(s *testserver.FTPSession) {
+			s.Reply("211-Features:", " MLST type*;size*;modify*;", " SIZE", "211 End")
 		},
+		"MLSD": func(s *testserver.FTPSession) { s.Send("150 Here comes the listing.", "no facts here\r\nnor here\r\n") },
 	})
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("old\n"), 0o644)
@@ -300,21 +308,11 @@ func TestMirrorGopherMenuNotWhole(t *testing.T) {
 // again from 0, so b.txt is the server's file, never prefix + whole
 // file, and so is its manifest line.
 func TestMirrorResumeIgnored(t *testing.T) {
-	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
-		Files: faultFiles,
-		Handle: func(s *testserver.FTPSession, line string) bool {
-			switch line {
-			case "LIST":
-				fakeList(s)
-				return true
-			case "REST 2": // accepted, and then ignored
-				s.Reply("350 Restart position accepted (2).")
-				return true
-			case "RETR b.txt": // REST or not, the whole file
-				s.Send("150 Opening BINARY mode data connection for b.txt (5 bytes).", faultFiles["/top/b.txt"])
-				return true
-			}
-			return false
+	fake := faultFake(t, map[string]func(*testserver.FTPSession){
+		// REST accepted, and then ignored: the whole file.
+		"REST 2": func(s *testserver.FTPSession) { s.Reply("350 Restart position accepted (2).") },
+		"RETR b.txt": func(s *testserver.FTPSession) {
+			s.Send("150 Opening BINARY mode data connection for b.txt (5 bytes).", faultFiles["/top/b.txt"])
 		},
 	})
 	dir := t.TempDir()
