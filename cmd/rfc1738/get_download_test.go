@@ -369,3 +369,46 @@ func TestGetResumeVSFTPD(t *testing.T) {
 		t.Errorf("folder: %q", names)
 	}
 }
+
+// TestGetResumeIgnored: a server that accepts REST and then sends the
+// file from byte 0. get -C - sees more bytes than SIZE less the offset,
+// drops the part file and fetches the file whole, once: never the kept
+// prefix followed by the whole file.
+func TestGetResumeIgnored(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	content := numbered(3000)
+	var rests atomic.Int32
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: map[string]string{"/f.bin": content},
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			switch {
+			case line == "FEAT":
+				s.Reply("211-Features:", " SIZE", "211 End")
+				return true
+			case line == "SIZE f.bin":
+				s.Reply("213 " + strconv.Itoa(len(content)))
+				return true
+			case strings.HasPrefix(line, "REST "): // accepted, then ignored
+				rests.Add(1)
+				s.Reply("350 Restart position accepted.")
+				return true
+			case line == "RETR f.bin":
+				s.Send("150 Opening BINARY mode data connection for f.bin ("+strconv.Itoa(len(content))+" bytes).", content)
+				return true
+			}
+			return false
+		},
+	})
+	u := "ftp://" + fake.Addr + "/f.bin"
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".f.bin.part"), []byte(content[:1000]), 0o600)
+	_, errOut, status := runIn(t, dir, "", "get", "-C", "-", "-o", "f.bin", u)
+	if status != 0 || readFile(t, filepath.Join(dir, "f.bin")) != content || !strings.Contains(errOut, "did not resume where asked") {
+		t.Fatalf("resume ignored: %d %q", status, errOut)
+	}
+	if names := dirNames(t, dir); len(names) != 1 || rests.Load() != 1 {
+		t.Errorf("after it: %q, %d REST", names, rests.Load())
+	}
+}

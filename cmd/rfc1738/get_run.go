@@ -553,7 +553,22 @@ func (g *getter) attempt(j *getJob, part *download.Part) (int64, error) {
 			return 0, err
 		}
 	}
-	return g.write(ctx, j, part, resp, watch)
+	n, err := g.write(ctx, j, part, resp, watch)
+	if err != nil && req.Offset > 0 && errors.Is(err, access.ErrLongTransfer) {
+		// More bytes than the size announced less the offset: the
+		// server did not resume where asked, and the part file is no
+		// prefix of what came. It starts over, once.
+		g.say("rfc1738 get: %v; fetching it whole\n", err)
+		if err := part.Restart(); err != nil {
+			return n, err
+		}
+		req.Offset = 0
+		if resp, err = g.c.Do(ctx, req); err != nil {
+			return 0, explain(ctx, inCLITerms(err))
+		}
+		return g.write(ctx, j, part, resp, watch)
+	}
+	return n, err
 }
 
 // write writes a response (the header first with --include or -I) to
