@@ -722,19 +722,19 @@ func hostnameEnd(s string, i, end int) int {
 			w = loadTail(s, k, end)
 		}
 		x := w &^ hi8 // octets ≥ 0x80 are no host octets: their high bit is dropped, then tested below
-		alpha := between(x|lo8*0x20, 'a', 'z')
-		digit := between(x, '0', '9')
-		dot := equal8(w, '.')
-		dash := equal8(w, '-')
-		stop := ^(alpha | digit | dot | dash) | w // the high bit of each octet that ends the host
-		n := 8                                    // the host's octets in w
-		if stop&hi8 != 0 {
-			n = bits.TrailingZeros64(stop&hi8) / 8
-			keep := uint64(1)<<(8*n) - 1
-			dot &= keep
-			dash &= keep
+		// '-' (0x2d) and '.' (0x2e), told apart by their lowest bit; '0'
+		// to '9' (0x30-0x39); letters in either case.
+		punct := between(x, '-', '.')
+		host := between(x|lo8*0x20, 'a', 'z') | between(x, '0', '9') | punct
+		stop := (^host | w) & hi8 // the high bit of each octet that ends the host
+		n := 8                    // the host's octets in w
+		if stop != 0 {
+			n = bits.TrailingZeros64(stop) / 8
+			punct &= uint64(1)<<(8*n) - 1
 		}
-		if (dot<<8|dotBefore<<7)&(dot|dash) != 0 || (dash<<8|dashBefore<<7)&dot != 0 {
+		dash := punct & (w << 7)
+		dot := punct &^ dash
+		if (dot<<8|dotBefore<<7)&punct != 0 || (dash<<8|dashBefore<<7)&dot != 0 {
 			return -1 // an empty label, a label that starts or ends with '-'
 		}
 		if dot != 0 {
@@ -786,12 +786,6 @@ func le64(s string) uint64 {
 	_ = s[7]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// equal8 marks with its high bit each octet of w that is c.
-func equal8(w uint64, c byte) uint64 {
-	z := w ^ lo8*uint64(c)
-	return ^((z&^hi8 + lo8*0x7f) | z) & hi8
 }
 
 // between marks with its high bit each octet of x, all below 0x80, that
