@@ -109,6 +109,9 @@ func (p *parser) record(f fault) bool {
 		p.more++
 		return false
 	}
+	if p.diags == nil {
+		p.diags = make([]Diagnostic, 0, 4) // one allocation for the first few
+	}
 	p.diags = append(p.diags, Diagnostic{Offset: f.Offset, Rule: f.Rule, Message: f.message(p.s)})
 	return false
 }
