@@ -238,10 +238,18 @@ func (p *parser) parse(s string) bool {
 //
 // §2.1, §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] ":"; upper
 // case letters are read as lower case.
+//
+// The lower-case letters it starts with, all of most scheme names, are
+// found 8 at a time; the octets after them one at a time.
 func schemeEnd(s string, end int) (int, bool) {
 	t := s[:end]
 	upper := false
 	i := 0
+	if len(t) >= 8 { // (shorter, the loop reads them all the same)
+		w := le64(t)
+		lower := between(w&^hi8, 'a', 'z') &^ w // an octet ≥ 0x80 is no letter
+		i = bits.TrailingZeros64(^lower&hi8) / 8
+	}
 	for ; i < len(t); i++ {
 		c := classes[t[i]]
 		if c&(classScheme|classHialpha) == 0 {
@@ -715,15 +723,23 @@ func hostnameEnd(s string, i, end int) int {
 	if i == end || s[i] == '/' {
 		return i // no host at all, as in file:///x: no word to read
 	}
+	if end < 8 { // (at end == 8 both readings give the same)
+		// Fewer than 8 octets in all: read behind 8 zeros, so that every
+		// word below is 8 octets of the input.
+		var b [16]byte
+		copy(b[8:], s[:end])
+		j := hostnameEnd(string(b[:8+end]), 8+i, 8+end)
+		if j < 0 {
+			return -1
+		}
+		return j - 8
+	}
 	var dotBefore, dashBefore uint64 = 1, 0 // the octet before: a '.' before the first
 	lastStart := i                          // where the last label starts
 	for k := i; ; k += 8 {
-		var w uint64    // s[k:k+8], zero at and after end
-		if k+8 <= end { // (at k+8 == end, loadTail reads the same word)
-			w = le64(s[k:])
-		} else {
-			w = loadTail(s, k, end)
-		}
+		// s[k:k+8], zero at and after end: near the end, the last 8
+		// octets, shifted (by 64 bits or more, to 0, when k ≥ end).
+		w := le64(s[min(k, end-8):]) >> (8 * max(k+8-end, 0))
 		x := w &^ hi8 // octets ≥ 0x80 are no host octets: their high bit is dropped, then tested below
 		// '-' (0x2d) and '.' (0x2e), told apart by their lowest bit; '0'
 		// to '9' (0x30-0x39); letters in either case.
@@ -765,23 +781,6 @@ const (
 	lo8 = 0x0101010101010101
 	hi8 = 0x8080808080808080
 )
-
-// loadTail returns the octets s[k:end] (fewer than 8) as a word, the
-// first lowest, zero after them: it reads the last 8 octets before end at
-// once, when there are 8, and shifts the ones before k out.
-func loadTail(s string, k, end int) uint64 {
-	if k >= end {
-		return 0
-	}
-	if end >= 8 {
-		return le64(s[end-8:]) >> (8 * (k + 8 - end))
-	}
-	var w uint64
-	for j := end - 1; j >= k; j-- {
-		w = w<<8 | uint64(s[j])
-	}
-	return w
-}
 
 // le64 returns the first 8 octets of s as a word, the first lowest (one
 // load: the compiler joins the eight).

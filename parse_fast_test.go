@@ -228,3 +228,29 @@ func TestFastPathsTaken(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemeEnd: the scheme's lower-case letters are read 8 at a time,
+// the octets after them one at a time (§2.1, §5 scheme).
+func TestSchemeEnd(t *testing.T) {
+	for _, tt := range []struct {
+		s     string
+		n     int
+		upper bool
+	}{
+		{"http://h/", 4, false},
+		{"https://h/", 5, false},
+		{"abcdefghij:x", 10, false}, // past the first 8
+		{"abcdefgH:xyz", 8, true},   // upper case within the first 8
+		{"HTTP://h.org", 4, true},
+		{"z39.50s://h", 7, false}, // a digit after the letters
+		{"a+b-c.d:xyzw", 7, false},
+		{"\xe1ttp://h.org", 0, false}, // an octet beyond US-ASCII is no letter ('a' | 0x80)
+		{"ht\xf4p://h.org", 2, false},
+		{"x:y", 1, false}, // shorter than 8
+		{"", 0, false},
+	} {
+		if n, upper := schemeEnd(tt.s, len(tt.s)); n != tt.n || upper != tt.upper {
+			t.Errorf("schemeEnd(%q) = %d, %v; want %d, %v", tt.s, n, upper, tt.n, tt.upper)
+		}
+	}
+}
