@@ -254,3 +254,28 @@ func TestSchemeEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestKindOfFolds: KindOf reads a scheme name as one word with the bit
+// 0x20 set in each octet: both cases of every name, and nothing else.
+func TestKindOfFolds(t *testing.T) {
+	for k := KindFTP; k <= KindProspero; k++ {
+		name := k.String()
+		for _, s := range []string{name, strings.ToUpper(name), strings.ToUpper(name[:1]) + name[1:]} {
+			if got := KindOf(s); got != k {
+				t.Errorf("KindOf(%q) = %v, want %v", s, got, k)
+			}
+		}
+		// One octet changed for one 0x20 away, or a letter more or less.
+		for _, s := range []string{name[:len(name)-1], name + "s", name[:1] + string(name[1]^0x01) + name[2:],
+			name[:len(name)-1] + string(name[len(name)-1]&^0x40)} {
+			if got := KindOf(s); got != KindOther {
+				t.Errorf("KindOf(%q) = %v, want KindOther", s, got)
+			}
+		}
+	}
+	for _, s := range []string{"", "x", "ab", "https", "prosperos", "z39.50"} {
+		if got := KindOf(s); got != KindOther {
+			t.Errorf("KindOf(%q) = %v, want KindOther", s, got)
+		}
+	}
+}
