@@ -213,7 +213,7 @@ func (p *parser) parse(s string) bool {
 	if i < len(s) && s[i] == ':' {
 		kind = KindOf(s[:i])
 		if kind == KindOther && i > 0 && !upper && !p.collect && p.generic(i) {
-			return true
+			return !p.stop
 		}
 	}
 	end := strings.IndexByte(s, '#')
@@ -263,8 +263,11 @@ func schemeEnd(s string, end int) (int, bool) {
 // generic parses, in one pass that also finds the fragment, the commonest
 // URL of all: a generic scheme's ip-schemepart with a host name and no
 // user (https://www.example.com/a); the scheme, in lower case, ends at
-// colon. It reports false, leaving p.u as it
-// found it, for anything else, which parse then reads rule by rule.
+// colon. It reports whether it decided: the URL is valid, or, when only an
+// octet of its path or fragment is wrong, the violation is recorded as the
+// rule-by-rule reading records it. It reports false, leaving p.u as it
+// found it, for anything else, which parse then reads rule by rule. Parse
+// mode only: it records one violation.
 func (p *parser) generic(colon int) bool {
 	s := p.s
 	i := colon
@@ -292,19 +295,33 @@ func (p *parser) generic(colon int) bool {
 	if j < len(s) {
 		// §5: ip-schemepart = "//" login [ "/" urlpath ]; urlpath = *xchar,
 		// then maybe "#" fragment (Appendix), fragment = *xchar.
-		e := len(s)
-		if s[j] == '/' {
-			e = span(s, j+1, len(s), xcharOctets)
-		}
-		if s[j] != '/' || e < len(s) && (s[e] != '#' || span(s, e+1, len(s), xcharOctets) < len(s)) {
+		if s[j] != '/' {
 			p.u = URL{}
 			return false
 		}
-		p.u.flags |= flagPath
+		e := span(s, j+1, len(s), xcharOctets)
 		if e < len(s) {
+			f := len(s)
+			if s[e] == '#' {
+				f = span(s, e+1, len(s), xcharOctets)
+			}
+			if f < len(s) || s[e] != '#' {
+				// Up to the octet at e (f) the URL is an ip-schemepart and
+				// so *xchar (§5): whichever reading the rule-by-rule parse
+				// keeps, its first violation is this octet, in the
+				// schemepart (the fragment).
+				p.u = URL{}
+				if f < len(s) {
+					p.scan(f, len(s), xcharOctets, "fragment")
+				} else {
+					p.scan(e, len(s), xcharOctets, "schemepart")
+				}
+				return true
+			}
 			p.u.flags |= flagFragment
 			end = e
 		}
+		p.u.flags |= flagPath
 	}
 	p.u.s, p.u.end = s, int32(end)
 	return true

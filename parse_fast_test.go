@@ -204,6 +204,20 @@ func TestFastPathsTaken(t *testing.T) {
 			t.Errorf("generic(%q) = %+v; the full reading gives %+v", s, p.u, r.URL)
 		}
 	}
+	// A wrong octet in the path or the fragment: generic decides, with
+	// the violation the rule-by-rule reading finds first.
+	for _, s := range []string{"x-y://h.org/a~b", "x://h.org:80/%zz", "x://h.org/a#b c", "x://h.org/a b#c d", "x://h.org/#%4", "x://h/p#f#g"} {
+		var p parser
+		p.s = s
+		colon, _ := schemeEnd(s, len(s))
+		if !p.generic(colon) || !p.stop {
+			t.Errorf("generic(%q) handed it over", s)
+			continue
+		}
+		if r := Check(s); r.Valid() || p.diagnostic() != r.Errors[0] {
+			t.Errorf("generic(%q) found %+v; the full reading finds %+v", s, p.diagnostic(), r.Errors)
+		}
+	}
 	for _, s := range []string{"ftp://h.org/x", "ftp://h.org:21/x", "ftp://h.org:21", "http://a-b.c:8080/", "file:///x"} {
 		var p parser
 		p.s = s
