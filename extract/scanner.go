@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -212,7 +213,7 @@ func (s *Scanner) nextColon(from int) int {
 		// octet before is one of their last letters; a '<' that may
 		// open a wrapper (see wrapperBefore).
 		if last := byte(w>>56) | 0x20; (last == 'l' || last == 's' || last == 'o') && namedScheme(w) ||
-			!noWrapper(b, i, w) {
+			(hasZero(w^(lo8*'<')) || !hasLess(w, ' '+1)) && !noWrapper(b, i, w) {
 			return i
 		}
 		if i-s.lineAt >= 16<<10 {
@@ -815,25 +816,28 @@ func pair(c byte) int {
 }
 
 // unclosed counts the brackets of each pair that are opened in b and not
-// closed there. It passes over 8 octets at a time where none can be a
-// bracket: (c &^ 1) is '(' for '(' and ')'; (c | 0x20) &^ 6 is 'y' for
-// '[', ']', '{' and '}' (and for 'y', 'Y', '_' and DEL, looked at one by
-// one).
+// closed there. It reads 8 octets at a time and steps only through the
+// brackets among them: (c &^ 1) is '(' for '(' and ')' alone; (c | 0x20)
+// &^ 6 is 'y' for '[', ']', '{', '}', 'y', 'Y', '_' and DEL, of which the
+// brackets are those whose bits 1 and 2 differ.
 func unclosed(b []byte) (open [3]int) {
 	k := 0
 	for ; k+8 <= len(b); k += 8 {
 		w := binary.LittleEndian.Uint64(b[k : k+8])
-		if !hasZero(w&^(lo8*1)^(lo8*'(')) && !hasZero((w|lo8*0x20)&^(lo8*6)^(lo8*'y')) {
-			continue
-		}
-		for _, c := range b[k : k+8] {
-			open = bracketStep(open, c)
+		m := zeroOctets(w&^(lo8*1)^(lo8*'(')) | zeroOctets((w|lo8*0x20)&^(lo8*6)^(lo8*'y'))&(w<<6^w<<5)
+		for ; m != 0; m &= m - 1 {
+			open = bracketStep(open, b[k+bits.TrailingZeros64(m)/8])
 		}
 	}
 	for _, c := range b[k:] {
 		open = bracketStep(open, c)
 	}
 	return open
+}
+
+// zeroOctets marks with its high bit each octet of w that is zero.
+func zeroOctets(w uint64) uint64 {
+	return ^((w&^hi8 + lo8*0x7f) | w) & hi8
 }
 
 // bracketStep counts c into the brackets open so far: an opening one is
