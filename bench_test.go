@@ -162,11 +162,11 @@ func BenchmarkRatio(b *testing.B) {
 			defer runtime.UnlockOSThread()
 			var peer, parse, valid, check time.Duration
 			timed := func(lines []string, f func(string)) time.Duration {
-				t := threadCPU()
+				t := testserver.ThreadCPU()
 				for _, u := range lines {
 					f(u)
 				}
-				return threadCPU() - t
+				return testserver.ThreadCPU() - t
 			}
 			for b.Loop() {
 				for i := 0; i < len(urls); i += 1024 {

@@ -80,21 +80,45 @@ func (f fault) message(s string) string {
 }
 
 // badByteMessage describes why the octet c may not appear unencoded where
-// it stands (§2.2).
+// it stands (§2.2). The sentences that do not name the rule are made once
+// (byteMessages); the others in one concatenation: a rejected URL's report
+// allocates little more than its list.
 func badByteMessage(c byte, rule string) string {
-	enc := "%" + string([]byte{upperhex[c>>4], upperhex[c&15]})
-	switch {
-	case c == ' ':
-		return "a space is unsafe and must be encoded as %20 (§2.2)"
-	case c < 0x20 || c == 0x7f:
-		return "control character " + strconv.QuoteRune(rune(c)) + " must be encoded as " + enc + " (§2.2)"
-	case c >= 0x80:
-		return "octet 0x" + enc[1:] + " is not US-ASCII and must be encoded as " + enc + " (§2.2)"
-	case classes[c]&(classNational|classPunctuation) != 0:
-		return strconv.QuoteRune(rune(c)) + " is unsafe and must be encoded as " + enc + " (§2.2)"
-	case classes[c]&classReserved != 0:
-		return strconv.QuoteRune(rune(c)) + " is reserved in " + rule + " and must be encoded as " + enc + " when it is data (§2.2)"
-	default:
-		return strconv.QuoteRune(rune(c)) + " is not allowed in " + rule
+	if m := byteMessages[c]; m != "" {
+		return m
 	}
+	if classes[c]&classReserved != 0 {
+		return octetQuoted[c] + " is reserved in " + rule + " and must be encoded as " + octetEscaped[c] + " when it is data (§2.2)"
+	}
+	return octetQuoted[c] + " is not allowed in " + rule
 }
+
+// octetQuoted and octetEscaped are each octet as Go quotes it ('~') and
+// as §2.2 encodes it (%7E).
+var octetQuoted, octetEscaped = func() (q, e [256]string) {
+	for c := range q {
+		q[c] = strconv.QuoteRune(rune(c))
+		e[c] = "%" + string([]byte{upperhex[c>>4], upperhex[c&15]})
+	}
+	return q, e
+}()
+
+// byteMessages are badByteMessage's sentences that name no rule: for a
+// space, a control character, an octet beyond US-ASCII and an unsafe
+// one (§2.2); "" for the others.
+var byteMessages = func() (t [256]string) {
+	for c := range t {
+		enc := octetEscaped[c]
+		switch {
+		case c == ' ':
+			t[c] = "a space is unsafe and must be encoded as %20 (§2.2)"
+		case c < 0x20 || c == 0x7f:
+			t[c] = "control character " + octetQuoted[c] + " must be encoded as " + enc + " (§2.2)"
+		case c >= 0x80:
+			t[c] = "octet 0x" + enc[1:] + " is not US-ASCII and must be encoded as " + enc + " (§2.2)"
+		case classes[c]&(classNational|classPunctuation) != 0:
+			t[c] = octetQuoted[c] + " is unsafe and must be encoded as " + enc + " (§2.2)"
+		}
+	}
+	return t
+}()

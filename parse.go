@@ -2,6 +2,7 @@ package rfc1738
 
 import (
 	"math"
+	"math/bits"
 	"strings"
 )
 
@@ -108,6 +109,9 @@ func (p *parser) record(f fault) bool {
 		p.more++
 		return false
 	}
+	if p.diags == nil {
+		p.diags = make([]Diagnostic, 0, 4) // one allocation for the first few
+	}
 	p.diags = append(p.diags, Diagnostic{Offset: f.Offset, Rule: f.Rule, Message: f.message(p.s)})
 	return false
 }
@@ -157,14 +161,27 @@ func (p *parser) scan(i, j int, set *octets, rule string) bool {
 // octet of set nor part of a well-formed escape, or j. Eight octets are
 // looked up at a time, with one test for the eight: most bytes of a URL
 // are plain, and a branch per byte costs more than the look-ups.
+//
+// The last few octets are read as the last 8 before j (the ones before i
+// among them, when all 8 are in set, change nothing): one test, not a
+// branch per octet. Only when that fails are they taken one by one.
 func span(s string, i, j int, set *octets) int {
+	// (The tests of tail and len(t) < 8 only decide when the one test is
+	// tried; at j == 8 or len(t) == 8 trying it or not gives the same.)
 	t := s[i:j]
+	tail := j >= 8 // the last 8 octets before j have not been tried at once
 	for len(t) > 0 {
 		for len(t) >= 8 && set[t[0]]&set[t[1]]&set[t[2]]&set[t[3]]&set[t[4]]&set[t[5]]&set[t[6]]&set[t[7]] != 0 {
 			t = t[8:]
 		}
 		if len(t) == 0 {
 			break
+		}
+		if tail && len(t) < 8 {
+			if all8(s[j-8:], set) {
+				return j
+			}
+			tail = false
 		}
 		if c := t[0]; set[c] != 0 {
 			t = t[1:]
@@ -175,6 +192,12 @@ func span(s string, i, j int, set *octets) int {
 		}
 	}
 	return j
+}
+
+// all8 reports whether the first 8 octets of s are all in set.
+func all8(s string, set *octets) bool {
+	_ = s[7]
+	return set[s[0]]&set[s[1]]&set[s[2]]&set[s[3]]&set[s[4]]&set[s[5]]&set[s[6]]&set[s[7]] != 0
 }
 
 // parse parses s and reports whether it is valid.
@@ -190,7 +213,7 @@ func (p *parser) parse(s string) bool {
 	if i < len(s) && s[i] == ':' {
 		kind = KindOf(s[:i])
 		if kind == KindOther && i > 0 && !upper && !p.collect && p.generic(i) {
-			return true
+			return !p.stop
 		}
 	}
 	end := strings.IndexByte(s, '#')
@@ -215,10 +238,18 @@ func (p *parser) parse(s string) bool {
 //
 // §2.1, §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] ":"; upper
 // case letters are read as lower case.
+//
+// The lower-case letters it starts with, all of most scheme names, are
+// found 8 at a time; the octets after them one at a time.
 func schemeEnd(s string, end int) (int, bool) {
 	t := s[:end]
 	upper := false
 	i := 0
+	if len(t) >= 8 { // (shorter, the loop reads them all the same)
+		w := le64(t)
+		lower := between(w&^hi8, 'a', 'z') &^ w // an octet ≥ 0x80 is no letter
+		i = bits.TrailingZeros64(^lower&hi8) / 8
+	}
 	for ; i < len(t); i++ {
 		c := classes[t[i]]
 		if c&(classScheme|classHialpha) == 0 {
@@ -232,8 +263,11 @@ func schemeEnd(s string, end int) (int, bool) {
 // generic parses, in one pass that also finds the fragment, the commonest
 // URL of all: a generic scheme's ip-schemepart with a host name and no
 // user (https://www.example.com/a); the scheme, in lower case, ends at
-// colon. It reports false, leaving p.u as it
-// found it, for anything else, which parse then reads rule by rule.
+// colon. It reports whether it decided: the URL is valid, or, when only an
+// octet of its path or fragment is wrong, the violation is recorded as the
+// rule-by-rule reading records it. It reports false, leaving p.u as it
+// found it, for anything else, which parse then reads rule by rule. Parse
+// mode only: it records one violation.
 func (p *parser) generic(colon int) bool {
 	s := p.s
 	i := colon
@@ -261,19 +295,33 @@ func (p *parser) generic(colon int) bool {
 	if j < len(s) {
 		// §5: ip-schemepart = "//" login [ "/" urlpath ]; urlpath = *xchar,
 		// then maybe "#" fragment (Appendix), fragment = *xchar.
-		e := len(s)
-		if s[j] == '/' {
-			e = span(s, j+1, len(s), xcharOctets)
-		}
-		if s[j] != '/' || e < len(s) && (s[e] != '#' || span(s, e+1, len(s), xcharOctets) < len(s)) {
+		if s[j] != '/' {
 			p.u = URL{}
 			return false
 		}
-		p.u.flags |= flagPath
+		e := span(s, j+1, len(s), xcharOctets)
 		if e < len(s) {
+			f := len(s)
+			if s[e] == '#' {
+				f = span(s, e+1, len(s), xcharOctets)
+			}
+			if f < len(s) || s[e] != '#' {
+				// Up to the octet at e (f) the URL is an ip-schemepart and
+				// so *xchar (§5): whichever reading the rule-by-rule parse
+				// keeps, its first violation is this octet, in the
+				// schemepart (the fragment).
+				p.u = URL{}
+				if f < len(s) {
+					p.scan(f, len(s), xcharOctets, "fragment")
+				} else {
+					p.scan(e, len(s), xcharOctets, "schemepart")
+				}
+				return true
+			}
 			p.u.flags |= flagFragment
 			end = e
 		}
+		p.u.flags |= flagPath
 	}
 	p.u.s, p.u.end = s, int32(end)
 	return true
@@ -683,42 +731,87 @@ func (p *parser) hostport(i, end int, needHost bool) (int, bool) {
 //	hostname    = *[ domainlabel "." ] toplabel
 //	domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
 //	toplabel    = alpha | alpha *[ alphadigit | "-" ] alphadigit
+//
+// It reads 8 octets at a time (hosts average 17): one word classifies
+// them all, letters, digits, '-' and '.', and the label rules are tests
+// of the '.' and '-' masks shifted by one octet: no '.' or '-' after a
+// '.' (nor first), no '.' after a '-'.
 func hostnameEnd(s string, i, end int) int {
-	t := s[i:end] // j < len(t) bounds every index below
-	j := 0
-	for {
-		start := j
-		for j < len(t) && labelOctets[t[j]] {
-			j++
+	if i == end || s[i] == '/' {
+		return i // no host at all, as in file:///x: no word to read
+	}
+	if end < 8 { // (at end == 8 both readings give the same)
+		// Fewer than 8 octets in all: read behind 8 zeros, so that every
+		// word below is 8 octets of the input.
+		var b [16]byte
+		copy(b[8:], s[:end])
+		j := hostnameEnd(string(b[:8+end]), 8+i, 8+end)
+		if j < 0 {
+			return -1
 		}
-		if j == start {
-			if j == 0 && (j == len(t) || t[j] != '.') {
+		return j - 8
+	}
+	var dotBefore, dashBefore uint64 = 1, 0 // the octet before: a '.' before the first
+	lastStart := i                          // where the last label starts
+	for k := i; ; k += 8 {
+		// s[k:k+8], zero at and after end: near the end, the last 8
+		// octets, shifted (by 64 bits or more, to 0, when k ≥ end).
+		w := le64(s[min(k, end-8):]) >> (8 * max(k+8-end, 0))
+		x := w &^ hi8 // octets ≥ 0x80 are no host octets: their high bit is dropped, then tested below
+		// '-' (0x2d) and '.' (0x2e), told apart by their lowest bit; '0'
+		// to '9' (0x30-0x39); letters in either case.
+		punct := between(x, '-', '.')
+		host := between(x|lo8*0x20, 'a', 'z') | between(x, '0', '9') | punct
+		stop := (^host | w) & hi8 // the high bit of each octet that ends the host
+		n := 8                    // the host's octets in w
+		if stop != 0 {
+			n = bits.TrailingZeros64(stop) / 8
+			punct &= uint64(1)<<(8*n) - 1
+		}
+		dash := punct & (w << 7)
+		dot := punct &^ dash
+		if (dot<<8|dotBefore<<7)&punct != 0 || (dash<<8|dashBefore<<7)&dot != 0 {
+			return -1 // an empty label, a label that starts or ends with '-'
+		}
+		if dot != 0 {
+			lastStart = k + (63-bits.LeadingZeros64(dot))/8 + 1
+		}
+		if n < 8 {
+			j := k + n
+			switch {
+			case j == i:
 				return i // no host at all
+			case s[j-1] == '.' || s[j-1] == '-':
+				return -1 // an empty last label, or one that ends with '-'
+			case classes[s[lastStart]]&classAlpha == 0:
+				// §3.1: a last label that starts with a digit makes a hostnumber.
+				return -1
 			}
-			return -1 // an empty label
+			return j
 		}
-		if t[start] == '-' || t[j-1] == '-' {
-			return -1
-		}
-		if j < len(t) && t[j] == '.' {
-			j++
-			continue
-		}
-		if classes[t[start]]&classAlpha == 0 {
-			// §3.1: a last label that starts with a digit makes a hostnumber.
-			return -1
-		}
-		return i + j
+		dotBefore, dashBefore = dot>>63, dash>>63
 	}
 }
 
-// labelOctets are the octets of a domainlabel or toplabel: alphadigit | "-".
-var labelOctets = func() (t [256]bool) {
-	for c := range t {
-		t[c] = classes[c]&classAlphadigit != 0 || c == '-'
-	}
-	return t
-}()
+// Eight octets in a word, the first lowest; lo8*c repeats c in each.
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// le64 returns the first 8 octets of s as a word, the first lowest (one
+// load: the compiler joins the eight).
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// between marks with its high bit each octet of x, all below 0x80, that
+// is in [lo, hi].
+func between(x uint64, lo, hi byte) uint64 {
+	return (x + lo8*uint64(0x80-lo)) &^ (x + lo8*uint64(0x7f-hi)) & hi8
+}
 
 // port reads the §5 port = digits from i: it sets flagPort and the port's
 // value, and returns the index of the first byte that is not a digit. A

@@ -51,37 +51,36 @@ func (k Kind) DefaultPort() int { return defaultPorts[k] }
 
 // KindOf returns the Kind of a scheme name, ignoring case (§2.1).
 func KindOf(scheme string) Kind {
-	switch len(scheme) {
-	case 3:
-		if equalFold(scheme, "ftp") {
-			return KindFTP
-		}
-	case 4:
-		switch {
-		case equalFold(scheme, "http"):
-			return KindHTTP
-		case equalFold(scheme, "news"):
-			return KindNews
-		case equalFold(scheme, "nntp"):
-			return KindNNTP
-		case equalFold(scheme, "wais"):
-			return KindWAIS
-		case equalFold(scheme, "file"):
-			return KindFile
-		}
-	case 6:
-		switch {
-		case equalFold(scheme, "gopher"):
-			return KindGopher
-		case equalFold(scheme, "mailto"):
-			return KindMailto
-		case equalFold(scheme, "telnet"):
-			return KindTelnet
-		}
-	case 8:
-		if equalFold(scheme, "prospero") {
-			return KindProspero
-		}
+	if len(scheme) < 3 || len(scheme) > 8 {
+		return KindOther
+	}
+	// The name's octets in one word, each with the bit 0x20 set: that
+	// makes an upper-case letter lower case, and no other octet a letter.
+	var w uint64
+	for i := len(scheme) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(scheme[i]|0x20)
+	}
+	switch w {
+	case 'f' | 't'<<8 | 'p'<<16:
+		return KindFTP
+	case 'h' | 't'<<8 | 't'<<16 | 'p'<<24:
+		return KindHTTP
+	case 'n' | 'e'<<8 | 'w'<<16 | 's'<<24:
+		return KindNews
+	case 'n' | 'n'<<8 | 't'<<16 | 'p'<<24:
+		return KindNNTP
+	case 'w' | 'a'<<8 | 'i'<<16 | 's'<<24:
+		return KindWAIS
+	case 'f' | 'i'<<8 | 'l'<<16 | 'e'<<24:
+		return KindFile
+	case 'g' | 'o'<<8 | 'p'<<16 | 'h'<<24 | 'e'<<32 | 'r'<<40:
+		return KindGopher
+	case 'm' | 'a'<<8 | 'i'<<16 | 'l'<<24 | 't'<<32 | 'o'<<40:
+		return KindMailto
+	case 't' | 'e'<<8 | 'l'<<16 | 'n'<<24 | 'e'<<32 | 't'<<40:
+		return KindTelnet
+	case 'p' | 'r'<<8 | 'o'<<16 | 's'<<24 | 'p'<<32 | 'e'<<40 | 'r'<<48 | 'o'<<56:
+		return KindProspero
 	}
 	return KindOther
 }

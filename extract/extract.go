@@ -27,7 +27,9 @@
 // core package rfc1738 reports, and the repaired strict form of an
 // invalid one when its unsafe octets can be encoded. The Scanner streams
 // over an io.Reader with a bounded buffer, so input of any size is
-// scanned in constant memory; All is the convenience over a string.
+// scanned in constant memory; input already in memory (ResetBytes, a
+// bytes.Reader or strings.Reader) is scanned where it lies, without a
+// copy. All is the convenience over a string.
 //
 // What counts as a URL:
 //
@@ -133,8 +135,7 @@ type Note struct {
 
 // All returns every URL in s, in order.
 func All(s string) []Match {
-	size := min(defaultBufSize(DefaultMaxLength), len(s)+1)
-	sc := newScanner(strings.NewReader(s), DefaultMaxLength, size)
+	sc := NewScanner(strings.NewReader(s)) // scanned where it lies (see view)
 	var ms []Match
 	for sc.Scan() {
 		ms = append(ms, sc.Match())

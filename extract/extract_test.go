@@ -527,7 +527,7 @@ func TestBoundedBuffer(t *testing.T) {
 	sc := NewScanner(io.MultiReader(
 		&repeatReader{s: unit, n: n},
 		strings.NewReader("http://c.org/"+strings.Repeat("a", 3*DefaultMaxLength)+" http://d.org/ end")))
-	size := len(sc.buf)
+	size := sc.size // the buffer is made at the first read, at this size
 	count := 0
 	var last []Match
 	for sc.Scan() {

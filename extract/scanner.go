@@ -2,8 +2,12 @@ package extract
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"strconv"
+	"strings"
+	"unsafe"
 
 	"github.com/rfc1738/rfc1738"
 )
@@ -23,7 +27,9 @@ const lookback = 256
 // Scanner finds the URLs of a stream, one per call to Scan, like
 // bufio.Scanner. Its memory is bounded: it buffers a fixed window of the
 // input (about four times the maximum URL length, at least 256 KiB), so
-// it scans input of any size.
+// it scans input of any size. Input in memory — ResetBytes, or a
+// *bytes.Reader or *strings.Reader as the reader — is scanned where it
+// lies, with no buffer.
 //
 //	sc := extract.NewScanner(r)
 //	for sc.Scan() {
@@ -33,19 +39,20 @@ const lookback = 256
 //	if err := sc.Err(); err != nil { ... }
 type Scanner struct {
 	r      io.Reader
-	buf    []byte
-	end    int   // buf[:end] holds input
-	pos    int   // next byte to scan
-	floor  int   // no scheme is looked for before this: the end of the last match
-	base   int64 // input offset of buf[0]
+	buf    []byte // the input window: own, or the caller's bytes (see fill)
+	own    []byte // the buffer of a stream, made at its first read
+	size   int    // len(own) to make
+	end    int    // buf[:end] holds input
+	pos    int    // next byte to scan
+	floor  int    // no scheme is looked for before this: the end of the last match
+	base   int64  // input offset of buf[0]
 	eof    bool
 	err    error
 	maxLen int
 	window int  // bytes wanted after an event before it is handled
 	strict bool // a bare URL stops at the first unsafe octet (SetStrict)
 
-	colon, lt int // where the next ':' and '<' are (see find)
-	skipping  bool
+	skipping bool
 
 	// Line tracking: line is the line number at buf[lineAt], and lastNL
 	// the input offset of the last '\n' before it (-1 when none).
@@ -53,6 +60,7 @@ type Scanner struct {
 	line   int
 	lastNL int64
 
+	viewW   viewWriter
 	scratch []byte
 	segs    []seg
 	notes   []Note
@@ -77,7 +85,8 @@ func (s *Scanner) setMax(maxLen, size int) {
 	s.maxLen = maxLen
 	s.window = maxLen + 16
 	// Progress needs room for a window and the look-back after a refill.
-	s.buf = make([]byte, max(size, s.window+lookback+1))
+	s.size = max(size, s.window+lookback+1)
+	s.own = nil
 }
 
 // SetMaxLength sets the longest URL the scanner takes, in bytes of input
@@ -94,8 +103,16 @@ func (s *Scanner) SetMaxLength(n int) {
 // Reset makes the scanner read r from its start, keeping its buffer and
 // maximum length, so one Scanner serves many files without allocating.
 func (s *Scanner) Reset(r io.Reader) {
-	*s = Scanner{r: r, buf: s.buf, scratch: s.scratch[:0], segs: s.segs[:0], notes: s.notes[:0],
+	*s = Scanner{r: r, own: s.own, size: s.size, scratch: s.scratch[:0], segs: s.segs[:0], notes: s.notes[:0],
 		maxLen: s.maxLen, window: s.window, strict: s.strict, line: 1, lastNL: -1}
+}
+
+// ResetBytes makes the scanner read b, which it scans where it lies,
+// without copying (a file read whole or memory-mapped, say). b must not
+// change until the scan is over.
+func (s *Scanner) ResetBytes(b []byte) {
+	s.Reset(nil)
+	s.buf, s.end, s.eof = b, len(b), true
 }
 
 // SetStrict sets how a bare URL meets an octet that §2.2 calls unsafe,
@@ -134,56 +151,161 @@ func (s *Scanner) Scan() bool {
 			s.skipping = false
 			s.floor = s.pos
 		}
-		c := s.find(':', &s.colon)
-		l := s.find('<', &s.lt)
-		i := c
-		if l >= 0 && (c < 0 || l < c) {
-			i = l
-		}
+		// Every form holds a ':' (Appendix: "URL:", "<URL:", scheme ":"
+		// §5), and the '<' of a wrapper stands at most maxScheme+1 octets
+		// before its first one: one search for ':' finds every start.
+		from := s.pos
+		i := s.nextColon(from)
 		if i < 0 {
 			if s.eof {
 				s.pos = s.end
 				return false
 			}
-			s.pos = s.end
+			// A '<' near the end may open a wrapper whose ':' is still
+			// to come: it is searched again after the refill.
+			s.pos = max(from, s.end-maxScheme-1)
 			s.fill(max(s.floor, s.end-lookback))
 			continue
 		}
 		if !s.eof && s.end-i < s.window {
+			// Only a '<' right before the ':' matters; the octets before
+			// it have been searched.
+			s.pos = max(from, i-maxScheme-1)
 			s.fill(min(i, max(s.floor, i-lookback)))
 			continue
 		}
-		var ok bool
-		if i == l {
-			ok = s.bracket(i)
-		} else {
-			ok = s.atColon(i)
+		if p := s.wrapperBefore(from, i); p >= 0 {
+			if s.bracket(p) {
+				return true
+			}
+			// bracket may have skipped text that is no URL, this ':'
+			// with it.
+			if s.pos = max(s.pos, p+1); s.pos > i {
+				continue
+			}
 		}
-		if ok {
+		if s.mayBeBare(i) && s.atColon(i) {
 			return true
 		}
-		s.pos = max(s.pos, i+1) // bracket may have skipped text that is no URL
+		s.pos = max(s.pos, i+1)
 	}
 }
 
-// find returns the index of the next c at or after pos in buf[:end], or
-// -1. *cache remembers the answer: an index of c, or end when there was
-// none before end, so each byte is searched once.
-func (s *Scanner) find(c byte, cache *int) int {
-	i := max(*cache, s.pos)
-	if i < s.end {
-		if s.buf[i] == c {
-			*cache = i
+// nextColon returns the index of the next ':' at or after from that may
+// end a scheme, or -1: it passes over the colons of prose ("Note: ",
+// "10:30", "a::b") 8 octets at a time, those neither wrapperBefore nor
+// mayBeBare would take. It keeps the line count close behind, so that
+// posAt counts lines in octets still in the cache.
+func (s *Scanner) nextColon(from int) int {
+	b := s.buf[:s.end]
+	i := from
+	for {
+		k := bytes.IndexByte(b[i:], ':')
+		if k < 0 {
+			return -1
+		}
+		i += k
+		if i < 8 || i+1 >= len(b) || b[i+1] == '/' {
 			return i
 		}
-		if k := bytes.IndexByte(s.buf[i+1:s.end], c); k >= 0 {
-			*cache = i + 1 + k
-			return i + 1 + k
+		w := binary.LittleEndian.Uint64(b[i-8 : i])
+		// "url", "news" or "mailto" before (see mayBeBare), when the
+		// octet before is one of their last letters; a '<' that may
+		// open a wrapper (see wrapperBefore).
+		if last := byte(w>>56) | 0x20; (last == 'l' || last == 's' || last == 'o') && namedScheme(w) ||
+			(hasZero(w^(lo8*'<')) || !hasLess(w, ' '+1)) && !noWrapper(b, i, w) {
+			return i
 		}
+		if i-s.lineAt >= 16<<10 {
+			s.posAt(i)
+		}
+		i++
 	}
-	*cache = s.end
+}
+
+// wrapperBefore returns the index of the '<' that may open a wrapper
+// whose scheme (or "URL") ends at the ':' buf[i] — a '<' at or after from
+// right before a run of scheme octets — or -1. bracket decides.
+func (s *Scanner) wrapperBefore(from, i int) int {
+	b := s.buf
+	if i >= 8 && noWrapper(b, i, binary.LittleEndian.Uint64(b[i-8:i])) {
+		return -1
+	}
+	a := i
+	for a > from && i-a <= maxScheme && class[b[a-1]]&cScheme != 0 {
+		a--
+	}
+	if a > from && b[a-1] == '<' {
+		return a - 1
+	}
 	return -1
 }
+
+// noWrapper reports, 8 octets at a time, that no '<' opens a wrapper
+// whose scheme ends at the ':' b[i], w being the 8 octets before it: the
+// common case in prose ("Note: ", "10:30"). Either no '<' is among them
+// and a space or control octet is, so that the run of scheme octets
+// before the ':' starts inside them, after no '<'; or no '<' stands in
+// the maxScheme+1 octets before the ':' at all.
+func noWrapper(b []byte, i int, w uint64) bool {
+	const lt = lo8 * '<'
+	if hasZero(w ^ lt) {
+		return false
+	}
+	if hasLess(w, ' '+1) {
+		return true
+	}
+	// The words before, down to the one that holds b[i-maxScheme-1].
+	if i < maxScheme+1+8 {
+		return false
+	}
+	for k := i - 16; k > i-maxScheme-1-8; k -= 8 {
+		if hasZero(binary.LittleEndian.Uint64(b[k:k+8]) ^ lt) {
+			return false
+		}
+	}
+	return true
+}
+
+// mayBeBare reports whether a bare URL or the prefix URL: may end its
+// scheme at the ':' buf[i]: a ':' before "/" or at the end of the input,
+// or a ':' after "url", "news" or "mailto" in any case (§3.5, §3.6,
+// Appendix). atColon decides; this spares it the colons of prose.
+func (s *Scanner) mayBeBare(i int) bool {
+	b := s.buf[:s.end]
+	if i+1 == len(b) || b[i+1] == '/' {
+		return true
+	}
+	if i < 8 {
+		return equalFold(b[max(i-3, 0):i], "url") || equalFold(b[max(i-4, 0):i], "news") ||
+			equalFold(b[max(i-6, 0):i], "mailto")
+	}
+	return namedScheme(binary.LittleEndian.Uint64(b[i-8 : i]))
+}
+
+// namedScheme reports whether the 8 octets w before a ':', the last one
+// highest, end with "url", "news" or "mailto" in any case. Upper case
+// folds to lower by the bit 0x20, which makes no other octet a letter of
+// these words.
+func namedScheme(w uint64) bool {
+	w |= lo8 * 0x20
+	return w>>40 == urlWord || w>>32 == newsWord || w>>16 == mailtoWord
+}
+
+// Words as 8-octet loads hold them, first octet lowest; lo8*c repeats c.
+const (
+	lo8        = 0x0101010101010101
+	hi8        = 0x8080808080808080
+	urlWord    = 'u' | 'r'<<8 | 'l'<<16
+	newsWord   = 'n' | 'e'<<8 | 'w'<<16 | 's'<<24
+	mailtoWord = 'm' | 'a'<<8 | 'i'<<16 | 'l'<<24 | 't'<<32 | 'o'<<40
+)
+
+// hasZero reports whether an octet of w is zero.
+func hasZero(w uint64) bool { return (w-lo8)&^w&hi8 != 0 }
+
+// hasLess reports whether an octet of w is less than n (n ≤ 128).
+func hasLess(w, n uint64) bool { return (w-lo8*n)&^w&hi8 != 0 }
 
 // fill drops the input before buf[keep], then reads more. A read error
 // ends the input; Err reports it.
@@ -195,9 +317,16 @@ func (s *Scanner) fill(keep int) {
 		s.pos -= keep
 		s.floor = max(s.floor-keep, 0)
 		s.lineAt -= keep
-		s.colon -= keep
-		s.lt -= keep
 		s.base += int64(keep)
+	}
+	if s.buf == nil {
+		if s.view() {
+			return
+		}
+		if s.own == nil {
+			s.own = make([]byte, s.size)
+		}
+		s.buf = s.own
 	}
 	for tries := 0; tries < 100; tries++ {
 		n, err := s.r.Read(s.buf[s.end:])
@@ -687,19 +816,39 @@ func pair(c byte) int {
 }
 
 // unclosed counts the brackets of each pair that are opened in b and not
-// closed there.
+// closed there. It reads 8 octets at a time and steps only through the
+// brackets among them: (c &^ 1) is '(' for '(' and ')' alone; (c | 0x20)
+// &^ 6 is 'y' for '[', ']', '{', '}', 'y', 'Y', '_' and DEL, of which the
+// brackets are those whose bits 1 and 2 differ.
 func unclosed(b []byte) (open [3]int) {
-	var closed [3]int
-	for k := len(b) - 1; k >= 0; k-- {
-		switch c := b[k]; c {
-		case ')', ']', '}':
-			closed[pair(c)]++
-		case '(', '[', '{':
-			if p := pair(c); closed[p] > 0 {
-				closed[p]--
-			} else {
-				open[p]++
-			}
+	k := 0
+	for ; k+8 <= len(b); k += 8 {
+		w := binary.LittleEndian.Uint64(b[k : k+8])
+		m := zeroOctets(w&^(lo8*1)^(lo8*'(')) | zeroOctets((w|lo8*0x20)&^(lo8*6)^(lo8*'y'))&(w<<6^w<<5)
+		for ; m != 0; m &= m - 1 {
+			open = bracketStep(open, b[k+bits.TrailingZeros64(m)/8])
+		}
+	}
+	for _, c := range b[k:] {
+		open = bracketStep(open, c)
+	}
+	return open
+}
+
+// zeroOctets marks with its high bit each octet of w that is zero.
+func zeroOctets(w uint64) uint64 {
+	return ^((w&^hi8 + lo8*0x7f) | w) & hi8
+}
+
+// bracketStep counts c into the brackets open so far: an opening one is
+// open, a closing one closes the last of its pair still open.
+func bracketStep(open [3]int, c byte) [3]int {
+	switch c {
+	case '(', '[', '{':
+		open[pair(c)]++
+	case ')', ']', '}':
+		if p := pair(c); open[p] > 0 {
+			open[p]--
 		}
 	}
 	return open
@@ -958,4 +1107,43 @@ func (s *Scanner) finish() {
 	if len(s.notes) > 0 {
 		s.m.Notes = append([]Note(nil), s.notes...)
 	}
+}
+
+// view takes the unread bytes of a *bytes.Reader or *strings.Reader as
+// the input itself, scanned where they lie, as ResetBytes does: a
+// caller's in-memory input is not copied into a buffer. Their WriteTo
+// hands what is left to one Write (a Write more is appended, so the view
+// is whole whatever WriteTo does). Nothing writes to the view.
+func (s *Scanner) view() bool {
+	w := &s.viewW // in the Scanner, so that nothing is allocated
+	switch r := s.r.(type) {
+	case *bytes.Reader:
+		r.WriteTo(w)
+	case *strings.Reader:
+		r.WriteTo(w)
+	default:
+		return false
+	}
+	s.buf, s.end, s.eof = w.b, len(w.b), true
+	w.b = nil
+	return true
+}
+
+// viewWriter keeps what is written to it: the first Write's bytes
+// themselves, unlike an ordinary io.Writer, as view needs.
+type viewWriter struct{ b []byte }
+
+func (w *viewWriter) Write(p []byte) (int, error) {
+	if w.b == nil {
+		w.b = p
+	} else {
+		w.b = append(w.b[:len(w.b):len(w.b)], p...)
+	}
+	return len(p), nil
+}
+
+// WriteString takes the string's bytes without copying them; view only
+// reads them.
+func (w *viewWriter) WriteString(p string) (int, error) {
+	return w.Write(unsafe.Slice(unsafe.StringData(p), len(p)))
 }

@@ -1,0 +1,187 @@
+package extract
+
+import (
+	"bytes"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// The fast paths of the scanner, each against the plain reading it
+// replaces, on text made of the octets that decide them.
+
+// fastAlphabet holds the octets the colon filters and the bracket count
+// look at, and look-alikes: letters of "url", "news" and "mailto" in both
+// cases, '<', '/', the brackets and what folds near them ('y', 'Y', '_',
+// DEL), space and control octets, scheme octets.
+const fastAlphabet = "::://<<  \n\tuUrRlLnNeEwWsSmMaAiItToO-+.9()[]{}yY_\x7f\x01\x21\xff"
+
+func randomText(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for k := range b {
+		b[k] = fastAlphabet[r.IntN(len(fastAlphabet))]
+	}
+	return b
+}
+
+// TestNextColonSkipsOnlyProse checks that every ':' nextColon passes
+// over is one that neither a wrapper nor a bare URL may take: no '<'
+// before a run of scheme octets ending there, and no "/" after it nor
+// "url", "news" or "mailto" before it (the byte-at-a-time readings).
+func TestNextColonSkipsOnlyProse(t *testing.T) {
+	skipped := 0
+	check := func(b []byte, from int) {
+		t.Helper()
+		s := NewScanner(nil)
+		s.ResetBytes(b)
+		next := s.nextColon(from)
+		for i := from; i < len(b) && (next < 0 || i < next); i++ {
+			if b[i] != ':' {
+				continue
+			}
+			skipped++
+			a := i
+			for a > from && i-a <= maxScheme && class[b[a-1]]&cScheme != 0 {
+				a--
+			}
+			if a > from && b[a-1] == '<' {
+				t.Fatalf("%q from %d: the ':' at %d skipped, but '<' at %d may open a wrapper", b, from, i, a-1)
+			}
+			if i+1 == len(b) || b[i+1] == '/' || equalFold(b[max(i-3, 0):i], "url") ||
+				equalFold(b[max(i-4, 0):i], "news") || equalFold(b[max(i-6, 0):i], "mailto") {
+				t.Fatalf("%q from %d: the ':' at %d skipped, but a bare URL may end its scheme there", b, from, i)
+			}
+		}
+		if next >= 0 && b[next] != ':' {
+			t.Fatalf("%q from %d: %d is no ':'", b, from, next)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := randomText(r, 1+r.IntN(80))
+		check(b, r.IntN(len(b)))
+	}
+	// A '<' at every distance before the ':', after a word or a space,
+	// and the words of mayBeBare in both cases at every offset.
+	for n := 0; n <= maxScheme+8; n++ {
+		for pad := 0; pad < 50; pad++ {
+			for _, run := range []string{"a", "Z9+", "x.y-z"} {
+				lead := strings.Repeat("p", pad)
+				word := strings.Repeat(run, n)[:n]
+				check([]byte(lead+"<"+word+":x y"), 0)
+				check([]byte(lead+" "+word+":x y"), 0)
+			}
+			for _, w := range []string{"url", "URL", "News", "mailTO", "uRl"} {
+				check([]byte(strings.Repeat(" ", pad)+w+":x"), 0)
+				check([]byte(strings.Repeat(" ", pad)+w[1:]+":x"), 0)
+			}
+		}
+	}
+	if skipped < 1000 {
+		t.Fatalf("only %d colons skipped: the test does not reach the fast path", skipped)
+	}
+}
+
+// TestUnclosedWordAtATime checks the bracket count, which passes over 8
+// octets at a time, against the count one octet at a time from the end.
+func TestUnclosedWordAtATime(t *testing.T) {
+	slow := func(b []byte) (open [3]int) {
+		var closed [3]int
+		for k := len(b) - 1; k >= 0; k-- {
+			switch c := b[k]; c {
+			case ')', ']', '}':
+				closed[pair(c)]++
+			case '(', '[', '{':
+				if p := pair(c); closed[p] > 0 {
+					closed[p]--
+				} else {
+					open[p]++
+				}
+			}
+		}
+		return open
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		b := randomText(r, r.IntN(300))
+		if got, want := unclosed(b), slow(b); got != want {
+			t.Fatalf("%q: %v, want %v", b, got, want)
+		}
+	}
+	// Every octet alone in a word of otherwise plain letters.
+	for c := range 256 {
+		b := []byte(strings.Repeat("x", 16))
+		b[11] = byte(c)
+		if got, want := unclosed(b), slow(b); got != want {
+			t.Fatalf("%q: %v, want %v", b, got, want)
+		}
+	}
+}
+
+// TestInMemoryInput checks that a Scanner over bytes (ResetBytes), over
+// a bytes.Reader or a strings.Reader (scanned where they lie) and over a
+// stream read one octet at a time find the same, and that the in-memory
+// ones neither copy the input into a buffer nor allocate without a URL.
+func TestInMemoryInput(t *testing.T) {
+	inputs := []string{readRFC(t), strings.Repeat("x <http:\n //a.org/b> mailto:c@d.org URL:news:e\n", 50)}
+	for _, tt := range ruleTests {
+		inputs = append(inputs, tt.in)
+	}
+	sc := NewScanner(nil)
+	scan := func() []Match {
+		var ms []Match
+		for sc.Scan() {
+			ms = append(ms, sc.Match())
+		}
+		return ms
+	}
+	for _, in := range inputs {
+		want, err := scanAll(t, iotest.OneByteReader(strings.NewReader(in)), DefaultMaxLength, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.ResetBytes([]byte(in))
+		if got := scan(); !slices.EqualFunc(got, want, equalMatch) {
+			t.Errorf("ResetBytes over %.60q…:\n got %+v\nwant %+v", in, got, want)
+		}
+		sc.Reset(bytes.NewReader([]byte(in)))
+		if got := scan(); !slices.EqualFunc(got, want, equalMatch) {
+			t.Errorf("bytes.Reader over %.60q…:\n got %+v\nwant %+v", in, got, want)
+		}
+		// A reader part read already is scanned from where it stands,
+		// its offsets counted from there, as a stream's are.
+		r := strings.NewReader("http://skipped.org/ " + in)
+		r.Seek(int64(len("http://skipped.org/ ")), io.SeekStart)
+		sc.Reset(r)
+		if got := scan(); !slices.EqualFunc(got, want, equalMatch) {
+			t.Errorf("strings.Reader over %.60q…:\n got %+v\nwant %+v", in, got, want)
+		}
+		if sc.own != nil {
+			t.Fatalf("a buffer of %d bytes was made for in-memory input", len(sc.own))
+		}
+	}
+	prose := []byte(strings.Repeat("Plain prose: no URL here, only colons: and <tags> or <a:b c>.\n", 2000))
+	r := bytes.NewReader(nil)
+	if a := testing.AllocsPerRun(5, func() {
+		r.Reset(prose)
+		sc.Reset(r)
+		for sc.Scan() {
+		}
+	}); a > 0 {
+		t.Errorf("%v allocations over a bytes.Reader without a URL, want 0", a)
+	}
+}
+
+// TestViewWriterWhole checks that the view is whole when WriteTo hands
+// its bytes over in more than one Write.
+func TestViewWriterWhole(t *testing.T) {
+	var w viewWriter
+	w.Write([]byte("http://a.org/"))
+	w.WriteString("b c")
+	if string(w.b) != "http://a.org/b c" {
+		t.Fatalf("view %q", w.b)
+	}
+}
