@@ -125,6 +125,13 @@ func invalidDetail(err error) string {
 
 // CheckURL checks a parsed URL.
 func (k *Checker) CheckURL(ctx context.Context, u rfc1738.URL) (Status, string) {
+	s, d, _ := k.checkURL(ctx, u, false)
+	return s, d
+}
+
+// checkURL is CheckURL; with read, an http or https URL is checked with
+// one GET whose document, when the answer is ok, is returned too.
+func (k *Checker) checkURL(ctx context.Context, u rfc1738.URL, read bool) (Status, string, *document) {
 	k.init()
 	timeout := k.Timeout
 	if timeout <= 0 {
@@ -136,7 +143,15 @@ func (k *Checker) CheckURL(ctx context.Context, u rfc1738.URL) (Status, string) 
 	}
 	for attempt := 0; ; attempt++ {
 		actx, cancel := context.WithTimeout(ctx, timeout)
-		o := k.check(actx, u)
+		var o outcome
+		var doc *document
+		if read && isHTTP(u) {
+			if o = k.guard(u); o.status == OK {
+				o, doc = k.checkHTTPRead(actx, u, 0, true)
+			}
+		} else {
+			o = k.check(actx, u)
+		}
 		// The connection's deadline (the attempt's) may fire before the
 		// context notices.
 		timedOut := (actx.Err() != nil || o.timeout) && ctx.Err() == nil
@@ -151,7 +166,7 @@ func (k *Checker) CheckURL(ctx context.Context, u rfc1738.URL) (Status, string) 
 			if attempt > 0 {
 				o.detail += fmt.Sprintf(" (after %d attempts)", attempt+1)
 			}
-			return o.status, oneLine(o.detail)
+			return o.status, oneLine(o.detail), doc
 		}
 		t := time.NewTimer(backoff << attempt)
 		select {
@@ -178,7 +193,7 @@ func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
 	if u.Kind() == rfc1738.KindNews && k.Client.NNTPServer == "" {
 		return skipped("no news server configured (§3.6: news URLs are resolved by the reader's own server; set --nntp-server or $NNTPSERVER)")
 	}
-	native := false
+	native := u.IsHTTPS() // RFC 2818: http over TLS, checked as http is
 	switch u.Kind() {
 	case rfc1738.KindFTP, rfc1738.KindHTTP, rfc1738.KindGopher, rfc1738.KindNews,
 		rfc1738.KindNNTP, rfc1738.KindWAIS, rfc1738.KindTelnet:
@@ -187,23 +202,15 @@ func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
 	if !native {
 		return k.checkGateway(ctx, u)
 	}
-	// The plan applies the §6 guards (ports, decoded CR/LF/NUL/TAB) and
-	// the scheme's own rules before anything is sent.
-	if _, err := k.Client.Plan(u); err != nil {
-		var ge *access.GuardError
-		switch {
-		case errors.As(err, &ge):
-			return skipped("refused by the §6 guard: %v", err)
-		case errors.Is(err, access.ErrUnsupported):
-			return skipped("%v", err)
-		}
-		return outcome{status: Invalid, detail: err.Error()}
+	if o := k.guard(u); o.status != OK {
+		return o
+	}
+	if isHTTP(u) {
+		return k.checkHTTP(ctx, u, 0)
 	}
 	switch u.Kind() {
 	case rfc1738.KindFTP:
 		return k.checkFTP(ctx, u)
-	case rfc1738.KindHTTP:
-		return k.checkHTTP(ctx, u, 0)
 	case rfc1738.KindGopher:
 		return k.checkGopher(ctx, u)
 	case rfc1738.KindNews:
@@ -215,6 +222,26 @@ func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
 	}
 	return k.checkTelnet(ctx, u)
 }
+
+// guard plans u, which applies the §6 guards (ports, decoded CR/LF/NUL/
+// TAB) and the scheme's own rules before anything is sent: OK when they
+// pass.
+func (k *Checker) guard(u rfc1738.URL) outcome {
+	if _, err := k.Client.Plan(u); err != nil {
+		var ge *access.GuardError
+		switch {
+		case errors.As(err, &ge):
+			return skipped("refused by the §6 guard: %v", err)
+		case errors.Is(err, access.ErrUnsupported):
+			return skipped("%v", err)
+		}
+		return outcome{status: Invalid, detail: err.Error()}
+	}
+	return outcome{status: OK}
+}
+
+// isHTTP reports an http (§3.3) or https (RFC 2818) URL.
+func isHTTP(u rfc1738.URL) bool { return u.Kind() == rfc1738.KindHTTP || u.IsHTTPS() }
 
 // checkTelnet: §3.8 names an interactive service; the lightest proof is
 // that the TCP connection is accepted. No login is tried.

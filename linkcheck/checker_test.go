@@ -299,8 +299,8 @@ func TestRefused(t *testing.T) {
 	}
 }
 
-// --recursive: the links of a retrieved HTML page are checked, on the
-// same host unless SpanHosts, to the depth asked.
+// --recursive: the links of a retrieved HTML page are checked to the
+// depth asked; a link to another site is checked, not followed.
 func TestRecursive(t *testing.T) {
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -323,8 +323,8 @@ func TestRecursive(t *testing.T) {
 		want  []string
 	}{
 		{0, []string{"/"}},
-		{1, []string{"/", "/a", "/b"}},
-		{2, []string{"/", "/a", "/b", "/deeper"}},
+		{1, []string{"/", "/a", "/b", "http://elsewhere.invalid/"}},
+		{2, []string{"/", "/a", "/b", "http://elsewhere.invalid/", "/deeper"}},
 	} {
 		k := newChecker(t)
 		run := &linkcheck.Run{Checker: k, Depth: tt.depth}

@@ -1,6 +1,7 @@
 package linkcheck
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"strings"
@@ -27,10 +28,18 @@ type Run struct {
 	Delay         time.Duration
 	// Depth > 0 makes the run recursive: links found in what an ok URL
 	// retrieves (gopher menus, ftp listings, HTML and text) are checked
-	// too, down to Depth levels below the input, on the hosts of the
-	// input unless SpanHosts.
+	// too, down to Depth levels below the input. Only what is on a site
+	// of the input (the same scheme, host and port) is retrieved for its
+	// links, unless SpanHosts; links elsewhere are checked, not followed.
+	// An HTML page's relative links are resolved as browsers do (RFC 3986
+	// §5.2), against its <base href> when it has one.
 	Depth     int
 	SpanHosts bool
+	// NoRobots, in a recursive run, fetches what the sites' robots.txt
+	// (RFC 9309) disallow; by default a disallowed http or https URL is
+	// skipped, and a site whose robots.txt cannot be reached is not
+	// crawled (its URLs are broken by the same cause).
+	NoRobots bool
 	// Cache, when set, answers for URLs checked recently enough, and
 	// receives the new verdicts.
 	Cache *Cache
@@ -44,7 +53,8 @@ type Run struct {
 	done     []bool   // results[i] has its verdict
 	byTask   []int32  // frontier task ID → results index
 	invalid  map[string]int
-	hosts    map[string]bool // hosts of the input (recursion stays there)
+	sites    map[string]bool         // sites of the input (recursion stays there)
+	robots   map[string]*robotsEntry // by site
 	ndone    int
 	broken   int
 }
@@ -75,10 +85,10 @@ func (r *Run) add(s string, p Place, depth int) {
 		return
 	}
 	if depth == 0 {
-		if r.hosts == nil {
-			r.hosts = map[string]bool{}
+		if r.sites == nil {
+			r.sites = map[string]bool{}
 		}
-		r.hosts[crawl.HostKey(u)] = true
+		r.sites[siteOf(u)] = true
 	}
 	// The frontier's Jobs, PerHost and Delay are set once, by Check,
 	// before it runs: add also runs while it does (a recursive run).
@@ -118,19 +128,51 @@ func (r *Run) Check(ctx context.Context) error {
 	return r.frontier.Run(ctx)
 }
 
+// siteOf returns the site of u: its scheme, host and port (the default
+// port when none is written), the unit of recursion and of robots.txt
+// (RFC 9309 §2.3: a robots.txt rules its scheme, host and port).
+func siteOf(u rfc1738.URL) string {
+	return u.Scheme() + "://" + crawl.HostKey(u)
+}
+
+// follows reports whether the links in what t retrieves are followed:
+// above the depth asked, on a site of the input unless SpanHosts.
+func (r *Run) follows(t crawl.Task) bool {
+	if t.Depth >= r.Depth {
+		return false
+	}
+	if r.SpanHosts {
+		return true
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sites[siteOf(t.URL)]
+}
+
 // visit checks one task.
 func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	start := time.Now()
 	var status Status
 	var detail string
-	cached := false
-	if r.Cache != nil {
-		if c, ok := r.Cache.Lookup(t.Key); ok {
-			status, detail, cached = c.Status, c.Detail, true
+	var doc *document
+	follow := r.follows(t)
+	cached, decided := false, false
+	if r.Depth > 0 && !r.NoRobots && isHTTP(t.URL) {
+		if o, ok := r.robotsAllow(ctx, t.URL); !ok {
+			status, detail, decided = o.status, oneLine(o.detail), true
+			follow = false
 		}
 	}
-	if !cached {
-		status, detail = r.Checker.CheckURL(ctx, t.URL)
+	if !decided && r.Cache != nil {
+		if c, ok := r.Cache.Lookup(t.Key); ok {
+			status, detail, cached, decided = c.Status, c.Detail, true, true
+		}
+	}
+	if ctx.Err() != nil {
+		return // interrupted: not a verdict
+	}
+	if !decided {
+		status, detail, doc = r.Checker.checkURL(ctx, t.URL, follow)
 		if ctx.Err() != nil {
 			return // interrupted: not a verdict
 		}
@@ -154,39 +196,79 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	if r.Progress != nil {
 		r.Progress(done, total, nbroken)
 	}
-	if status == OK && t.Depth < r.Depth {
-		r.follow(ctx, t)
+	if status == OK && follow {
+		r.follow(ctx, t, doc)
 	}
 }
 
-// follow retrieves an ok URL and adds the links in it (§3: the access
-// method's own listing of menus and directories, or the document).
-func (r *Run) follow(ctx context.Context, t crawl.Task) {
+// robotsAllow reports whether the robots.txt of u's site lets u be
+// fetched; when not, the outcome says why. The robots.txt of a site is
+// fetched once per run, by the first visit that needs it.
+func (r *Run) robotsAllow(ctx context.Context, u rfc1738.URL) (outcome, bool) {
+	site := siteOf(u)
+	r.mu.Lock()
+	if r.robots == nil {
+		r.robots = map[string]*robotsEntry{}
+	}
+	e := r.robots[site]
+	if e == nil {
+		e = &robotsEntry{ready: make(chan struct{})}
+		r.robots[site] = e
+		r.mu.Unlock()
+		e.rules, e.err = r.Checker.fetchRobots(ctx, u)
+		close(e.ready)
+	} else {
+		r.mu.Unlock()
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return outcome{status: Skipped, detail: "interrupted"}, false
+		}
+	}
+	if e.err != nil {
+		return outcome{status: Broken, detail: e.err.Error() + " (RFC 9309 §2.3.1.4: the site is not crawled)"}, false
+	}
+	h, _ := u.HTTP()
+	ok, rule := e.rules.allowed(h.RequestURI())
+	if ok {
+		return outcome{}, true
+	}
+	if rule == "" || e.rules.disallowAll {
+		return skipped("%s", e.rules.why), false
+	}
+	return skipped("robots.txt disallows it (%s, in %s; RFC 9309)", rule, e.rules.why), false
+}
+
+// follow adds the links in what an ok URL retrieves (§3: the access
+// method's own listing of menus and directories, or the document): doc,
+// the page its check read, or what is fetched now.
+func (r *Run) follow(ctx context.Context, t crawl.Task, doc *document) {
 	switch t.URL.Kind() {
 	case rfc1738.KindMailto, rfc1738.KindTelnet, rfc1738.KindNews, rfc1738.KindNNTP, rfc1738.KindWAIS:
 		return // no links in what these retrieve, or nothing retrieved
+	}
+	name := access.Redact(t.URL.String())
+	g := Gatherer{Found: func(s string, p Place) {
+		if _, err := rfc1738.Parse(s); err != nil {
+			return // a link of a retrieved document is followed only when valid
+		}
+		r.add(s, p, t.Depth+1)
+	}}
+	if isHTTP(t.URL) {
+		if doc == nil { // a cached verdict: the page is read now
+			_, _, doc = r.Checker.checkURL(ctx, t.URL, true)
+		}
+		if doc != nil {
+			g.read(name, doc.base, bytes.NewReader(doc.body), doc.html)
+		}
+		return
 	}
 	resp, err := r.Checker.Client.Get(ctx, t.URL)
 	if err != nil {
 		return
 	}
 	defer resp.Body.Close()
-	g := Gatherer{Found: func(s string, p Place) {
-		u, err := rfc1738.Parse(s)
-		if err != nil {
-			return // a link of a retrieved document is followed only when valid
-		}
-		if !r.SpanHosts {
-			r.mu.Lock()
-			ok := r.hosts[crawl.HostKey(u)]
-			r.mu.Unlock()
-			if !ok {
-				return
-			}
-		}
-		r.add(s, p, t.Depth+1)
-	}}
-	g.read(access.Redact(t.URL.String()), io.LimitReader(resp.Body, MaxRetrieve), strings.HasPrefix(resp.Type, "text/html"))
+	g.read(name, "", io.LimitReader(resp.Body, MaxRetrieve), strings.HasPrefix(resp.Type, "text/html"))
 }
 
 // Results returns the verdicts so far, in order of first appearance;
