@@ -51,6 +51,8 @@ type Run struct {
 	frontier crawl.Frontier
 	results  []Result // by order of first appearance
 	done     []bool   // results[i] has its verdict
+	depth    []int32  // the least depth results[i] was found at
+	followed []bool   // the links of results[i] were followed
 	byTask   []int32  // frontier task ID → results index
 	invalid  map[string]int
 	sites    map[string]bool         // sites of the input (recursion stays there)
@@ -65,7 +67,11 @@ func (r *Run) Add(s string, p Place) {
 	r.add(s, p, 0)
 }
 
-func (r *Run) add(s string, p Place, depth int) {
+// add records s at depth. When s was checked already, found first
+// deeper down and so not followed, and this shorter path lets it be
+// followed, the task to follow is returned (ok): a depth bound holds for
+// the shortest path to a URL, whichever visit finished first.
+func (r *Run) add(s string, p Place, depth int) (refollow crawl.Task, ok bool) {
 	u, err := rfc1738.Parse(s)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -80,9 +86,11 @@ func (r *Run) add(s string, p Place, depth int) {
 			r.results = append(r.results, Result{URL: access.Redact(s), Status: Invalid,
 				Detail: invalidDetail(err), Scheme: schemeOf(s)})
 			r.done = append(r.done, true)
+			r.depth = append(r.depth, int32(depth))
+			r.followed = append(r.followed, false)
 		}
 		r.results[i].Places = append(r.results[i].Places, p)
-		return
+		return crawl.Task{}, false
 	}
 	if depth == 0 {
 		if r.sites == nil {
@@ -97,9 +105,20 @@ func (r *Run) add(s string, p Place, depth int) {
 		r.byTask = append(r.byTask, int32(len(r.results)))
 		r.results = append(r.results, Result{URL: access.Redact(s), Scheme: u.Scheme()})
 		r.done = append(r.done, false)
+		r.depth = append(r.depth, int32(depth))
+		r.followed = append(r.followed, false)
 	}
 	i := r.byTask[id]
 	r.results[i].Places = append(r.results[i].Places, p)
+	if depth >= int(r.depth[i]) {
+		return crawl.Task{}, false
+	}
+	r.depth[i] = int32(depth)
+	if !r.done[i] || r.followed[i] || r.results[i].Status != OK || !r.followsLocked(u, depth) {
+		return crawl.Task{}, false // a visit still to come reads the new depth
+	}
+	r.followed[i] = true
+	return crawl.Task{URL: u, ID: id, Depth: depth}, true
 }
 
 // schemeOf returns the scheme of an invalid URL, lower case, or "".
@@ -135,18 +154,11 @@ func siteOf(u rfc1738.URL) string {
 	return u.Scheme() + "://" + crawl.HostKey(u)
 }
 
-// follows reports whether the links in what t retrieves are followed:
-// above the depth asked, on a site of the input unless SpanHosts.
-func (r *Run) follows(t crawl.Task) bool {
-	if t.Depth >= r.Depth {
-		return false
-	}
-	if r.SpanHosts {
-		return true
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.sites[siteOf(t.URL)]
+// followsLocked reports whether the links in what u retrieves are
+// followed when u is found at depth: above the depth asked, on a site of
+// the input unless SpanHosts. r.mu is held.
+func (r *Run) followsLocked(u rfc1738.URL, depth int) bool {
+	return depth < r.Depth && (r.SpanHosts || r.sites[siteOf(u)])
 }
 
 // visit checks one task.
@@ -155,7 +167,11 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	var status Status
 	var detail string
 	var doc *document
-	follow := r.follows(t)
+	r.mu.Lock()
+	i := r.byTask[t.ID]
+	t.Depth = int(r.depth[i])
+	follow := r.followsLocked(t.URL, t.Depth)
+	r.mu.Unlock()
 	cached, decided := false, false
 	if r.Depth > 0 && !r.NoRobots && isHTTP(t.URL) {
 		if o, ok := r.robotsAllow(ctx, t.URL); !ok {
@@ -182,11 +198,17 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 		}
 	}
 	r.mu.Lock()
-	i := r.byTask[t.ID]
 	e := &r.results[i]
 	e.Status, e.Detail, e.Cached = status, detail, cached
 	e.Elapsed = time.Since(start)
 	r.done[i] = true
+	if d := int(r.depth[i]); d < t.Depth {
+		// Found on a shorter path while being checked.
+		t.Depth = d
+		follow = r.followsLocked(t.URL, d)
+	}
+	follow = follow && status == OK
+	r.followed[i] = follow
 	r.ndone++
 	if status == Broken || status == Invalid {
 		r.broken++
@@ -196,7 +218,7 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	if r.Progress != nil {
 		r.Progress(done, total, nbroken)
 	}
-	if status == OK && follow {
+	if follow {
 		r.follow(ctx, t, doc)
 	}
 }
@@ -252,7 +274,9 @@ func (r *Run) follow(ctx context.Context, t crawl.Task, doc *document) {
 		if _, err := rfc1738.Parse(s); err != nil {
 			return // a link of a retrieved document is followed only when valid
 		}
-		r.add(s, p, t.Depth+1)
+		if next, ok := r.add(s, p, t.Depth+1); ok {
+			r.follow(ctx, next, nil)
+		}
 	}}
 	if isHTTP(t.URL) {
 		if doc == nil { // a cached verdict: the page is read now

@@ -301,3 +301,42 @@ func TestRobotsUnreachable(t *testing.T) {
 		t.Errorf("%+v, want broken: robots.txt unreachable", rs)
 	}
 }
+
+// TestSiteShortestPath: a depth bound holds for the shortest path to a
+// page. /target is found first at depth 3 (through /fast and /f2, while
+// /slow is still answering) and not followed; found again at depth 2
+// from /slow, its links are then followed, to depth 3.
+func TestSiteShortestPath(t *testing.T) {
+	pages := map[string]string{
+		"/":       `<a href="slow">s</a> <a href="fast">f</a>`,
+		"/fast":   `<a href="f2">f2</a>`,
+		"/f2":     `<a href="target">t</a>`,
+		"/slow":   `<a href="target">t</a>`,
+		"/target": `<a href="leaf-missing">l</a>`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if r.URL.Path == "/slow" {
+			time.Sleep(300 * time.Millisecond)
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	run := &linkcheck.Run{Checker: newChecker(t), Depth: 3, PerHost: 2}
+	run.Add(srv.URL+"/", linkcheck.Place{})
+	if err := run.Check(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range run.Results() {
+		got = append(got, siteResult(r, srv.URL))
+	}
+	if !slices.Contains(got, "/leaf-missing broken at /target:1") {
+		t.Errorf("results %q: /leaf-missing (depth 3 by /slow) was not checked", got)
+	}
+}
