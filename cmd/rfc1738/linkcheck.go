@@ -114,6 +114,9 @@ func runLinkcheck(e *env, args []string) int {
 		// URLs stay within 64 MiB of memory.
 		debug.SetMemoryLimit(linkcheckMemoryLimit)
 	}
+	if c.TLS.Insecure {
+		fmt.Fprintln(e.stderr, "rfc1738 linkcheck: warning: -k: certificates are not verified: anyone on the path can change what the https checks see")
+	}
 	c.Prompt = nil // thousands of URLs: nobody is asked anything
 	c.Stdin, c.Stdout = nil, nil
 	k := &linkcheck.Checker{Client: c, PerHost: *perHost, Timeout: *timeout, Retries: *retries}
