@@ -80,7 +80,8 @@ func htmlLinks(b []byte) (links []htmlLink, base string) {
 func htmlBase(fetched, base string) (rfc1738.URL, bool) {
 	var doc rfc1738.URL
 	if fetched != "" {
-		u, err := rfc1738.Parse(fetched)
+		// net/url writes "~" as it is, which §2.2 has encoded.
+		u, _, err := rfc1738.ParseLenient(fetched)
 		if err != nil {
 			return rfc1738.URL{}, false
 		}

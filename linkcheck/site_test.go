@@ -41,6 +41,7 @@ func (s *site) pages() map[string]string {
 <img src="img/logo.png">
 <a href="private/secret.html">private</a>
 <a href="` + s.offsite + `/page">offsite</a>
+<a href="old">moved</a>
 <a href="#top">top</a> <a href="">itself</a>
 </body></html>`,
 		// <base href> makes the relative links resolve below /sub/
@@ -54,6 +55,9 @@ func (s *site) pages() map[string]string {
 		// Disallowed by robots.txt: never fetched, its links never seen.
 		"/private/secret.html": `<a href="hidden-missing.html">x</a>`,
 		"/img/logo.png":        "\x89PNG",
+		// /old redirects here; net/url writes the "~" of the final URL
+		// as it is, and the relative link resolves against that URL.
+		"/~user/p.html": `<a href="q.html">q</a>`,
 	}
 }
 
@@ -64,6 +68,10 @@ func (s *site) handler() http.Handler {
 		s.paths = append(s.paths, r.URL.Path)
 		s.protos[r.ProtoMajor]++
 		s.mu.Unlock()
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "/~user/p.html", http.StatusMovedPermanently)
+			return
+		}
 		body, ok := pages[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
@@ -150,6 +158,7 @@ func TestSite(t *testing.T) {
 				"/img/logo.png ok at /:5",
 				"/private/secret.html skipped at /:6",
 				"OFF/page ok at /:7",
+				"/old ok at /:8",
 			}},
 			{2, false, []string{
 				"/ ok",
@@ -158,6 +167,8 @@ func TestSite(t *testing.T) {
 				"/img/logo.png ok at /:5",
 				"/private/secret.html skipped at /:6",
 				"OFF/page ok at /:7",
+				"/old ok at /:8",
+				"/%7Euser/q.html broken at /old:1",
 				"/sub/b.html ok at /a.html:2",
 				"/gone.html broken at /a.html:3",
 				"/sub/deep.html ok at /a.html:4",
@@ -169,6 +180,8 @@ func TestSite(t *testing.T) {
 				"/img/logo.png ok at /:5",
 				"/private/secret.html skipped at /:6",
 				"OFF/page ok at /:7",
+				"/old ok at /:8",
+				"/%7Euser/q.html broken at /old:1",
 				"/sub/b.html ok at /a.html:2",
 				"/gone.html broken at /a.html:3",
 				"/sub/deep.html ok at /a.html:4",
@@ -181,6 +194,8 @@ func TestSite(t *testing.T) {
 				"/img/logo.png ok at /:5",
 				"/private/secret.html ok at /:6",
 				"OFF/page ok at /:7",
+				"/old ok at /:8",
+				"/%7Euser/q.html broken at /old:1",
 				"/sub/b.html ok at /a.html:2",
 				"/gone.html broken at /a.html:3",
 				"/sub/deep.html ok at /a.html:4",
