@@ -8,6 +8,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/internal/htmlref"
 )
 
 // An htmlLink is the value of an href or src attribute of an HTML
@@ -78,56 +79,21 @@ func htmlLinks(b []byte) (links []htmlLink, base string) {
 // document's own (HTML's "document base URL"); ok is false when neither
 // gives an absolute URL.
 func htmlBase(fetched, base string) (rfc1738.URL, bool) {
-	var doc rfc1738.URL
-	if fetched != "" {
-		// net/url writes "~" as it is, which §2.2 has encoded.
-		u, _, err := rfc1738.ParseLenient(fetched)
-		if err != nil {
-			return rfc1738.URL{}, false
-		}
-		doc = u
-	}
-	if base == "" {
-		return doc, fetched != ""
-	}
-	if u, ok := resolveRef(doc, base); ok {
-		return u, true
-	}
-	return doc, fetched != ""
-}
-
-// resolveRef resolves the reference ref of an HTML document against base
-// as browsers do (RFC 3986 §5.2, ResolveRFC3986), without its fragment
-// (the fragment names a place in the document, not another document). A
-// resolved form that the strict grammar refuses only for a character a
-// browser percent-encodes before sending (a space, a non-ASCII letter,
-// §2.2's unsafe characters) is so encoded (ParseLenient). ok is false for
-// a reference with no absolute form.
-func resolveRef(base rfc1738.URL, ref string) (rfc1738.URL, bool) {
-	u, err := base.ResolveRFC3986(ref)
-	if err != nil {
-		re, isResolve := err.(*rfc1738.ResolveError)
-		if !isResolve || re.Resolved == "" {
-			return rfc1738.URL{}, false
-		}
-		if u, _, err = rfc1738.ParseLenient(re.Resolved); err != nil {
-			return rfc1738.URL{}, false
+	doc, ok := htmlref.Base(fetched)
+	if base != "" {
+		if u, found := htmlref.Resolve(doc, base); found {
+			return u, true
 		}
 	}
-	if _, has := u.Fragment(); has {
-		if u, err = rfc1738.Parse(u.WithoutFragment()); err != nil {
-			return rfc1738.URL{}, false
-		}
-	}
-	return u, true
+	return doc, ok
 }
 
 // html reports the links of the HTML document b, named name in the
 // places. An absolute URL found by the text scan at the same offset
 // (seen) is not reported twice. A relative reference (RFC 3986 §4.2) is
 // resolved against the document's base (htmlBase; fetched is the URL
-// the document came from, "" for a file) and reported in its absolute
-// form; in a file without an absolute <base href> it names a file whose
+// the document came from, "" for a file) as browsers do (htmlref) and
+// reported in its absolute form; in a file without an absolute <base href> it names a file whose
 // address is unknown, and is left alone.
 func (g *Gatherer) html(name, fetched string, b []byte, seen map[int64]bool) {
 	links, baseRef := htmlLinks(b)
@@ -142,7 +108,7 @@ func (g *Gatherer) html(name, fetched string, b []byte, seen map[int64]bool) {
 				g.Found(l.ref, p)
 			}
 		case haveBase:
-			if u, ok := resolveRef(base, l.ref); ok {
+			if u, ok := htmlref.Resolve(base, l.ref); ok {
 				g.Found(u.String(), p)
 			}
 		}
