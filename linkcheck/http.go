@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
@@ -45,6 +47,9 @@ func (k *Checker) httpClient() *http.Client {
 	// own, ForceAttemptHTTP2 keeps ALPN's "h2" offered.
 	tr.TLSClientConfig = k.Client.TLS.Config("")
 	tr.ForceAttemptHTTP2 = true
+	// Each host name is resolved once for all its URLs.
+	dns := &dnsCache{resolver: net.DefaultResolver}
+	tr.DialContext = dns.dial(&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second})
 	return &http.Client{
 		Transport: tr,
 		CheckRedirect: func(r *http.Request, via []*http.Request) error {
