@@ -77,6 +77,12 @@ func (k *Checker) httpClient() *http.Client {
 // port, path and search, over TLS for https (RFC 2818).
 func httpTarget(u rfc1738.URL) string {
 	h, _ := u.HTTP()
+	return httpOrigin(u) + h.RequestURI()
+}
+
+// httpOrigin returns the scheme, host and port of an http or https URL
+// as written, "https://host:port".
+func httpOrigin(u rfc1738.URL) string {
 	host := u.Host()
 	if port, ok := u.Port(); ok {
 		host += ":" + port
@@ -85,7 +91,7 @@ func httpTarget(u rfc1738.URL) string {
 	if u.IsHTTPS() {
 		scheme = "https"
 	}
-	return scheme + "://" + host + h.RequestURI()
+	return scheme + "://" + host
 }
 
 // A document is what a check read of a page to find its links: its body

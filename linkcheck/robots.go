@@ -245,17 +245,7 @@ func robotsMatch(pattern, path string) bool {
 
 // robotsURL returns the robots.txt of u's site (RFC 9309 §2.3: at the root
 // of the scheme, host and port).
-func robotsURL(u rfc1738.URL) string {
-	host := u.Host()
-	if port, ok := u.Port(); ok {
-		host += ":" + port
-	}
-	scheme := "http"
-	if u.IsHTTPS() {
-		scheme = "https"
-	}
-	return scheme + "://" + host + "/robots.txt"
-}
+func robotsURL(u rfc1738.URL) string { return httpOrigin(u) + "/robots.txt" }
 
 // errRobotsUnreachable is a robots.txt that could not be fetched because
 // the network failed: RFC 9309 §2.3.1.4 then forbids crawling the site,
