@@ -232,9 +232,11 @@ func (k *Checker) guard(u rfc1738.URL) outcome {
 		switch {
 		case errors.As(err, &ge):
 			return skipped("refused by the §6 guard: %v", err)
-		case errors.Is(err, access.ErrUnsupported):
+		case errors.Is(err, access.ErrUnsupported) && !u.IsHTTPS():
 			return skipped("%v", err)
 		}
+		// An https URL the http view refuses (a user or password, which
+		// §3.3 does not allow) is invalid as the same http URL is.
 		return outcome{status: Invalid, detail: err.Error()}
 	}
 	return outcome{status: OK}

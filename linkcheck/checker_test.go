@@ -258,6 +258,8 @@ func TestFileMailtoOthers(t *testing.T) {
 		{"x-unknown://host.dom/", linkcheck.Skipped, "no access method"},
 		{"ftp://host.dom/%0D%0AQUIT", linkcheck.Skipped, "§6 guard"},
 		{"http://user@host/", linkcheck.Invalid, "offset 7"},
+		// https (RFC 2818) reads §3.3's form: no login either.
+		{"https://user:pw@host.invalid/", linkcheck.Invalid, "§3.3: no user or password"},
 	})
 }
 
