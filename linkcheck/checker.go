@@ -237,7 +237,9 @@ func (k *Checker) guard(u rfc1738.URL) outcome {
 		}
 		// An https URL the http view refuses (a user or password, which
 		// §3.3 does not allow) is invalid as the same http URL is.
-		return outcome{status: Invalid, detail: strings.TrimSuffix(err.Error(), ": "+access.ErrUnsupported.Error())}
+		// The URL is printed beside the detail already.
+		detail := strings.TrimPrefix(err.Error(), access.Redact(u.String())+": ")
+		return outcome{status: Invalid, detail: strings.TrimSuffix(detail, ": "+access.ErrUnsupported.Error())}
 	}
 	return outcome{status: OK}
 }
