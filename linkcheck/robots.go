@@ -3,6 +3,7 @@ package linkcheck
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -135,25 +136,28 @@ func robotsToken(v string) string {
 // A "/" or "?" stays as written or escaped: an escaped reserved character
 // is data, not a delimiter.
 func robotsNormalize(s string) string {
-	const hex = "0123456789ABCDEF"
+	const digits = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			d := unhex(s[i+1])<<4 | unhex(s[i+2])
-			if isUnreserved(d) {
-				b.WriteByte(d)
-			} else {
-				b.WriteByte('%')
-				b.WriteByte(hex[d>>4])
-				b.WriteByte(hex[d&15])
+		if c == '%' && i+2 < len(s) {
+			if d, err := hex.DecodeString(s[i+1 : i+3]); err == nil {
+				if isUnreserved(d[0]) {
+					b.WriteByte(d[0])
+				} else {
+					b.WriteByte('%')
+					b.WriteByte(digits[d[0]>>4])
+					b.WriteByte(digits[d[0]&15])
+				}
+				i += 2
+				continue
 			}
-			i += 2
+		}
+		switch {
 		case c >= 0x80 || c <= ' ' || c == 0x7f:
 			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
+			b.WriteByte(digits[c>>4])
+			b.WriteByte(digits[c&15])
 		default:
 			b.WriteByte(c)
 		}
@@ -164,20 +168,6 @@ func robotsNormalize(s string) string {
 // isUnreserved: RFC 3986 §2.3's ALPHA / DIGIT / "-" / "." / "_" / "~".
 func isUnreserved(c byte) bool {
 	return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f'
 }
 
 // allowed reports whether path (with its query, as sent in the request
