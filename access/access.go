@@ -92,11 +92,12 @@ type Plan struct {
 	Warnings []string // §6 cautions and other advice
 	Notes    []string // decisions the plan made, e.g. a guessed ftp typecode
 
-	// Offset, Head and KeepErrorBody are the options of the Request the
-	// plan was made for (see Request); zero for a plain Get.
+	// Offset, Head, KeepErrorBody and Listed are the options of the
+	// Request the plan was made for (see Request); zero for a plain Get.
 	Offset        int64
 	Head          bool
 	KeepErrorBody bool
+	Listed        *Entry
 
 	// Parsed is the URL the plan was made from, for the handler's Get.
 	Parsed rfc1738.URL
@@ -157,6 +158,11 @@ type Client struct {
 	// group overviews, directory listings: for people (ListingText, the
 	// default), as JSON Lines, or as the raw protocol bytes.
 	Listing Listing
+
+	// KeepLineEnds keeps the line ends of text as the server sent them
+	// (gopher text, RFC 1436; ftp TYPE A, RFC 959 §3.1.1.1) rather than
+	// writing local text: a copy (mirror) wants the bytes as served.
+	KeepLineEnds bool
 
 	// GopherUnstuff removes the first dot of gopher text lines that start
 	// with ".." (RFC 1436 dot-stuffing). Off by default: most servers
@@ -269,6 +275,40 @@ func defaultEmail() string {
 		host = "localhost"
 	}
 	return name + "@" + host
+}
+
+// Clone returns a copy of c with the same settings and handlers, which
+// can be changed without changing c: a tool that needs its own ftp logins
+// or handler settings clones the caller's client.
+func (c *Client) Clone() *Client {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	d := &Client{
+		Email: c.Email, Prompt: c.Prompt, Listing: c.Listing, KeepLineEnds: c.KeepLineEnds, GopherUnstuff: c.GopherUnstuff,
+		Stdin: c.Stdin, Stdout: c.Stdout, ShowPassword: c.ShowPassword, Trace: c.Trace,
+		AllowPorts: c.AllowPorts, AllowAnyPort: c.AllowAnyPort, HTTPClient: c.HTTPClient,
+		MaxRedirects: c.MaxRedirects, Credentials: c.Credentials, NNTPServer: c.NNTPServer,
+		NNTPUser: c.NNTPUser, NNTPPassword: c.NNTPPassword, Gateways: c.Gateways,
+		FTPPool: c.FTPPool, TLS: c.TLS, Warn: c.Warn,
+		handlers: make(map[string]Handler, len(c.handlers)), gateway: c.gateway,
+	}
+	for scheme, h := range c.handlers {
+		d.handlers[scheme] = h
+	}
+	return d
+}
+
+// KeepFTPLogins sets FTPPool to a new pool that keeps up to n idle logins
+// per server and user, made with the client's FTPConfig, and returns it
+// for the caller to close when done (QUIT on every idle login).
+//
+// With stay, a login is left in the directory of its last URL and
+// serves the next URL of that directory without a CWD, and TYPE I is
+// sent once per login (ftp.Pool.StayInDirectory): what a walk of a tree
+// wants, file after file of one directory.
+func (c *Client) KeepFTPLogins(n int, stay bool) io.Closer {
+	c.FTPPool = &ftp.Pool{Config: c.FTPConfig(), MaxIdlePerLogin: n, StayInDirectory: stay}
+	return c.FTPPool
 }
 
 // RegisterProtocol installs h for scheme (lower case), replacing any

@@ -37,6 +37,12 @@ type Request struct {
 	// *HTTPStatusError then carries it in its Response, open, for the
 	// caller to read and close.
 	KeepErrorBody bool
+
+	// Listed, when set, is what a listing said of the resource (see
+	// Client.List): a handler takes its Size for the size announced
+	// instead of asking (ftp sends no FEAT and SIZE before RETR), and
+	// checks the bytes received against it all the same.
+	Listed *Entry
 }
 
 // ErrNoResume is wrapped by the error of a Request whose Offset cannot
@@ -44,6 +50,13 @@ type Request struct {
 // or the server refused (a REST answered 5xx). Nothing was fetched;
 // the caller may fetch the whole resource instead.
 var ErrNoResume = errors.New("cannot resume")
+
+// ErrLongTransfer is wrapped by the body error of a transfer that brought
+// more bytes than the size announced before it (ftp SIZE, or
+// Request.Listed): after a resume (Request.Offset), the server did not
+// start where it was asked, so the bytes kept before are no prefix of
+// what came; the caller drops them and fetches the whole resource again.
+var ErrLongTransfer = ftp.ErrLongTransfer
 
 // HTTPStatusError is the error of an http response whose status is not
 // 2xx (a server's refusal is an error, as for the other schemes).
@@ -77,6 +90,7 @@ func (c *Client) PlanRequest(r Request) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.Listed = r.Listed
 	if r.Offset == 0 && !r.Head && !r.KeepErrorBody {
 		return p, nil
 	}

@@ -1,9 +1,7 @@
 package access
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -180,178 +178,6 @@ func (h ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, err
 	return resp, err
 }
 
-// ftpLogin returns the credentials of the plan's USER and PASS steps.
-func ftpLogin(c *Client, p *Plan) ftp.Credentials {
-	var cred ftp.Credentials
-	for i, s := range p.Steps {
-		if s.Verb != "USER" {
-			continue
-		}
-		cred.User = s.Arg
-		if i+1 < len(p.Steps) && p.Steps[i+1].Verb == "PASS" {
-			pass := p.Steps[i+1]
-			if pass.Placeholder == ftpPlaceholderAsked {
-				cred.AskPassword = ftpAskPassword(c, s.Arg, p)
-			} else {
-				cred.Password, cred.HasPassword = pass.Arg, true
-			}
-		}
-		break
-	}
-	return cred
-}
-
-// get runs the plan once. fresh is false when it failed on a reused
-// connection before the server answered anything of the plan's, so that
-// a new connection may succeed.
-func (ftpHandler) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _ error, fresh bool) {
-	var conn *ftp.Conn
-	var st ftpState
-	cwd := func(ctx context.Context, dir string) (ftp.Reply, error) { return conn.Cwd(ctx, dir) }
-	loginErr := func(err error) error {
-		if errors.Is(err, ftp.ErrPasswordRequired) {
-			err = fmt.Errorf("%w; put it in the URL (ftp://user:password@host/) or run on a terminal to be asked", err)
-		}
-		return fmt.Errorf("%s: %w", p.URL, err)
-	}
-	if c.TLS.FTP != ftp.SecurityNone && c.TLS.Insecure {
-		c.warn(p.URL + ": " + insecureWarning)
-	}
-	if c.FTPPool != nil {
-		pc, err := c.FTPPool.Get(ctx, p.Connect, ftpLogin(c, p))
-		if err != nil {
-			return nil, loginErr(certificateError(p.Parsed.Host(), err)), true
-		}
-		conn, st = pc.Conn, ftpState{pool: c.FTPPool, pc: pc, reused: pc.Reused}
-		cwd = pc.Cwd // the pool takes it home before reusing it
-		if pc.Reused {
-			c.trace('!', "reusing the logged-in connection to "+p.Connect+" (in "+pc.Home+")")
-		}
-	} else {
-		var err error
-		conn, err = ftp.Dial(ctx, p.Connect, c.FTPConfig())
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p.URL, certificateError(p.Parsed.Host(), err)), true
-		}
-	}
-	fail := func(err error) (*Response, error, bool) {
-		st.end(ctx, conn, err)
-		return nil, fmt.Errorf("%s: %w", p.URL, err), !(st.reused && !ftpAnswered(err))
-	}
-	steps := p.Steps
-	for i := 0; i < len(steps); i++ {
-		s := steps[i]
-		switch s.Verb {
-		case "USER":
-			if i+1 < len(steps) && steps[i+1].Verb == "PASS" {
-				i++
-			}
-			if st.pool != nil {
-				continue // the pool logged in
-			}
-			if _, err := conn.Login(ctx, ftpLogin(c, p)); err != nil {
-				ftpQuit(ctx, conn)
-				return nil, loginErr(err), true
-			}
-		case "FEAT", "AUTH", "PBSZ", "PROT":
-			// RFC 4217: sent by ftp.Dial (or the pool's), before USER.
-			if err := ftpCheckTLS(c, conn); err != nil {
-				return fail(err)
-			}
-		case "CWD":
-			if _, err := cwd(ctx, s.Arg); err != nil {
-				return fail(err)
-			}
-		case "TYPE":
-			if _, err := conn.Type(ctx, s.Arg); err != nil {
-				return fail(err)
-			}
-		case "REST":
-			// Sent by RetrFrom with the RETR that follows (RFC 3659
-			// §5: REST must come right before it).
-			if i+1 >= len(steps) || steps[i+1].Verb != "RETR" {
-				return fail(errors.New("the plan has REST without RETR after it"))
-			}
-		case "RETR", "NLST":
-			if rest := steps[i+1:]; len(rest) != 1 || rest[0].Verb != "QUIT" {
-				return fail(fmt.Errorf("the plan has %d steps after %s; want only QUIT", len(rest), s.Verb))
-			}
-			resp, err := ftpResponse(ctx, c, p, conn, steps[:i], s, st)
-			return resp, err, !(st.reused && err != nil && !ftpAnswered(err))
-		case "QUIT":
-			// A plan without a transfer: nothing to fetch.
-			if st.pool != nil {
-				st.end(ctx, conn, nil)
-				return &Response{Body: io.NopCloser(strings.NewReader("")), Size: 0, URL: p.URL, Plan: p}, nil, true
-			}
-			if err := conn.Quit(ctx); err != nil {
-				return nil, fmt.Errorf("%s: %w", p.URL, err), true
-			}
-			return &Response{Body: io.NopCloser(strings.NewReader("")), Size: 0, URL: p.URL, Plan: p}, nil, true
-		default:
-			return fail(fmt.Errorf("the plan holds %q, which the ftp handler does not send", s.Line()))
-		}
-	}
-	return fail(errors.New("the plan has no RETR, NLST or QUIT"))
-}
-
-// ftpResponse starts the transfer step s and wraps its body so that
-// closing it reads the final reply and sends the plan's QUIT.
-func ftpResponse(ctx context.Context, c *Client, p *Plan, conn *ftp.Conn, before []Step, s Step, st ftpState) (*Response, error) {
-	b := &ftpBody{ctx: ctx, conn: conn, url: p.URL, state: st}
-	resp := &Response{Body: b, Size: -1, URL: p.URL, Plan: p}
-	var err error
-	if s.Verb == "RETR" {
-		want := int64(-1)
-		if ftpTypeOf(before) != "A" {
-			if want, err = ftpSize(ctx, conn, s.Arg); err != nil {
-				st.end(ctx, conn, err)
-				return nil, fmt.Errorf("%s: %w", p.URL, err)
-			}
-		}
-		var size int64
-		b.body, size, err = conn.RetrFrom(ctx, s.Arg, p.Offset)
-		var ce *ftp.CommandError
-		if err != nil && errors.As(err, &ce) && strings.HasPrefix(ce.Cmd, "REST ") && ce.Reply.Code/100 == 5 {
-			err = fmt.Errorf("%w: %w", ErrNoResume, err)
-		}
-		resp.Offset = p.Offset
-		if size < 0 {
-			size = want // pyftpdlib's 150 reply has no count
-		}
-		if want >= 0 {
-			want -= p.Offset // SIZE counts the whole file; a resumed transfer starts at the offset
-		}
-		b.want = want
-		resp.Type = "application/octet-stream"
-		if ftpTypeOf(before) == "A" {
-			// Under TYPE A the 150 reply's count is the size on the
-			// server, not the count of bytes sent (line ends change).
-			resp.Type = "text/plain"
-			// RFC 959 §3.1.1.1: ASCII type is NVT-ASCII on the wire, and
-			// the receiver converts it to its own form of text: the local
-			// line end. ListingRaw keeps the wire's bytes.
-			if err == nil && c.Listing != ListingRaw {
-				b.render = newLocalText(b.body)
-			}
-		} else {
-			resp.Size = size
-		}
-	} else {
-		b.body, err = conn.Nlst(ctx, s.Arg)
-		resp.Type = "text/plain"
-		if err == nil {
-			b.render = newNLSTRenderer(c.Listing, ftpBaseURL(p, before, s), b.body)
-			resp.Type = c.Listing.mediaType("text/plain")
-		}
-	}
-	if err != nil {
-		st.end(ctx, conn, err)
-		return nil, fmt.Errorf("%s: %w", p.URL, err)
-	}
-	return resp, nil
-}
-
 // planRequest adds a resume to the plan: "REST offset" right before the
 // RETR (RFC 3659 §5), for TYPE I only, whose offset counts the bytes as
 // stored (§5.3). A listing or a TYPE A transfer cannot resume; HEAD is
@@ -376,28 +202,6 @@ func (ftpHandler) planRequest(c *Client, p *Plan, r Request) error {
 		return nil
 	}
 	return fmt.Errorf("%s: %w: a listing (NLST) has no restart", p.URL, ErrNoResume)
-}
-
-// ftpSize asks the size of name before a TYPE I transfer, when the
-// server lists SIZE in FEAT (RFC 3659 §4, RFC 2389), so that progress can
-// show a percentage and the length received can be checked even when the
-// 150 reply gives no count. It returns -1 when the size is not known: no
-// FEAT, no SIZE, or a refusal (the RETR that follows reports a missing
-// file itself). Only a broken connection is an error.
-func ftpSize(ctx context.Context, conn *ftp.Conn, name string) (int64, error) {
-	var ce *ftp.CommandError
-	feats, _, err := conn.Feat(ctx)
-	if errors.As(err, &ce) {
-		return -1, nil
-	}
-	if err != nil || !ftp.HasFeature(feats, "SIZE") {
-		return -1, err
-	}
-	n, _, err := conn.Size(ctx, name)
-	if errors.As(err, &ce) {
-		return -1, nil
-	}
-	return n, err
 }
 
 // ftpTypeOf returns the argument of the last TYPE step, or "".
@@ -426,154 +230,22 @@ func ftpAskPassword(c *Client, user string, p *Plan) func() (string, error) {
 	}
 }
 
-// ftpQuit ends a session after a refusal: QUIT, briefly, then close.
-func ftpQuit(ctx context.Context, conn *ftp.Conn) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ftpQuitTimeout)
-	defer cancel()
-	conn.Quit(ctx)
-}
-
-// ftpBody is the body of an ftp Response: the data (or the rendered
-// listing); Close reads the final transfer reply and sends QUIT.
-type ftpBody struct {
-	ctx    context.Context
-	conn   *ftp.Conn
-	body   io.ReadCloser
-	render io.Reader // what Read returns instead of body: the listing as rendered (NLST), local text (TYPE A)
-	url    string
-	want   int64 // the SIZE of a TYPE I file, or -1
-	n      int64 // the bytes of body read
-
-	state ftpState // for a connection kept for reuse
-
-	closed bool
-	err    error
-}
-
-// check compares the bytes received with the SIZE the server gave before
-// the transfer: fewer is a transfer cut short, even when the server's
-// final reply said it was complete.
-func (b *ftpBody) check(err error) error {
-	if err == io.EOF && b.want >= 0 && b.n < b.want {
-		return fmt.Errorf("%s: ftp: %w: %d bytes received, though SIZE said %d", b.url, ftp.ErrShortTransfer, b.n, b.want)
-	}
-	return err
-}
-
-func (b *ftpBody) wrap(err error) error {
-	if err == nil || err == io.EOF {
-		return err
-	}
-	return fmt.Errorf("%s: %w", b.url, err)
-}
-
-// Read reads the data, or the rendered listing.
-func (b *ftpBody) Read(p []byte) (int, error) {
-	if b.render != nil {
-		n, err := b.render.Read(p)
-		return n, b.wrap(err)
-	}
-	n, err := b.body.Read(p)
-	b.n += int64(n)
-	return n, b.check(b.wrap(err))
-}
-
-// WriteTo hands a plain transfer to the ftp body's large-buffer copy.
-func (b *ftpBody) WriteTo(w io.Writer) (int64, error) {
-	if wt, ok := b.body.(io.WriterTo); ok && b.render == nil {
-		n, err := wt.WriteTo(w)
-		b.n += n
-		if err == nil {
-			err = b.check(io.EOF)
-			if err == io.EOF {
-				err = nil
-			}
-		}
-		return n, b.wrap(err)
-	}
-	n, err := io.Copy(w, struct{ io.Reader }{b})
-	return n, err
-}
-
-// Close ends the transfer (reading the server's final reply, RFC 959
-// §5.4) and sends QUIT, the plan's last step. It returns the transfer's
-// error; the QUIT reply no longer matters once the transfer is settled.
-func (b *ftpBody) Close() error {
-	if b.closed {
-		return b.err
-	}
-	b.closed = true
-	b.err = b.wrap(b.body.Close())
-	if b.state.pool != nil {
-		// Back to the pool for the next URL of this login, instead of
-		// QUIT (Put closes a connection the transfer broke).
-		b.state.end(b.ctx, b.conn, b.err)
-		return b.err
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(b.ctx), ftpQuitTimeout)
-	defer cancel()
-	b.conn.Quit(ctx)
-	return b.err
-}
-
 // ftpBaseURL returns the URL of the directory an NLST step lists, ending
-// in "/", for the URLs of listed names: the same login (never the
-// password, §6), host and port, the CWD arguments re-encoded, and the
-// NLST argument, when there is one, as the last segment.
+// in "/", for the URLs of listed names (ftp.DirURL): the CWD arguments,
+// and the NLST argument, when there is one, as the last segment.
 func ftpBaseURL(p *Plan, before []Step, nlst Step) string {
-	u := p.Parsed
-	var b []byte
-	b = append(b, "ftp://"...)
-	if raw, ok := u.RawUser(); ok {
-		b = append(b, raw...)
-		b = append(b, '@')
-	}
-	b = append(b, u.Host()...)
-	if port, ok := u.Port(); ok {
-		b = append(b, ':')
-		b = append(b, port...)
-	}
-	b = append(b, '/')
+	var dirs []string
 	for _, s := range before {
 		if s.Verb == "CWD" {
-			b = appendFtpSegment(b, s.Arg)
-			b = append(b, '/')
+			dirs = append(dirs, s.Arg)
 		}
 	}
 	if nlst.Arg != "" {
-		b = appendFtpSegment(b, nlst.Arg)
-		b = append(b, '/')
+		dirs = append(dirs, nlst.Arg)
 	}
-	return string(b)
-}
-
-// appendFtpSegment appends s as one §3.2.2 segment: "/" and ";" encoded
-// as fsegment requires, and "?" too, which fsegment allows but later URL
-// syntaxes (RFC 3986) read as the start of a query.
-func appendFtpSegment(b []byte, s string) []byte {
-	start := len(b)
-	b = rfc1738.AppendEscape(b, s, rfc1738.FSegment)
-	if bytes.IndexByte(b[start:], '?') < 0 {
-		return b
-	}
-	seg := bytes.ReplaceAll(b[start:], []byte("?"), []byte("%3F"))
-	return append(b[:start], seg...)
-}
-
-// ftpItemURL returns the URL of a name an NLST of the directory base
-// listed. RFC 959 §4.1.3 leaves the form of the names to the server: bare
-// ("hello.txt", pyftpdlib, vsftpd for NLST without an argument) or with
-// the argument in front ("pub/hello.txt", proftpd, pure-ftpd). Either way
-// the entry is the name's last path segment inside base. ok is false for
-// "." and ".." (pure-ftpd lists them) and for an empty name: they are not
-// entries of the directory.
-func ftpItemURL(base, name string) (url string, ok bool) {
-	name = strings.TrimRight(name, "/")
-	seg := name[strings.LastIndexByte(name, '/')+1:]
-	if seg == "" || seg == "." || seg == ".." {
-		return "", false
-	}
-	return string(appendFtpSegment([]byte(base), seg)), true
+	user, hasUser := p.Parsed.RawUser()
+	port, _ := p.Parsed.Port()
+	return ftp.DirURL(user, hasUser, p.Parsed.Host(), port, dirs)
 }
 
 // newNLSTRenderer renders an NLST listing (RFC 959 §4.1.3: one name per
@@ -589,7 +261,7 @@ func newNLSTRenderer(format Listing, base string, body io.Reader) io.Reader {
 			if err != nil {
 				return listingItem{}, err
 			}
-			if url, ok := ftpItemURL(base, name); ok {
+			if url, ok := ftp.ItemURL(base, name); ok {
 				return listingItem{Name: name, URL: url}, nil
 			}
 		}

@@ -95,3 +95,42 @@ func TestFTPSize(t *testing.T) {
 		}
 	})
 }
+
+// TestFTPLength: under TYPE I the bytes received plus the offset must be
+// the size SIZE announced. More is an error (ErrLongTransfer), and not
+// one byte beyond the size reaches the caller; an offset past the size
+// (the file shrank) is ErrNoResume before any RETR, so the caller fetches
+// the file whole.
+func TestFTPLength(t *testing.T) {
+	do := func(fake *testserver.FTPFake, offset int64) (string, error) {
+		t.Helper()
+		c, _ := ftpTestClient()
+		resp, err := c.Do(ftpTestCtx(t), Request{URL: mustParse(t, "ftp://"+fake.Addr+"/readme"), Offset: offset})
+		if err != nil {
+			return "", err
+		}
+		b, err := io.ReadAll(resp.Body)
+		if cerr := resp.Body.Close(); err == nil {
+			err = cerr
+		}
+		return string(b), err
+	}
+	// A plain transfer longer than SIZE.
+	body, err := do(sizeFake(t, false, "4", "top\nand more"), 0)
+	if !errors.Is(err, ErrLongTransfer) || body != "top\n" {
+		t.Errorf("long: %q, %v; want the 4 bytes SIZE announced and ErrLongTransfer", body, err)
+	}
+	// REST 2 accepted, then the whole file sent: 4 bytes where 2 were due.
+	body, err = do(sizeFake(t, false, "4", "top\n"), 2)
+	if !errors.Is(err, ErrLongTransfer) || !strings.Contains(err.Error(), "after REST 2") || len(body) > 2 {
+		t.Errorf("resume ignored: %q, %v; want at most 2 bytes and ErrLongTransfer", body, err)
+	}
+	// The file shrank below the offset: nothing is retrieved.
+	fake := sizeFake(t, false, "4", "top\n")
+	if _, err := do(fake, 10); !errors.Is(err, ErrNoResume) || !errors.Is(err, ftp.ErrOffsetBeyondEnd) {
+		t.Errorf("offset past the end: %v; want ErrNoResume", err)
+	}
+	if slices.Contains(fake.Commands(), "RETR readme") {
+		t.Errorf("RETR sent for an offset past the end: %q", fake.Commands())
+	}
+}

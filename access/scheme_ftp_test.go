@@ -299,9 +299,9 @@ func TestFTPItemURL(t *testing.T) {
 		{"ftp://h/", "", ""},
 	}
 	for _, tt := range tests {
-		got, ok := ftpItemURL(tt.base, tt.name)
+		got, ok := ftp.ItemURL(tt.base, tt.name)
 		if got != tt.want || ok != (tt.want != "") {
-			t.Errorf("ftpItemURL(%q, %q) = %q, %v, want %q", tt.base, tt.name, got, ok, tt.want)
+			t.Errorf("ftp.ItemURL(%q, %q) = %q, %v, want %q", tt.base, tt.name, got, ok, tt.want)
 		}
 		if tt.want == "" {
 			continue

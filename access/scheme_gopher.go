@@ -1,12 +1,10 @@
 package access
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"github.com/rfc1738/rfc1738/internal/safetext"
-	"io"
 	"strings"
 	"sync"
 
@@ -102,7 +100,7 @@ func (gopherHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	if path, _ := u.Path(); path == "" {
 		p.Notes = append(p.Notes, "empty gopher-path: the server's top-level menu, type 1 (§3.4.1)")
 	}
-	p.Notes = append(p.Notes, gopherTypeNote(t))
+	p.Notes = append(p.Notes, gopher.TypeNote(t))
 
 	switch {
 	case g.HasPlus && g.PlusKind == rfc1738.PlusAsk:
@@ -150,7 +148,7 @@ func (gopherHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		case rfc1738.PlusItemAttributes, rfc1738.PlusDirectoryAttributes:
 			d.mode = gopherAttributes
 		}
-		p.Notes = append(p.Notes, gopherPlusNote(g))
+		p.Notes = append(p.Notes, gopher.PlusNote(g.PlusKind, g.Plus))
 	}
 	line, err := d.req.Line()
 	if err != nil {
@@ -208,36 +206,6 @@ func gopherGuard(u rfc1738.URL, err error) error {
 		return &GuardError{URL: Redact(u.String()), Offset: -1, Rule: "line-delimiter", Reason: re.Error()}
 	}
 	return fmt.Errorf("%s: %w", Redact(u.String()), err)
-}
-
-func gopherTypeNote(t byte) string {
-	label := strings.Trim(gopher.TypeName(t), "()")
-	switch gopher.KindOf(t) {
-	case gopher.Menu:
-		if t == '7' {
-			return "item type 7 (search): the results are a menu, listed as the URLs of its items"
-		}
-		return fmt.Sprintf("item type %c (%s): a menu, listed as the URLs of its items", t, label)
-	case gopher.Text:
-		return fmt.Sprintf("item type %c (%s): text, read up to a lone \".\" line or the close", t, label)
-	}
-	return fmt.Sprintf("item type %c (%s): binary, read raw to the close", t, label)
-}
-
-func gopherPlusNote(g rfc1738.Gopher) string {
-	switch g.PlusKind {
-	case rfc1738.PlusDefaultView:
-		return "Gopher+ default view (§3.4.4)"
-	case rfc1738.PlusItemAttributes:
-		return "Gopher+ attributes of the item (§3.4.6, §3.4.7)"
-	case rfc1738.PlusDirectoryAttributes:
-		return "Gopher+ attributes of every item of the directory (§3.4.6, §3.4.7)"
-	case rfc1738.PlusAlternateView:
-		return fmt.Sprintf("Gopher+ alternate view %q (§3.4.8)", g.Plus[1:])
-	case rfc1738.PlusForm:
-		return "a filled-out Gopher+ form, sent as written (§3.4.9)"
-	}
-	return "a Gopher+ string §3.4 does not name, sent as written (§3.4.3)"
 }
 
 // Get implements Handler: it sends the plan's request lines and returns
@@ -354,16 +322,8 @@ func (r *gopherRun) fetch(ctx context.Context, req gopher.Request) (*gopher.Resp
 
 // search asks for the search string of a type-7 item (§3.4.2) and sends it.
 func (r *gopherRun) search(ctx context.Context, d *gopherPlan) (*Response, error) {
-	if r.c.Prompt == nil {
-		return nil, r.errorf("a search (type 7) needs a search string: none is in the URL (add %%09 and the search) and nobody can be asked")
-	}
-	s, err := r.c.Prompt("Search "+safetext.Escape(Redact(r.p.URL))+": ", false)
+	req, err := r.askSearch(d)
 	if err != nil {
-		return nil, r.errorf("asking for the search: %w", err)
-	}
-	req := d.req
-	req.Search, req.HasSearch = s, true
-	if err := r.matchSteps(req, 0, len(r.p.Steps)); err != nil {
 		return nil, err
 	}
 	resp, err := r.fetch(ctx, req)
@@ -373,151 +333,47 @@ func (r *gopherRun) search(ctx context.Context, d *gopherPlan) (*Response, error
 	return r.render(resp, d), nil
 }
 
+// askSearch asks for the search string of a type-7 item (§3.4.2) and
+// returns the request that sends it.
+func (r *gopherRun) askSearch(d *gopherPlan) (gopher.Request, error) {
+	if r.c.Prompt == nil {
+		return gopher.Request{}, r.errorf("a search (type 7) needs a search string: none is in the URL (add %%09 and the search) and nobody can be asked")
+	}
+	s, err := r.c.Prompt("Search "+safetext.Escape(Redact(r.p.URL))+": ", false)
+	if err != nil {
+		return gopher.Request{}, r.errorf("asking for the search: %w", err)
+	}
+	req := d.req
+	req.Search, req.HasSearch = s, true
+	return req, r.matchSteps(req, 0, len(r.p.Steps))
+}
+
 // ask runs the §3.4.5 form exchange: the item's attributes give its +ASK
 // block, whose questions go to c.Prompt; the answers go back as the
 // filled form of §3.4.9.
 func (r *gopherRun) ask(ctx context.Context, d *gopherPlan) (*Response, error) {
-	if err := r.matchSteps(d.attr, 0, 1); err != nil {
-		return nil, err
-	}
-	resp, err := r.fetch(ctx, d.attr)
-	if err != nil {
-		return nil, err
-	}
-	if !resp.Plus {
-		resp.Body.Close()
-		return nil, r.errorf("fetch the +ASK form: %w", gopher.ErrNotGopherPlus)
-	}
-	blocks, err := resp.Attributes()
-	if err != nil {
-		return nil, r.errorf("fetch the +ASK form: %w", err)
-	}
-	block, ok := gopher.Find(blocks, "ASK")
-	if !ok {
-		return nil, r.errorf("the item's attributes have no +ASK block: it has no form to fill (§3.4.5)")
-	}
-	qs, err := block.Questions()
-	if err != nil {
-		return nil, r.errorf("%w", err)
-	}
-	form, err := gopher.FillForm(qs, gopher.PromptAnswers(qs, r.c.Prompt))
-	if err != nil {
-		return nil, r.errorf("%w", err)
-	}
-	req := d.req
-	req.Plus, req.HasPlus = form, true
-	if err := r.matchSteps(req, 1, len(r.p.Steps)); err != nil {
-		return nil, err
-	}
-	resp, err = r.fetch(ctx, req)
+	resp, err := r.askFetch(ctx, d)
 	if err != nil {
 		return nil, err
 	}
 	return r.render(resp, d), nil
 }
 
-// render returns the Response for a fetched item: menus as a listing per
-// c.Listing, everything else as the item's bytes.
-func (r *gopherRun) render(resp *gopher.Response, d *gopherPlan) *Response {
-	r.mu.Lock()
-	status := r.status
-	r.mu.Unlock()
-	out := &Response{Size: -1, URL: r.p.URL, Plan: r.p}
-	b := &gopherBody{run: r, resp: resp, needDot: resp.Plus && status == "+-1"}
-	switch {
-	case resp.Kind == gopher.Menu && r.c.Listing != ListingRaw:
-		b.r = gopher.NewMenuRenderer(resp.Menu(), r.c.Listing == ListingJSON)
-		out.Type = r.c.Listing.mediaType("text/plain; charset=utf-8")
-	case resp.Kind == gopher.Menu:
-		b.r = resp.Body
-		out.Type = "application/gopher-menu"
-	default:
-		b.r = resp.Body
-		out.Size = resp.Size
-		out.Type = gopher.MediaType(resp.Request.ItemType())
-		if d.kind == rfc1738.PlusAlternateView && d.req.HasPlus {
-			view, _, _ := strings.Cut(d.req.Plus[1:], " ")
-			out.Type = view
-		} else if resp.Request.ItemType() == '0' && r.c.Listing != ListingRaw {
-			// RFC 1436: text items are lines ending in CRLF; like ftp's
-			// TYPE A they are written as local text, and the count of
-			// bytes written is no longer the count announced.
-			b.r = newLocalText(resp.Body)
-			out.Size = -1
+// askFetch runs the form exchange of ask (gopher.Client.Ask), each
+// request checked against the plan's steps, and returns the reply to the
+// filled form.
+func (r *gopherRun) askFetch(ctx context.Context, d *gopherPlan) (*gopher.Response, error) {
+	first := true
+	check := func(req gopher.Request) error {
+		if first {
+			first = false
+			return r.matchSteps(req, 0, 1)
 		}
+		return r.matchSteps(req, 1, len(r.p.Steps))
 	}
-	out.Body = b
-	return out
-}
-
-// gopherBody is a Response.Body of the gopher handler: it names the URL in
-// its errors and turns a "+-1" reply that ends without its "." into an
-// error rather than a silently short item.
-type gopherBody struct {
-	run     *gopherRun
-	resp    *gopher.Response
-	r       io.Reader
-	needDot bool
-	err     error
-}
-
-func (b *gopherBody) Read(p []byte) (int, error) {
-	if b.err != nil {
-		return 0, b.err
+	resp, err := r.gc.Ask(ctx, r.addr, d.req, r.c.Prompt, check)
+	if err != nil && !strings.HasPrefix(err.Error(), r.p.URL+": ") {
+		err = r.errorf("%w", err)
 	}
-	n, err := b.r.Read(p)
-	switch {
-	case err == io.EOF && b.needDot && !b.resp.Terminated():
-		b.err = b.run.errorf("the reply was announced as +-1, ended by a lone \".\" line, but the server closed the connection before it: %w", io.ErrUnexpectedEOF)
-	case err != nil && err != io.EOF:
-		b.err = b.run.errorf("%w", err)
-	default:
-		return n, err
-	}
-	return n, b.err
-}
-
-// WriteTo hands the copy to the gopher body's own WriteTo, which can
-// splice a binary item into a file (internal/zerocopy), when nothing
-// stands between them: no menu rendering and no "+-1" end to check.
-func (b *gopherBody) WriteTo(w io.Writer) (int64, error) {
-	wt, ok := b.r.(io.WriterTo)
-	if !ok || b.needDot || b.r != io.Reader(b.resp.Body) {
-		return io.Copy(w, struct{ io.Reader }{b})
-	}
-	if b.err != nil {
-		return 0, b.err
-	}
-	n, err := wt.WriteTo(w)
-	if err != nil {
-		b.err = b.run.errorf("%w", err)
-	}
-	return n, b.err
-}
-
-func (b *gopherBody) Close() error { return b.resp.Body.Close() }
-
-// attributes renders a "!" or "$" reply (§3.4.6, §3.4.7) per c.Listing:
-// the raw attribute lines, JSON Lines (one object an item), or for people
-// each item's listing line followed by its blocks, views with their URLs.
-func (r *gopherRun) attributes(resp *gopher.Response, d *gopherPlan) (*Response, error) {
-	if !resp.Plus {
-		resp.Body.Close()
-		return nil, r.errorf("%w: it answered the attribute request %q with a plain item", gopher.ErrNotGopherPlus, d.req.Plus)
-	}
-	out := &Response{Size: -1, URL: r.p.URL, Plan: r.p}
-	if r.c.Listing == ListingRaw {
-		out.Type = "text/plain"
-		out.Body = &gopherBody{run: r, resp: resp, r: resp.Body}
-		return out, nil
-	}
-	blocks, err := resp.Attributes()
-	if err != nil {
-		return nil, r.errorf("%w", err)
-	}
-	var buf bytes.Buffer
-	gopher.WriteAttributes(&buf, blocks, r.c.Listing == ListingJSON)
-	out.Type = r.c.Listing.mediaType("text/plain; charset=utf-8")
-	out.Body = io.NopCloser(&buf)
-	return out, nil
+	return resp, err
 }

@@ -1,7 +1,6 @@
 package access
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -107,7 +106,7 @@ func (h Mailto) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	if !m.AddrSpec {
 		return nil, fmt.Errorf("%s: %q is not one RFC 822 addr-spec (local-part@domain, §3.5): it cannot be an SMTP recipient", u, m.Address)
 	}
-	if err := checkMailbox("sender (Client.Email)", c.Email); err != nil {
+	if err := smtp.CheckMailbox("sender (Client.Email)", c.Email); err != nil {
 		return nil, fmt.Errorf("%s: %w", u, err)
 	}
 	mode, err := h.tlsMode()
@@ -142,18 +141,6 @@ func (h Mailto) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		p.Notes = append(p.Notes, "no SMTP relay is configured (--smtp, $RFC1738_SMTP or $SMTP_RELAY)")
 	}
 	return p, nil
-}
-
-// checkMailbox refuses an address that could break an SMTP line or the
-// angle brackets of a path.
-func checkMailbox(what, addr string) error {
-	if addr == "" {
-		return fmt.Errorf("the %s is empty", what)
-	}
-	if i := strings.IndexAny(addr, "\r\n\x00<>"); i >= 0 {
-		return fmt.Errorf("the %s %q holds %q at byte %d, which would break the SMTP command (§6)", what, addr, addr[i], i)
-	}
-	return nil
 }
 
 // checkSMTPUser refuses CR, LF and NUL in an AUTH user name: NUL ends the
@@ -353,54 +340,26 @@ func (h Mailto) tlsConfig(host string) (*tls.Config, error) {
 	return cfg, nil
 }
 
-// composeMessage writes the header fields and the body (RFC 5322).
+// composeMessage writes the header fields and the body (RFC 5322) with
+// smtp.Compose.
 func composeMessage(d *mailtoPlan, m Message) ([]byte, error) {
-	var b bytes.Buffer
-	field := func(name, value string) error {
-		if name == "" {
-			return errors.New("a header field has no name")
-		}
-		for i := 0; i < len(name); i++ {
-			if name[i] <= ' ' || name[i] >= 0x7f || name[i] == ':' {
-				return fmt.Errorf("header field name %q: RFC 5322 §2.2 allows printable ASCII without \":\"", name)
-			}
-		}
-		if i := strings.IndexAny(value, "\r\n\x00"); i >= 0 {
-			return fmt.Errorf("header field %s: the value holds %q, which would end the field or smuggle another (§6)", name, value[i])
-		}
-		b.WriteString(name + ": " + value + "\r\n")
-		return nil
-	}
 	date := m.Date
 	if date.IsZero() {
 		date = time.Now()
 	}
-	if err := field("From", d.from); err != nil {
-		return nil, err
-	}
-	if err := field("To", d.to); err != nil {
-		return nil, err
-	}
+	fields := []smtp.Field{{Name: "From", Value: d.from}, {Name: "To", Value: d.to}}
 	if m.Subject != "" {
 		if strings.ContainsAny(m.Subject, "\r\n\x00") {
 			return nil, fmt.Errorf("the subject holds CR, LF or NUL, which would end the field (§6)")
 		}
-		if err := field("Subject", mime.QEncoding.Encode("utf-8", m.Subject)); err != nil {
-			return nil, err
-		}
+		fields = append(fields, smtp.Field{Name: "Subject", Value: mime.QEncoding.Encode("utf-8", m.Subject)})
 	}
-	if err := field("Date", date.Format(time.RFC1123Z)); err != nil {
-		return nil, err
-	}
+	fields = append(fields, smtp.Field{Name: "Date", Value: date.Format(time.RFC1123Z)})
 	if !hasField(m.Header, "Message-ID") {
-		if err := field("Message-ID", messageID(d.from, date)); err != nil {
-			return nil, err
-		}
+		fields = append(fields, smtp.Field{Name: "Message-ID", Value: messageID(d.from, date)})
 	}
 	for _, f := range m.Header {
-		if err := field(f.Name, f.Value); err != nil {
-			return nil, err
-		}
+		fields = append(fields, smtp.Field(f))
 	}
 	var body []byte
 	if m.Body != nil {
@@ -413,19 +372,5 @@ func composeMessage(d *mailtoPlan, m Message) ([]byte, error) {
 			return nil, fmt.Errorf("the message body is more than %d bytes", MaxMailBody)
 		}
 	}
-	if !isASCII(body) {
-		b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n")
-	}
-	b.WriteString("\r\n")
-	b.Write(body)
-	return b.Bytes(), nil
-}
-
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
+	return smtp.Compose(fields, body)
 }

@@ -4,12 +4,10 @@ package access
 // the NNTP client of access/nntp (RFC 3977).
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"net"
 	"strconv"
 	"strings"
@@ -132,24 +130,12 @@ func newsGroupSteps(p *Plan, group string) []Step {
 	}
 }
 
-// newsServer checks the configured news server, host[:port], and returns
-// it as host:port, with the NNTP port 119 when none is given.
+// newsServer checks the configured news server (nntp.ServerAddr).
 func newsServer(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
+	if strings.TrimSpace(s) == "" {
 		return "", fmt.Errorf("%w: give one with --nntp-server host[:port] or the NNTPSERVER environment variable", ErrNoNewsServer)
 	}
-	host, port, err := net.SplitHostPort(s)
-	if err != nil {
-		host, port = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]"), strconv.Itoa(nntp.DefaultPort)
-	}
-	if host == "" || strings.ContainsAny(host, " \t\r\n\x00/@[]") {
-		return "", fmt.Errorf("news server %q is not host[:port]", s)
-	}
-	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-		return "", fmt.Errorf("news server %q: %q is not a TCP port", s, port)
-	}
-	return net.JoinHostPort(host, port), nil
+	return nntp.ServerAddr(s)
 }
 
 // Get implements Handler: it dials p.Connect and executes p.Steps. The
@@ -230,29 +216,7 @@ func (r *newsRun) see(dir byte, line string) {
 // code means for it (RFC 3977 §3.2, RFC 4643 §2.3), and the cause with the
 // server's code and text.
 func (r *newsRun) fail(err error) error {
-	why := ""
-	switch nntp.ReplyCode(err) {
-	case nntp.CodeNoSuchGroup:
-		why = "no such newsgroup on " + r.p.Connect
-	case nntp.CodeNoSuchNumber:
-		why = "no article with that number in " + r.group.Name
-	case nntp.CodeNoSuchMessageID:
-		why = "no article with that message-id on " + r.p.Connect
-	case nntp.CodeNoCurrentArticle:
-		why = "no such article"
-	case nntp.CodeAuthRequired:
-		if r.c.NNTPUser == "" {
-			why = r.p.Connect + " demands authentication (RFC 4643): give --nntp-user and --nntp-password, or $NNTPUSER and $NNTPPASS"
-		} else {
-			why = r.p.Connect + " still demands authentication after AUTHINFO as " + r.c.NNTPUser
-		}
-	case nntp.CodeAuthRejected:
-		why = r.p.Connect + " rejected the AUTHINFO credentials of " + r.c.NNTPUser
-	case nntp.CodeServiceUnavailable:
-		why = r.p.Connect + " refuses this client: permission denied or service permanently unavailable"
-	case nntp.CodeUnavailable:
-		why = r.p.Connect + " is temporarily unavailable"
-	}
+	why := nntp.Explain(err, r.p.Connect, r.group.Name, r.c.NNTPUser)
 	if why == "" {
 		return fmt.Errorf("%s: %w", r.p.URL, err)
 	}
@@ -328,168 +292,4 @@ func (b *newsArticleBody) Close() error {
 		b.err = err
 	}
 	return b.err
-}
-
-// over sends OVER low-high for the group GROUP selected and returns the
-// listing, rendered as it streams.
-func (r *newsRun) over(ctx context.Context) (io.ReadCloser, string, error) {
-	g := r.group
-	if g.Name == "" {
-		return nil, "", errors.New("OVER: no GROUP before it in the plan")
-	}
-	typ := r.c.Listing.mediaType("text/plain")
-	var head []byte
-	if r.c.Listing == ListingText {
-		head = fmt.Appendf(nil, "%s  about %d articles, numbers %d-%d, at %s\n", g.Name, g.Count, g.Low, g.High, nntp.NNTPURL(r.host, r.port, g.Name, 0))
-	}
-	if g.High < g.Low || g.High == 0 {
-		// RFC 3977 §6.1.1.2: an empty group has high < low (or all 0);
-		// there is no range to ask for.
-		r.c.trace('!', "GROUP says "+g.Name+" is empty: OVER not sent")
-		return &newsListingBody{chunk: head, next: func(dst []byte) ([]byte, error) { return dst, io.EOF }, close: r.finish}, typ, nil
-	}
-	next, stop := iter.Pull2(r.conn.Over(ctx, nntp.Range{Low: g.Low, High: g.High}))
-	var page []nntp.OverviewLine
-	var text bytes.Buffer
-	var js nntp.JSONLines
-	b := &newsListingBody{chunk: head}
-	b.close = func() error {
-		stop() // drains the rest of the listing, if any, so QUIT is in step
-		return r.finish()
-	}
-	b.next = func(dst []byte) ([]byte, error) {
-		page = page[:0]
-		for len(page) < newsPage {
-			ov, err, ok := next()
-			if !ok {
-				break
-			}
-			if err != nil {
-				return dst, fmt.Errorf("%s: %w", r.p.URL, err)
-			}
-			switch r.c.Listing {
-			case ListingRaw:
-				// The overview line as the server sent it (RFC 3977
-				// §8.3.2), dot-unstuffed.
-				return append(append(dst, r.last...), '\n'), nil
-			case ListingJSON:
-				return js.Append(dst, nntp.NewArticleItem(ov, r.host, r.port))
-			}
-			page = append(page, ov)
-		}
-		if len(page) == 0 {
-			return dst, io.EOF
-		}
-		text.Reset()
-		if err := nntp.WriteGroupListing(&text, page, r.host, r.port); err != nil {
-			return dst, err
-		}
-		// A blank line before each page: WriteGroupListing separates
-		// the blocks within a page the same way.
-		dst = append(dst, '\n')
-		return append(dst, text.Bytes()...), nil
-	}
-	return b, typ, nil
-}
-
-// listActive sends LIST ACTIVE (RFC 3977 §7.6.3; the client falls back to
-// LIST for RFC 977 servers) and renders the groups for news:* as they
-// arrive, a page at a time: memory stays flat however long the list.
-func (r *newsRun) listActive(ctx context.Context, s Step) (io.ReadCloser, string, error) {
-	if s.Line() != "LIST ACTIVE" {
-		return nil, "", fmt.Errorf("step %q is not one this handler executes", s.Line())
-	}
-	next, stop := iter.Pull2(r.conn.Active(ctx))
-	// The status line (215) comes before the first group: an error there
-	// is the handler's, not the body's.
-	first, err, ok := next()
-	if err != nil {
-		stop()
-		return nil, "", err
-	}
-	var page []nntp.ActiveGroup
-	var text bytes.Buffer
-	var js nntp.JSONLines
-	pending, header := ok, true
-	b := &newsListingBody{}
-	b.close = func() error {
-		stop() // drains the rest of the list, if any, so QUIT is in step
-		return r.finish()
-	}
-	b.next = func(dst []byte) ([]byte, error) {
-		page = page[:0]
-		for len(page) < newsPage {
-			g := first
-			if pending {
-				pending = false
-			} else {
-				var err error
-				if g, err, ok = next(); !ok {
-					break
-				} else if err != nil {
-					return dst, fmt.Errorf("%s: %w", r.p.URL, err)
-				}
-			}
-			switch r.c.Listing {
-			case ListingRaw:
-				// The active line as the server sent it.
-				return append(append(dst, r.last...), '\n'), nil
-			case ListingJSON:
-				return js.Append(dst, nntp.NewGroupItem(g, r.host, r.port))
-			}
-			page = append(page, g)
-		}
-		if len(page) == 0 && (!header || r.c.Listing != ListingText) {
-			return dst, io.EOF
-		}
-		text.Reset()
-		if err := nntp.WriteActivePage(&text, page, r.host, r.port, header); err != nil {
-			return dst, err
-		}
-		header = false
-		return append(dst, text.Bytes()...), nil
-	}
-	return b, r.c.Listing.mediaType("text/plain"), nil
-}
-
-// newsListingBody is a body rendered a chunk at a time: next appends the
-// next chunk to dst, or returns io.EOF at the end.
-type newsListingBody struct {
-	chunk  []byte
-	off    int
-	next   func(dst []byte) ([]byte, error)
-	close  func() error
-	err    error
-	closed bool
-}
-
-func (b *newsListingBody) Read(p []byte) (int, error) {
-	for b.off == len(b.chunk) {
-		if b.err != nil {
-			return 0, b.err
-		}
-		b.chunk, b.err = b.next(b.chunk[:0])
-		b.off = 0
-	}
-	n := copy(p, b.chunk[b.off:])
-	b.off += n
-	return n, nil
-}
-
-func (b *newsListingBody) Close() error {
-	if b.closed {
-		if b.err == io.EOF {
-			return nil
-		}
-		return b.err
-	}
-	b.closed = true
-	err := b.close()
-	if b.err != nil && b.err != io.EOF {
-		return b.err
-	}
-	if err != nil {
-		b.err = err
-	}
-	return err
 }

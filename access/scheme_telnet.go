@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strings"
 
@@ -134,4 +135,17 @@ func terminalType(s string) string {
 		}
 	}
 	return s
+}
+
+// Stat implements Stater: §3.8 names an interactive service, and the
+// lightest proof of it is that the TCP connection is accepted. No login
+// is tried.
+func (h Telnet) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", p.Connect)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.URL, err)
+	}
+	conn.Close()
+	return &Info{Kind: KindSession, Size: -1, Detail: "connection accepted (no login tried, §3.8)"}, nil
 }

@@ -176,16 +176,25 @@ func quoteAll(words []string) []string {
 	return out
 }
 
-// Get executes a wais plan: Dial (the InitializeRequest), then the search
-// and present or the document retrieval the plan holds, then Close.
-func (h WAIS) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+// waisDial opens the association of a wais plan (the InitializeRequest).
+func waisDial(ctx context.Context, c *Client, p *Plan) (*waisPlan, *wais.Conn, error) {
 	d, ok := p.Data.(*waisPlan)
 	if !ok {
-		return nil, fmt.Errorf("%s: not a plan of the wais handler", p.URL)
+		return nil, nil, fmt.Errorf("%s: not a plan of the wais handler", p.URL)
 	}
 	conn, err := wais.Dial(ctx, p.Connect, wais.Config{Trace: c.tracer()})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.URL, err)
+		return nil, nil, fmt.Errorf("%s: %w", p.URL, err)
+	}
+	return d, conn, nil
+}
+
+// Get executes a wais plan: Dial (the InitializeRequest), then the search
+// and present or the document retrieval the plan holds, then Close.
+func (h WAIS) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+	d, conn, err := waisDial(ctx, c, p)
+	if err != nil {
+		return nil, err
 	}
 	var body []byte
 	switch d.form {
@@ -334,4 +343,42 @@ func waisDescribe(c *Client, p *Plan, d *waisPlan, ir wais.InitResponse) ([]byte
 		p.URL, d.database, p.Connect, ir.ImplementationName, ir.ImplementationVersion, ir.Versions.Highest())
 	fmt.Fprintf(&b, "A database URL names a database available for searching (RFC 1738 §3.9); add ?terms to search it, e.g. %s?computer\n", p.URL)
 	return b.Bytes(), nil
+}
+
+// waisProbeTerm is searched for in a database URL that has no search of
+// its own: any answer without a diagnostic proves the database is there.
+const waisProbeTerm = "a"
+
+// Stat implements Stater: the Z39.50 init, then a search whose first
+// record, if any, is presented; a document URL is retrieved by its WAIS
+// document id (§3.9 gives no lighter way).
+func (h WAIS) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error) {
+	d, conn, err := waisDial(ctx, c, p)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	if d.form == waisDocument {
+		if _, err := conn.Retrieve(ctx, d.database, d.wtype, d.wpath); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.URL, err)
+		}
+		return &Info{Kind: KindFile, Size: -1, Detail: "document retrieved"}, nil
+	}
+	terms := d.terms
+	if d.form == waisDatabase {
+		terms = waisProbeTerm
+	}
+	res, err := conn.Search(ctx, d.database, terms)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.URL, err)
+	}
+	if res.Hits > 0 {
+		if _, err := conn.Present(ctx, 1, 1, nil); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.URL, err)
+		}
+	}
+	if d.form == waisDatabase {
+		return &Info{Kind: KindSearch, Size: -1, Detail: fmt.Sprintf("database %s answers a search", d.database)}, nil
+	}
+	return &Info{Kind: KindSearch, Size: -1, Detail: fmt.Sprintf("%d hits", res.Hits)}, nil
 }

@@ -17,8 +17,6 @@ import (
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
-	"github.com/rfc1738/rfc1738/access/gopher"
-	"github.com/rfc1738/rfc1738/access/nntp"
 	"github.com/rfc1738/rfc1738/extract"
 )
 
@@ -313,11 +311,6 @@ func readListing(p *Page, u rfc1738.URL, r io.Reader) error {
 		line := sc.Bytes()
 		var err error
 		switch scheme {
-		case "gopher":
-			var e gopher.JSONItem
-			if err = json.Unmarshal(line, &e); err == nil {
-				addGopherItem(p, e)
-			}
 		case "news", "nntp":
 			err = addNewsEntry(p, line)
 		default: // ftp, file
@@ -343,6 +336,44 @@ func readListing(p *Page, u rfc1738.URL, r io.Reader) error {
 	return nil
 }
 
+// renderEntries reads a listing the access layer's List gives (a gopher
+// menu or search), and numbers its entries; an error keeps the entries
+// before it, and lines the server sent that could not be read are named
+// after them.
+func renderEntries(p *Page, ents *access.Entries) error {
+	var bad []*access.LineError
+	var err error
+	for {
+		var e access.Entry
+		e, err = ents.Next()
+		var le *access.LineError
+		if errors.As(err, &le) {
+			bad = append(bad, le)
+			continue
+		}
+		if err != nil {
+			break
+		}
+		addGopherItem(p, e)
+	}
+	if err == io.EOF {
+		err = nil
+	}
+	if cerr := ents.Close(); err == nil {
+		err = cerr
+	}
+	numberListing(p)
+	if len(p.Lines) == 0 && err == nil && len(bad) == 0 {
+		p.add("(empty)", nil)
+	}
+	if err == nil && len(bad) == 1 {
+		err = bad[0]
+	} else if err == nil && len(bad) > 1 {
+		err = fmt.Errorf("%v (and %d more unreadable lines)", bad[0], len(bad)-1)
+	}
+	return err
+}
+
 // numberListing writes each entry's link number before it, in a column,
 // so number keys can follow it.
 func numberListing(p *Page) {
@@ -359,38 +390,38 @@ func numberListing(p *Page) {
 }
 
 // addGopherItem adds a menu line: the type's label (RFC 1436 item types,
-// as gopher.TypeName says them), the Gopher+ mark, the display string.
+// as the access layer names them), the Gopher+ mark, the display string.
 // Info lines are text; a telnet item (8, T) becomes a telnet URL (§3.8)
 // with the selector as the login to advise.
-func addGopherItem(p *Page, e gopher.JSONItem) {
+func addGopherItem(p *Page, e access.Entry) {
 	var t byte
-	if len(e.Type) == 1 {
-		t = e.Type[0]
+	if typ := e.Attrs["type"]; len(typ) == 1 {
+		t = typ[0]
 	}
 	if t == 'i' {
-		p.add("       "+e.Display, nil)
+		p.add("       "+e.Name, nil)
 		return
 	}
 	mark := " "
-	switch {
-	case e.Ask:
-		mark = "?"
-	case e.Plus:
-		mark = "+"
+	plus, ask := e.Attrs["plus"] != "", e.Attrs["plus"] == "?"
+	if plus {
+		mark = e.Attrs["plus"]
 	}
-	text := fmt.Sprintf("%-6s%s %s", gopher.TypeName(t), mark, e.Display)
-	link := &Link{Gopher: t, Plus: e.Plus, Ask: e.Ask, Title: clean(e.Display)}
+	text := fmt.Sprintf("%-6s%s %s", e.Attrs["label"], mark, e.Name)
+	link := &Link{Gopher: t, Plus: plus, Ask: ask, Title: clean(e.Name)}
 	switch {
 	case t == '8' || t == 'T':
-		tu := rfc1738.TelnetURL{Host: e.Host, User: e.Selector, HasUser: e.Selector != ""}
-		if e.Port != 23 {
-			tu.Port = e.Port
+		port, _ := strconv.Atoi(e.Attrs["port"])
+		sel := e.Attrs["selector"]
+		tu := rfc1738.TelnetURL{Host: e.Attrs["host"], User: sel, HasUser: sel != ""}
+		if port != 23 {
+			tu.Port = port
 		}
 		if b, err := tu.Append(nil); err == nil {
 			link.URL = string(b)
 		}
-	case e.URL != nil:
-		link.URL = *e.URL
+	case t != '3':
+		link.URL = e.URL
 	}
 	if link.URL == "" {
 		p.add(text, nil)
@@ -399,10 +430,26 @@ func addGopherItem(p *Page, e gopher.JSONItem) {
 	p.add(text, link)
 }
 
+// newsGroup and newsArticle are the entries of a news listing as the
+// access layer writes them in JSON Lines (get --json): a group of news:*
+// or an article of a group's overview.
+type newsGroup struct {
+	Group    string `json:"group"`
+	Articles int64  `json:"articles"`
+	NewsURL  string `json:"news_url"`
+}
+
+type newsArticle struct {
+	Number  int64  `json:"number"`
+	Subject string `json:"subject"`
+	From    string `json:"from"`
+	NewsURL string `json:"news_url"`
+}
+
 // addNewsEntry adds a group of news:* or an article of a group's
-// listing (access/nntp's JSON Lines objects).
+// listing.
 func addNewsEntry(p *Page, line []byte) error {
-	var g nntp.GroupItem
+	var g newsGroup
 	if err := json.Unmarshal(line, &g); err != nil {
 		return err
 	}
@@ -410,7 +457,7 @@ func addNewsEntry(p *Page, line []byte) error {
 		p.add(fmt.Sprintf("%-40s %8d", g.Group, g.Articles), &Link{URL: g.NewsURL, Title: clean(g.Group)})
 		return nil
 	}
-	var a nntp.ArticleItem
+	var a newsArticle
 	if err := json.Unmarshal(line, &a); err != nil {
 		return err
 	}

@@ -23,6 +23,24 @@ func page(t *testing.T, rawURL, typ, body string) *Page {
 	return p
 }
 
+// entriesOf renders the entries of a listing (a gopher menu, as the
+// access layer's List gives it) as a page.
+func entriesOf(t *testing.T, ents ...access.Entry) *Page {
+	t.Helper()
+	p := &Page{}
+	if err := renderEntries(p, access.NewEntries(func() (access.Entry, error) {
+		if len(ents) == 0 {
+			return access.Entry{}, io.EOF
+		}
+		e := ents[0]
+		ents = ents[1:]
+		return e, nil
+	}, nil)); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func texts(p *Page) []string {
 	var out []string
 	for _, l := range p.Lines {
@@ -87,8 +105,8 @@ func TestBidiEscaped(t *testing.T) {
 	if got := texts(p); len(got) != 1 || got[0] != `report.\u202etxt.exe` {
 		t.Errorf("text lines %q", got)
 	}
-	p = page(t, "gopher://h/", "application/jsonl",
-		`{"type":"0","display":"evil\u2067name\u2069","selector":"/x","host":"h","port":70,"plus":false,"ask":false,"url":"gopher://h/0/x"}`+"\n")
+	p = entriesOf(t, access.Entry{Name: "evil\u2067name\u2069", URL: "gopher://h/0/x", Kind: access.KindFile, Size: -1,
+		Attrs: map[string]string{"type": "0", "label": "(FILE)", "selector": "/x", "host": "h", "port": "70"}})
 	if got := strings.Join(texts(p), "|"); !strings.Contains(got, `evil\u2067name\u2069`) || strings.ContainsRune(got, 0x2067) {
 		t.Errorf("menu lines %q", got)
 	}
@@ -103,15 +121,15 @@ func TestBinary(t *testing.T) {
 }
 
 // TestListings: the JSON Lines of news groups and articles, and a
-// gopher telnet item, become links.
+// gopher telnet item of a menu's entries, become links.
 func TestListings(t *testing.T) {
 	p := page(t, "news:*", "application/jsonl",
 		`{"group":"comp.lang.go","articles":12,"low":1,"high":12,"status":"y","news_url":"news:comp.lang.go","nntp_url":"nntp://h/comp.lang.go"}`+"\n")
 	if len(p.Links) != 1 || p.Links[0].URL != "news:comp.lang.go" || !strings.HasPrefix(p.Lines[0].Text, "1 comp.lang.go") {
 		t.Errorf("groups: %q %+v", texts(p), p.Links)
 	}
-	p = page(t, "gopher://h/", "application/jsonl",
-		`{"type":"8","display":"Talk","selector":"guest","host":"bbs.example","port":23,"plus":false,"ask":false,"url":"gopher://bbs.example:23/8guest"}`+"\n")
+	p = entriesOf(t, access.Entry{Name: "Talk", URL: "gopher://bbs.example:23/8guest", Kind: access.KindSession, Size: -1,
+		Attrs: map[string]string{"type": "8", "label": "(TEL)", "selector": "guest", "host": "bbs.example", "port": "23"}})
 	if len(p.Links) != 1 || p.Links[0].URL != "telnet://guest@bbs.example/" {
 		t.Errorf("telnet item: %+v", p.Links)
 	}

@@ -18,7 +18,6 @@ import (
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
-	"github.com/rfc1738/rfc1738/access/gopher"
 	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
@@ -453,7 +452,7 @@ func (m *Model) openTitled(raw string, push bool, title string) tea.Cmd {
 		m.fail(fmt.Errorf("%s: a mailbox, not a page: send to it with rfc1738 mail", clean(raw)))
 		return nil
 	}
-	if g, ok := u.Gopher(); ok && gopher.KindOf(g.Type) == gopher.Binary && !g.HasPlus {
+	if access.Binary(u) {
 		return m.startSave(u) // a binary item is saved, not shown (lynx does the same)
 	}
 	if m.loading != nil {

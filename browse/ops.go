@@ -184,6 +184,16 @@ func (m *Model) fetchPage(o *operation, u rfc1738.URL) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
+	if u.Scheme() == "gopher" {
+		// A menu or a search: its entries, from the handler's List.
+		ents, err := c.List(o.ctx, u)
+		switch {
+		case err == nil:
+			return m.entriesPage(o, u, ents)
+		case !errors.Is(err, access.ErrNotListable):
+			return nil, o.explain(err)
+		}
+	}
 	resp, err := c.Get(o.ctx, u)
 	if err != nil {
 		// An NLST names folders and files alike: a name that RETR cannot
@@ -226,6 +236,19 @@ func (m *Model) readPage(o *operation, u rfc1738.URL, resp *access.Response) (*P
 			return nil, rerr
 		}
 		p.Err = rerr // what came before the error is shown, with it
+	}
+	return p, nil
+}
+
+// entriesPage renders the entries of a listing as a page.
+func (m *Model) entriesPage(o *operation, u rfc1738.URL, ents *access.Entries) (*Page, error) {
+	p := &Page{URL: access.Redact(u.String())}
+	if err := renderEntries(p, ents); err != nil {
+		err = o.explain(err)
+		if len(p.Lines) == 0 {
+			return nil, err
+		}
+		p.Err = err // what came before the error is shown, with it
 	}
 	return p, nil
 }

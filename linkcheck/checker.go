@@ -16,7 +16,6 @@ import (
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
-	"github.com/rfc1738/rfc1738/access/ftp"
 	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
@@ -31,14 +30,18 @@ const DefaultBackoff = 250 * time.Millisecond
 // A Checker checks single URLs. Its zero value works, with the settings of
 // access.NewClient; it is safe for concurrent use. Close it to end the
 // logins it keeps.
+//
+// Every scheme but http, https and file is checked through its access
+// handler's Stat (access.Stater): the lightest exchange that proves the URL
+// names something, so a scheme registered in the Client is checked as it
+// is fetched.
 type Checker struct {
 	// Client holds the settings of the access methods (the anonymous ftp
 	// password, the news server, gateways, the §6 port guard); nil means
-	// access.NewClient().
+	// access.NewClient(). When its FTPPool is nil, the Checker sets one
+	// that keeps PerHost idle logins per host and user, and Close ends
+	// them.
 	Client *access.Client
-	// FTP keeps the ftp logins for reuse; nil means a pool of its own
-	// with PerHost idle logins per host and user.
-	FTP *ftp.Pool
 	// PerHost is the number of connections kept per host (ftp logins,
 	// http connections); zero means 2.
 	PerHost int
@@ -54,8 +57,9 @@ type Checker struct {
 	// Empty: mailto addresses are only checked for syntax, and skipped.
 	SMTPRelay, SMTPFrom string
 
-	once sync.Once
-	hc   *http.Client
+	once   sync.Once
+	hc     *http.Client
+	logins io.Closer // the ftp pool the Checker set in Client, or nil
 }
 
 func (k *Checker) init() {
@@ -66,8 +70,8 @@ func (k *Checker) init() {
 		if k.PerHost <= 0 {
 			k.PerHost = 2
 		}
-		if k.FTP == nil {
-			k.FTP = &ftp.Pool{Config: k.Client.FTPConfig(), MaxIdlePerLogin: k.PerHost}
+		if k.Client.FTPPool == nil {
+			k.logins = k.Client.KeepFTPLogins(k.PerHost, false)
 		}
 		k.hc = k.httpClient()
 	})
@@ -77,7 +81,10 @@ func (k *Checker) init() {
 func (k *Checker) Close() error {
 	k.init()
 	k.hc.CloseIdleConnections()
-	return k.FTP.Close()
+	if k.logins == nil {
+		return nil
+	}
+	return k.logins.Close()
 }
 
 // outcome is the result of one attempt.
@@ -208,19 +215,7 @@ func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
 	if isHTTP(u) {
 		return k.checkHTTP(ctx, u, 0)
 	}
-	switch u.Kind() {
-	case rfc1738.KindFTP:
-		return k.checkFTP(ctx, u)
-	case rfc1738.KindGopher:
-		return k.checkGopher(ctx, u)
-	case rfc1738.KindNews:
-		return k.checkNews(ctx, u)
-	case rfc1738.KindNNTP:
-		return k.checkNNTP(ctx, u)
-	case rfc1738.KindWAIS:
-		return k.checkWAIS(ctx, u)
-	}
-	return k.checkTelnet(ctx, u)
+	return k.stat(ctx, k.Client, u)
 }
 
 // guard plans u, which applies the §6 guards (ports, decoded CR/LF/NUL/
@@ -236,8 +231,8 @@ func (k *Checker) guard(u rfc1738.URL) outcome {
 			return skipped("%v", err)
 		}
 		// An https URL the http view refuses (a user or password, which
-		// §3.3 does not allow) is invalid as the same http URL is.
-		// The URL is printed beside the detail already.
+		// §3.3 does not allow) is invalid as the same http URL is. The
+		// URL is printed beside the detail already.
 		detail := strings.TrimPrefix(err.Error(), access.Redact(u.String())+": ")
 		return outcome{status: Invalid, detail: strings.TrimSuffix(detail, ": "+access.ErrUnsupported.Error())}
 	}
@@ -246,6 +241,29 @@ func (k *Checker) guard(u rfc1738.URL) outcome {
 
 // isHTTP reports an http (§3.3) or https (RFC 2818) URL.
 func isHTTP(u rfc1738.URL) bool { return u.Kind() == rfc1738.KindHTTP || u.IsHTTPS() }
+
+// stat checks u with its handler's Stat (access.Stater), through c.
+func (k *Checker) stat(ctx context.Context, c *access.Client, u rfc1738.URL) outcome {
+	info, err := c.Stat(ctx, u)
+	if err == nil {
+		return okay("%s", info.Detail)
+	}
+	// The report names the URL already.
+	detail := strings.TrimPrefix(err.Error(), access.Redact(u.String())+": ")
+	if errors.Is(err, access.ErrNotVerified) {
+		return skipped("%s", detail)
+	}
+	o := broken(err)
+	o.detail = detail
+	var te *textproto.Error
+	if errors.As(err, &te) && te.Code >= 420 && te.Code < 460 && u.Kind() == rfc1738.KindFTP {
+		o.transient = true // RFC 959 §4.2: 4yz is transient
+	}
+	if errors.As(err, &te) && te.Code/100 == 4 && u.Kind() == rfc1738.KindMailto {
+		o.transient = true // RFC 5321 §4.2.1: 4yz is transient
+	}
+	return o
+}
 
 // checkTelnet: §3.8 names an interactive service; the lightest proof is
 // that the TCP connection is accepted. No login is tried.
@@ -305,7 +323,7 @@ func (k *Checker) checkGateway(ctx context.Context, u rfc1738.URL) outcome {
 func transient(err error) bool {
 	var te *textproto.Error
 	if errors.As(err, &te) {
-		return te.Code == 400 || (te.Code >= 420 && te.Code < 460 && isFTPError(err))
+		return te.Code == 400
 	}
 	return isTimeout(err) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
@@ -315,11 +333,6 @@ func transient(err error) bool {
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
-}
-
-func isFTPError(err error) bool {
-	var ce *ftp.CommandError
-	return errors.As(err, &ce)
 }
 
 // oneLine returns s on one line, safe to print.

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
@@ -56,6 +57,25 @@ func fakeList(s *testserver.FTPSession) {
 	b.WriteString("this line is no listing\r\n")
 	b.WriteString("-rw-r--r--    1 0        0              1 Jan 01  2024 ../../escape\r\n")
 	s.Send("150 Here comes the directory listing.", b.String())
+}
+
+// faultFake serves faultFiles, LIST by fakeList, and the command lines
+// of answers by their functions.
+func faultFake(t *testing.T, answers map[string]func(*testserver.FTPSession)) *testserver.FTPFake {
+	return testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: faultFiles,
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			if line == "LIST" {
+				fakeList(s)
+				return true
+			}
+			if answer, ok := answers[line]; ok {
+				answer(s)
+				return true
+			}
+			return false
+		},
+	})
 }
 
 func TestMirrorFaults(t *testing.T) {
@@ -215,5 +235,103 @@ func TestMirrorResume(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "resumed "+url+"big.bin at byte 40000") {
 		t.Errorf("log: %s", log.String())
+	}
+}
+
+// TestMirrorMLSDUnreadable: a server that offers MLSD (FEAT lists MLST)
+// and answers it with lines none of which can be read. The listing falls
+// back to LIST, as an unreadable LIST falls back to NLST (one directory
+// reader, access/ftp): the files are fetched, and --delete keeps a local
+// file the server still lists, rather than taking the folder for empty.
+func TestMirrorMLSDUnreadable(t *testing.T) {
+	fake := faultFake(t, map[string]func(*testserver.FTPSession){
+		"FEAT": func(s *testserver.FTPSession) {
+			s.Reply("211-Features:", " MLST type*;size*;modify*;", " SIZE", "211 End")
+		},
+		"MLSD": func(s *testserver.FTPSession) { s.Send("150 Here comes the listing.", "no facts here\r\nnor here\r\n") },
+	})
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("old\n"), 0o644)
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), "ftp://"+fake.Addr+"/top/", dir, Options{Log: &log, Parallel: 1, Delete: true})
+	if err != nil || st.Deleted != 0 || st.Fetched != 3 {
+		t.Fatalf("Mirror = %+v, %v; want a.txt, b.txt and sub/c.txt fetched, nothing deleted\n%s", st, err, log.String())
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "a\n" {
+		t.Errorf("a.txt = %q, %v", b, err)
+	}
+	if strings.Contains(log.String(), "unreadable MLSD line") {
+		t.Errorf("the MLSD lines of a listing read again by LIST are reported:\n%s", log.String())
+	}
+}
+
+// TestMirrorGopherMenuNotWhole: a menu with a line that cannot be read
+// is not read whole. The line is reported and counted, and --delete keeps
+// the local copies of that menu's items: the item the broken line held
+// may still be there.
+func TestMirrorGopherMenuNotWhole(t *testing.T) {
+	var broken atomic.Bool
+	fake := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
+		if string(req) == "/menu\r\n" {
+			m := gopherMenu(addr, "0 /a", "0 /b")
+			if broken.Load() {
+				// b's line loses its host and port.
+				host, port, _ := strings.Cut(addr, ":")
+				m = bytes.Replace(m, []byte("\t"+host+"\t"+port+"\r\n0/b\t/b\t"+host+"\t"+port), []byte("\t"+host+"\t"+port+"\r\n0/b\t/b"), 1)
+			}
+			return testserver.GopherReply{Reply: m}
+		}
+		return testserver.GopherReply{Reply: []byte("item " + strings.TrimSpace(string(req)))}
+	})
+	dir := t.TempDir()
+	url := "gopher://" + fake.Addr + "/1/menu"
+	if st, err := Mirror(context.Background(), url, dir, Options{}); err != nil || st.Fetched != 3 {
+		t.Fatalf("first run %+v, %v", st, err)
+	}
+	broken.Store(true)
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Delete: true})
+	if err != nil || st.Deleted != 0 || st.Refused != 1 {
+		t.Fatalf("second run %+v, %v; want the broken line refused, nothing deleted\n%s", st, err, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b")); err != nil {
+		t.Errorf("b deleted though its menu was not read whole: %v", err)
+	}
+	if !strings.Contains(log.String(), "unreadable menu line in "+url) {
+		t.Errorf("log lacks the unreadable line:\n%s", log.String())
+	}
+}
+
+// TestMirrorResumeIgnored: a server that accepts REST and then sends the
+// file from byte 0. The bytes received after REST 2 are more than SIZE
+// (the listing's 5) less 2: the partial is dropped and the file fetched
+// again from 0, so b.txt is the server's file, never prefix + whole
+// file, and so is its manifest line.
+func TestMirrorResumeIgnored(t *testing.T) {
+	fake := faultFake(t, map[string]func(*testserver.FTPSession){
+		// REST accepted, and then ignored: the whole file.
+		"REST 2": func(s *testserver.FTPSession) { s.Reply("350 Restart position accepted (2).") },
+		"RETR b.txt": func(s *testserver.FTPSession) {
+			s.Send("150 Opening BINARY mode data connection for b.txt (5 bytes).", faultFiles["/top/b.txt"])
+		},
+	})
+	dir := t.TempDir()
+	listed := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	part := filepath.Join(dir, ".b.txt.rfc1738-partial")
+	os.WriteFile(part, []byte("bb"), 0o644)
+	os.Chtimes(part, listed, listed)
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), "ftp://"+fake.Addr+"/top/", dir, Options{Log: &log, Parallel: 1})
+	if err != nil || st.Fetched != 3 || st.Failed != 0 {
+		t.Fatalf("Mirror = %+v, %v; want a.txt, b.txt and sub/c.txt fetched\n%s", st, err, log.String())
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "b.txt")); string(b) != "bbbb\n" {
+		t.Errorf("b.txt = %q, %v; want the server's %q\n%s", b, err, "bbbb\n", log.String())
+	}
+	if rec := readManifest(t, dir)["b.txt"]; rec.Size != 5 {
+		t.Errorf("manifest line of b.txt %+v, want 5 bytes", rec)
+	}
+	if _, err := os.Stat(part); !os.IsNotExist(err) {
+		t.Errorf("the partial is left: %v", err)
 	}
 }

@@ -7,60 +7,45 @@ import (
 	"errors"
 	"hash"
 	"io"
-	"net/textproto"
 	"os"
 	"path"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/rfc1738/rfc1738"
-	"github.com/rfc1738/rfc1738/access/ftp"
+	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/internal/atomicfile"
 	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
-// ftpSite holds the logins of one ftp mirror and what the server can do.
+// An ftp mirror reaches the server through the access handler alone: its
+// List reads each directory (MLSD, LIST or NLST, with their fallbacks,
+// in access/ftp), its fetch with resume (Request.Offset) each file. The
+// client's pool keeps Parallel logins, each left in the directory of its
+// last file, so the files of one directory need no CWD between them.
+
+// ftpSite is one ftp mirror.
 type ftpSite struct {
-	pool *ftp.Pool
-	addr string
-	cred ftp.Credentials
-	base string   // URL of the mirror's top, ending in "/"
-	top  []string // §3.2.2: the CWD arguments from the login directory
-
-	mu      sync.Mutex
-	idle    []*siteConn
-	featsOK bool
-	mlsd    bool
+	c    *access.Client
+	base string // URL of the mirror's top, ending in "/"
 }
-
-// A siteConn is a login that knows which directory of the tree it is in,
-// so that files of one directory need no CWD between them.
-type siteConn struct {
-	pc  *ftp.PooledConn
-	dir string // key of the directory, "\x00" when unknown
-}
-
-const unknownDir = "\x00"
-
-func dirKey(rel []string) string { return strings.Join(rel, "/") }
 
 func (r *run) mirrorFTP(ctx context.Context, u rfc1738.URL) error {
 	v, _ := u.FTP()
-	user, pass, _ := v.Login(r.opt.Email)
-	s := &ftpSite{
-		// The §6 guard on the data ports the server names (227, 229).
-		pool: &ftp.Pool{Config: r.opt.Access.FTPConfig(), MaxIdlePerLogin: r.opt.Parallel},
-		addr: u.HostPort(),
-		cred: ftp.Credentials{User: user, Password: pass, HasPassword: true},
+	s := &ftpSite{c: r.opt.Access.Clone()}
+	if r.opt.Email != "" {
+		s.c.Email = r.opt.Email
 	}
+	// The §6 guard on the data ports the server names (227, 229) comes
+	// with the client's FTPConfig.
+	defer s.c.KeepFTPLogins(r.opt.Parallel, true).Close()
 	// The URL names a directory: its <cwd>s, and its <name> too when
 	// there is one (ftp://host/pub is the directory pub).
-	s.top = append(s.top, v.Cwd...)
+	top := append([]string(nil), v.Cwd...)
 	if v.Name != "" {
-		s.top = append(s.top, v.Name)
+		top = append(top, v.Name)
 	}
 	b := []byte("ftp://")
 	if v.HasUser {
@@ -69,29 +54,31 @@ func (r *run) mirrorFTP(ctx context.Context, u rfc1738.URL) error {
 	}
 	b = append(b, u.HostPort()...)
 	b = append(b, '/')
-	for _, seg := range s.top {
+	for _, seg := range top {
 		b = rfc1738.AppendEscape(b, seg, rfc1738.FSegment)
 		b = append(b, '/')
 	}
 	s.base = string(b)
-	defer s.close()
 
-	// The top directory is listed first, on its own: a login or CWD that
-	// fails there fails the run.
-	wctx, wd := r.watch(ctx)
-	sc, err := s.get(wctx, nil)
+	// The login and the CWDs to the top come first, on their own (Stat
+	// of the top directory): failing there fails the run. Its listing
+	// is then the first job, on the same login.
+	topURL, err := rfc1738.Parse(s.base)
 	if err != nil {
-		err = watchdog.Explain(wctx, err)
-		wd.Stop()
 		return err
 	}
+	wctx, wd := r.watch(ctx)
+	_, err = s.c.Stat(wctx, topURL)
 	wd.Stop()
-	s.put(sc)
+	if err != nil {
+		return watchdog.Explain(wctx, err)
+	}
 	r.walk = newWalker()
 	r.addFTPDir(s, nil, 0)
 	return r.walk.run(ctx, r.opt.Parallel, r.runJob)
 }
 
+// url is the URL of name in directory rel, or of rel itself when dir.
 func (s *ftpSite) url(rel []string, name string, dir bool) string {
 	b := []byte(s.base)
 	for _, seg := range rel {
@@ -104,124 +91,13 @@ func (s *ftpSite) url(rel []string, name string, dir bool) string {
 	return string(rfc1738.AppendEscape(b, name, rfc1738.FSegment))
 }
 
-// get returns a login in directory rel: an idle one already there, else
-// any idle one (or a new login) moved there with the §3.2.2 CWD
-// sequence from the login directory.
-func (s *ftpSite) get(ctx context.Context, rel []string) (*siteConn, error) {
-	key := dirKey(rel)
-	s.mu.Lock()
-	var sc *siteConn
-	for i, c := range s.idle {
-		if c.dir == key {
-			sc = c
-			s.idle = append(s.idle[:i], s.idle[i+1:]...)
-			break
-		}
-	}
-	if sc == nil && len(s.idle) > 0 {
-		sc = s.idle[len(s.idle)-1]
-		s.idle = s.idle[:len(s.idle)-1]
-	}
-	s.mu.Unlock()
-	if sc == nil {
-		pc, err := s.pool.Get(ctx, s.addr, s.cred)
-		if err != nil {
-			return nil, err
-		}
-		sc = &siteConn{pc: pc, dir: unknownDir}
-		if pc.Home == "" {
-			// Without a known login directory the connection can take
-			// the CWD sequence only once.
-			sc.dir = "\x00home"
-		}
-		s.features(ctx, pc)
-	}
-	if err := s.cd(ctx, sc, rel); err != nil {
-		if sc.pc.Usable() && sc.pc.Home == "" && sc.dir == unknownDir {
-			// It left an unknown login directory: no way back.
-			sc.pc.Conn.Close()
-			return s.get(ctx, rel)
-		}
-		s.put(sc)
+// list starts the listing of directory rel.
+func (s *ftpSite) list(ctx context.Context, rel []string) (*access.Entries, error) {
+	u, err := rfc1738.Parse(s.url(rel, "", true))
+	if err != nil {
 		return nil, err
 	}
-	return sc, nil
-}
-
-// cd moves sc to directory rel: back to the login directory, where
-// every URL's path starts, then §3.2.2's sequence, one CWD per <cwd>
-// element with its own argument, then one per directory below the top.
-func (s *ftpSite) cd(ctx context.Context, sc *siteConn, rel []string) error {
-	key := dirKey(rel)
-	if sc.dir == key {
-		return nil
-	}
-	if sc.dir != "\x00home" {
-		if sc.pc.Home == "" {
-			sc.dir = unknownDir
-			return errors.New("the server did not say its login directory (PWD)")
-		}
-		sc.dir = unknownDir
-		if _, err := sc.pc.Cwd(ctx, sc.pc.Home); err != nil {
-			return err
-		}
-	}
-	sc.dir = unknownDir
-	for _, seg := range append(append([]string(nil), s.top...), rel...) {
-		if _, err := sc.pc.Cwd(ctx, seg); err != nil {
-			return err
-		}
-	}
-	sc.dir = key
-	return nil
-}
-
-// features reads FEAT once per site: whether MLSD may be used.
-func (s *ftpSite) features(ctx context.Context, pc *ftp.PooledConn) {
-	s.mu.Lock()
-	done := s.featsOK
-	s.mu.Unlock()
-	if done {
-		return
-	}
-	feats, _, err := pc.Feat(ctx)
-	s.mu.Lock()
-	s.featsOK = err == nil || isRefusal(err)
-	// RFC 3659 §7.8: a server with MLSD lists "MLST" in FEAT.
-	s.mlsd = ftp.HasFeature(feats, "MLST")
-	s.mu.Unlock()
-}
-
-func (s *ftpSite) put(sc *siteConn) {
-	if !sc.pc.Usable() {
-		sc.pc.Conn.Close()
-		return
-	}
-	s.mu.Lock()
-	s.idle = append(s.idle, sc)
-	s.mu.Unlock()
-}
-
-func (s *ftpSite) close() {
-	s.mu.Lock()
-	idle := s.idle
-	s.idle = nil
-	s.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	for _, sc := range idle {
-		if sc.dir == "\x00home" {
-			sc.pc.Conn.Quit(ctx)
-			continue
-		}
-		s.pool.Put(ctx, sc.pc)
-	}
-	s.pool.Close()
-}
-
-func isRefusal(err error) bool {
-	var te *textproto.Error
-	return errors.As(err, &te)
+	return s.c.List(ctx, u)
 }
 
 func (r *run) addFTPDir(s *ftpSite, rel []string, depth int) {
@@ -233,13 +109,12 @@ func (r *run) addFTPDir(s *ftpSite, rel []string, depth int) {
 func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, depth int) {
 	local := path.Join(rel...)
 	where := s.url(rel, "", true)
-	sc, err := s.get(ctx, rel)
+	ents, err := s.list(ctx, rel)
 	if err != nil {
 		r.failed(ctx, "list", where, err)
 		return
 	}
-	ents, err := r.ftpList(ctx, wd, s, sc, rel)
-	s.put(sc)
+	list, err := r.readFTPList(wd, ents, where)
 	if err != nil {
 		r.failed(ctx, "list", where, err)
 		return
@@ -247,38 +122,38 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 	r.count(func(st *Stats) { st.Dirs++ })
 	names := map[string]bool{}
 	type fileJob struct {
-		e        entry
+		e        access.Entry
 		u, local string
 	}
 	var files []fileJob
-	for _, e := range ents {
-		if err := safeName(e.name, len(rel) == 0); err != nil {
-			r.logf("refused %q in %s: %v", e.name, where, err.Error())
+	for _, e := range list {
+		if err := safeName(e.Name, len(rel) == 0); err != nil {
+			r.logf("refused %q in %s: %v", e.Name, where, err.Error())
 			r.count(func(st *Stats) { st.Refused++ })
 			continue
 		}
-		if names[e.name] {
+		if names[e.Name] {
 			continue // listed twice: fetched once
 		}
-		names[e.name] = true
-		child := path.Join(local, e.name)
-		if e.dir {
+		names[e.Name] = true
+		child := path.Join(local, e.Name)
+		if e.Kind == access.KindDirectory {
 			if matches(r.opt.Exclude, child) || (r.opt.Depth > 0 && depth+2 > r.opt.Depth) {
 				continue
 			}
 			if err := r.mkdir(child); err != nil {
 				r.logf("mkdir %s: %v", child, err.Error())
-				r.count(func(st *Stats) { st.Failed++ })
+				r.fail(err)
 				continue
 			}
-			sub := append(append([]string(nil), rel...), e.name)
+			sub := append(append([]string(nil), rel...), e.Name)
 			r.addFTPDir(s, sub, depth+1)
 			continue
 		}
-		if fetch, _ := r.want(child, e.size, e.mtime); !fetch {
+		if fetch, _ := r.want(child, e.Size, e.Time); !fetch {
 			continue
 		}
-		u := s.url(rel, e.name, false)
+		u := s.url(rel, e.Name, false)
 		if r.opt.DryRun {
 			r.logf("would fetch %s -> %s", u, child)
 			continue
@@ -299,140 +174,55 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 		fo.left.Add(1)
 		r.walk.addFile(func(ctx context.Context, wd *watchdog.Watchdog) {
 			defer fo.done()
-			r.ftpFile(ctx, wd, s, rel, f.e, f.u, f.local, fo)
+			r.ftpFile(ctx, wd, s, f.e, f.u, f.local, fo)
 		})
 	}
 	fo.done() // the listing's own hold
 }
 
-// ftpList reads the directory sc is in: MLSD where FEAT lists it (RFC
-// 3659 §7, exact names, sizes and times), else LIST in the Unix or DOS
-// format, else NLST with a CWD probe per name.
-func (r *run) ftpList(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, sc *siteConn, rel []string) ([]entry, error) {
-	where := s.url(rel, "", true)
-	s.mu.Lock()
-	mlsd := s.mlsd
-	s.mu.Unlock()
-	if mlsd {
-		var ents []entry
-		err := readLines(wd, func() (io.ReadCloser, error) { return sc.pc.Mlsd(ctx, "") }, func(line string) {
-			m, ok := ftp.ParseMLSxEntry(line)
-			switch {
-			case !ok:
-				r.logf("unreadable MLSD line in %s: %q", where, line)
-				r.count(func(st *Stats) { st.Refused++ })
-			case m.Type == "file":
-				ents = append(ents, entry{name: m.Name, size: m.Size, mtime: m.Modify})
-			case m.Type == "dir":
-				ents = append(ents, entry{name: m.Name, dir: true, size: -1})
-			}
-		})
-		return ents, err
-	}
-	var ents []entry
-	bad, lines := 0, 0
-	now := time.Now().UTC()
-	err := readLines(wd, func() (io.ReadCloser, error) { return sc.pc.List(ctx, "") }, func(line string) {
-		lines++
-		e, skip, ok := parseListLine(line, now)
-		switch {
-		case !ok:
-			bad++
-			r.logf("unreadable LIST line in %s: %q", where, line)
-		case !skip:
-			ents = append(ents, e)
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	if bad == 0 || bad < lines {
-		r.count(func(st *Stats) { st.Refused += bad })
-		return ents, nil
-	}
-	// No line of LIST was readable: NLST for the names, and a CWD into
-	// each tells a directory from a file.
-	var names []string
-	if err := readLines(wd, func() (io.ReadCloser, error) { return sc.pc.Nlst(ctx, "") }, func(line string) {
-		names = append(names, path.Base(line))
-	}); err != nil {
-		return nil, err
-	}
-	ents = ents[:0]
-	for _, n := range names {
-		wd.Touch() // each probe's replies are progress
-		if safeName(n, false) != nil {
-			ents = append(ents, entry{name: n, size: -1})
-			continue
-		}
-		_, err := sc.pc.Cwd(ctx, n)
-		if err == nil {
-			ents = append(ents, entry{name: n, dir: true, size: -1})
-			sc.dir = unknownDir
-			if err := s.cd(ctx, sc, rel); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if !isRefusal(err) {
-			return nil, err
-		}
-		e := entry{name: n, size: -1}
-		if sc.pc.Binary(ctx) == nil {
-			if size, _, err := sc.pc.Size(ctx, n); err == nil {
-				e.size = size
-			}
-		}
-		ents = append(ents, e)
-	}
-	return ents, nil
-}
-
-// readLines opens a listing and calls each for every line; every
-// arrival touches the watchdog.
-func readLines(wd *watchdog.Watchdog, open func() (io.ReadCloser, error), each func(string)) error {
-	body, err := open()
-	if err != nil {
-		return err
-	}
-	nr := ftp.NewNameReader(wd.Reader(body))
+// readFTPList reads a listing's entries (each arrival touches the
+// watchdog), reporting and counting its unreadable lines.
+func (r *run) readFTPList(wd *watchdog.Watchdog, ents *access.Entries, where string) ([]access.Entry, error) {
+	var list []access.Entry
 	for {
-		line, err := nr.Next()
+		e, err := ents.Next()
+		wd.Touch()
+		var le *access.LineError
+		if errors.As(err, &le) {
+			r.logf("%s in %s: %q", le.Reason, where, le.Line)
+			r.count(func(st *Stats) { st.Refused++ })
+			continue
+		}
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			body.Close()
-			return err
+			ents.Close()
+			return nil, err
 		}
-		each(line)
+		list = append(list, e)
 	}
-	return body.Close()
+	return list, ents.Close()
 }
 
 // ftpFile fetches one file with TYPE I into DIR/local, atomically, and
 // records it in the manifest.
-func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, e entry, u, local string, fo *folder) {
-	sc, err := s.get(ctx, rel)
+func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, e access.Entry, u, local string, fo *folder) {
+	pu, err := rfc1738.Parse(u)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	defer s.put(sc)
-	if err := sc.pc.Binary(ctx); err != nil {
-		r.fileFailed(ctx, u, err)
+	if e.Size > 0 && !e.Time.IsZero() {
+		r.ftpResumable(ctx, wd, s, pu, e, u, local, fo)
 		return
 	}
-	if e.size > 0 && !e.mtime.IsZero() {
-		r.ftpResumable(ctx, wd, sc, e, u, local, fo)
-		return
-	}
-	body, _, err := sc.pc.Retr(ctx, e.name)
+	resp, err := s.c.Do(ctx, access.Request{URL: pu, Listed: &e})
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.saveIn(ctx, fo.root, fo.name(local), Record{URL: u, Path: local, Mtime: e.mtime}, wd.Reader(body), body)
+	r.saveIn(ctx, fo.root, fo.name(local), Record{URL: u, Path: local, Mtime: e.Time}, wd.Reader(resp.Body), resp.Body)
 }
 
 // A folder is the local directory of one listing, opened once for all
@@ -501,13 +291,16 @@ func partialName(local string) string {
 // transfer left there when that partial has the listed time (the same
 // version of the file), and renames it to local once the end reply says
 // it is complete. A broken transfer leaves the partial (never the local
-// name) with the listed time; a server refusing REST sends it whole.
-func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteConn, e entry, u, local string, fo *folder) {
+// name) with the listed time; a server refusing REST sends it whole, and
+// one that accepts REST but sends more than the listed size less the
+// offset (from byte 0) has the partial dropped and the file fetched
+// whole, once.
+func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, pu rfc1738.URL, e access.Entry, u, local string, fo *folder) {
 	dir, name := fo.root, fo.name(local)
 	part := partialName(name)
 	h := sha256.New()
 	var offset int64
-	if fi, err := dir.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.size && fi.ModTime().Equal(e.mtime) {
+	if fi, err := dir.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.Size && fi.ModTime().Equal(e.Time) {
 		if f, err := dir.Open(part); err == nil {
 			offset, err = io.Copy(h, f)
 			f.Close()
@@ -516,15 +309,16 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteC
 			}
 		}
 	}
-	body, _, err := sc.pc.RetrFrom(ctx, e.name, offset)
-	if offset > 0 && isRefusal(err) {
+	resp, err := s.c.Do(ctx, access.Request{URL: pu, Offset: offset, Listed: &e})
+	if offset > 0 && errors.Is(err, access.ErrNoResume) {
 		offset = 0
-		body, _, err = sc.pc.Retr(ctx, e.name)
+		resp, err = s.c.Do(ctx, access.Request{URL: pu, Listed: &e})
 	}
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return
 	}
+	body := resp.Body
 	if offset == 0 {
 		h.Reset()
 	}
@@ -553,18 +347,32 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, sc *siteC
 	if err == nil {
 		err = dir.Rename(part, name)
 	}
-	if err != nil {
-		// The bytes that came stay for the next run, marked with the
-		// listed time of the version they belong to.
-		dir.Chtimes(part, e.mtime, e.mtime)
+	if err != nil && errors.Is(err, access.ErrLongTransfer) {
+		// More bytes than the listing's size: after REST the server
+		// sent from elsewhere (from 0), or the file changed. The
+		// partial is no prefix of the file: it goes, and the file is
+		// fetched whole, once (a partial of 0 bytes is not resumed).
+		dir.Remove(part)
+		if offset > 0 {
+			r.logf("fetch %s: %v; fetching it whole", u, strings.TrimPrefix(err.Error(), u+": "))
+			r.ftpResumable(ctx, wd, s, pu, e, u, local, fo)
+			return
+		}
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	dir.Chtimes(name, e.mtime, e.mtime)
+	if err != nil {
+		// The bytes that came stay for the next run, marked with the
+		// listed time of the version they belong to.
+		dir.Chtimes(part, e.Time, e.Time)
+		r.fileFailed(ctx, u, err)
+		return
+	}
+	dir.Chtimes(name, e.Time, e.Time)
 	if offset > 0 {
 		r.logf("resumed %s at byte %s", u, strconv.FormatInt(offset, 10))
 	}
-	r.record(Record{URL: u, Path: local, Size: offset + n, Mtime: e.mtime}, n, h)
+	r.record(Record{URL: u, Path: local, Size: offset + n, Mtime: e.Time}, n, h)
 }
 
 // save writes src to rec.Path atomically, hashing it, closes body
@@ -608,10 +416,12 @@ func (r *run) record(rec Record, came int64, h hash.Hash) {
 func (r *run) fileFailed(ctx context.Context, u string, err error) { r.failed(ctx, "fetch", u, err) }
 
 // failed reports a failed item, with why its context ended when it did
-// (the idle watchdog, an interrupt), and counts it.
+// (the idle watchdog, an interrupt), and counts it. An error of the
+// access layer names the URL already.
 func (r *run) failed(ctx context.Context, what, u string, err error) {
-	r.logf(what+" %s: %v", u, watchdog.Explain(ctx, err).Error())
-	r.count(func(st *Stats) { st.Failed++ })
+	err = watchdog.Explain(ctx, err)
+	r.logf(what+" %s: %v", u, strings.TrimPrefix(err.Error(), u+": "))
+	r.fail(err)
 }
 
 type countWriter struct {

@@ -16,7 +16,7 @@ import (
 	"sync"
 
 	"github.com/rfc1738/rfc1738"
-	"github.com/rfc1738/rfc1738/access/gopher"
+	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
@@ -32,10 +32,39 @@ const GopherMenuName = "%gophermap"
 // "g" is none, so no item's own name ends this way.
 const GopherPlusSuffix = "%gopher+"
 
+// A gopher mirror reaches the server through the access handler alone:
+// its List reads each menu (access/gopher's menu reader), its Get each
+// document (the text reader, lines kept as sent) and each item's Gopher+
+// attributes.
+
+// gopherItem is an item of a menu: what the walk keeps of an Entry.
+type gopherItem struct {
+	Type     byte
+	Selector string
+	Host     string
+	Port     int
+	Plus     bool
+	url      string
+}
+
+// URL is the item's gopher URL.
+func (it gopherItem) URL() string { return it.url }
+
+// itemOf is the gopherItem of a menu entry.
+func itemOf(e access.Entry) gopherItem {
+	it := gopherItem{Selector: e.Attrs["selector"], Host: e.Attrs["host"], Plus: e.Attrs["plus"] != "", url: e.URL}
+	if t := e.Attrs["type"]; len(t) == 1 {
+		it.Type = t[0]
+	}
+	it.Port, _ = strconv.Atoi(e.Attrs["port"])
+	return it
+}
+
 // gopherSite is one gopher mirror.
 type gopherSite struct {
-	client gopher.Client
-	host   string // host:port of the URL
+	c    *access.Client // text kept as sent; attributes as sent
+	raw  *access.Client // the same, with Gopher+ attribute replies as sent
+	host string         // host:port of the URL
 
 	// For --delete: the local paths the menus read in this run named,
 	// and the menus read whole.
@@ -49,11 +78,23 @@ func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
 	if v.Type != '1' {
 		return fmt.Errorf("mirror: %s is not a gopher menu (type %q); only a menu (type 1) can be mirrored", u, v.Type)
 	}
-	s := &gopherSite{host: strings.ToLower(u.HostPort()), named: map[string]bool{}, whole: map[string]bool{}}
-	it := gopher.Item{Type: '1', Selector: v.Selector, Host: u.Host(), Port: u.PortNumber()}
+	s := &gopherSite{c: r.opt.Access.Clone(), host: strings.ToLower(u.HostPort()), named: map[string]bool{}, whole: map[string]bool{}}
+	s.c.KeepLineEnds = true // a copy keeps the server's bytes
+	s.raw = s.c.Clone()
+	s.raw.Listing = access.ListingRaw
+	it := gopherItem{Type: '1', Selector: v.Selector, Host: u.Host(), Port: u.PortNumber()}
 	if it.Port == 0 {
 		it.Port = u.DefaultPort()
 	}
+	port := it.Port
+	if port == 70 {
+		port = 0 // the default is left out
+	}
+	b, err := rfc1738.GopherURL{Host: it.Host, Port: port, Type: '1', Selector: it.Selector}.Append(nil)
+	if err != nil {
+		return fmt.Errorf("mirror: %s: %w", u, err)
+	}
+	it.url = string(b)
 	r.addGopher(s, it, 0, "")
 	if err := r.fr.Run(ctx); err != nil {
 		return err
@@ -98,7 +139,7 @@ func (r *run) gopherDelete(s *gopherSite) {
 		}
 		if err := r.root.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			r.logf("delete %s: %v", p, err.Error())
-			r.count(func(st *Stats) { st.Failed++ })
+			r.fail(err)
 			continue
 		}
 		r.logf("deleted %s", p)
@@ -153,7 +194,7 @@ func gopherSegment(seg string) string {
 // localPath is the local path of item it: its selector's parts made safe
 // (see gopherSegment), under "%host:port/" when it is on another server
 // than the URL's; a menu is the folder, its lines in GopherMenuName.
-func (s *gopherSite) localPath(it gopher.Item) string {
+func (s *gopherSite) localPath(it gopherItem) string {
 	var parts []string
 	if hp := s.itemHost(it); hp != s.host {
 		parts = append(parts, "%"+gopherSegment(hp))
@@ -175,12 +216,12 @@ func (s *gopherSite) localPath(it gopher.Item) string {
 	return p
 }
 
-func (s *gopherSite) itemHost(it gopher.Item) string {
+func (s *gopherSite) itemHost(it gopherItem) string {
 	return strings.ToLower(net.JoinHostPort(it.Host, strconv.Itoa(it.Port)))
 }
 
 // addGopher queues item it, listed by the menu whose local path is menu.
-func (r *run) addGopher(s *gopherSite, it gopher.Item, depth int, menu string) {
+func (r *run) addGopher(s *gopherSite, it gopherItem, depth int, menu string) {
 	r.add(it.URL(), depth, func(ctx context.Context, wd *watchdog.Watchdog) {
 		if it.Type == '1' {
 			r.gopherMenu(ctx, wd, s, it, depth, menu)
@@ -194,40 +235,47 @@ func (r *run) addGopher(s *gopherSite, it gopher.Item, depth int, menu string) {
 // menus on the same server (any with SpanHosts) are followed, documents
 // and binaries fetched; searches (7), telnet sessions (8, T), CSO (2)
 // and "h URL:" links are recorded in the saved menu, not followed.
-func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, menu gopher.Item, depth int, parent string) {
+func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, menu gopherItem, depth int, parent string) {
 	u := menu.URL()
 	local := s.localPath(menu)
 	whole := false
 	defer func() { s.menuRead(local, whole) }()
-	resp, err := s.client.Fetch(ctx, s.itemHost(menu), gopher.Request{Type: '1', Selector: menu.Selector})
+	mu, err := rfc1738.Parse(u)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	defer resp.Body.Close()
-	watchBody(wd, resp)
-	mr := resp.Menu()
+	ents, err := s.c.List(ctx, mu)
+	if err != nil {
+		r.fileFailed(ctx, u, err)
+		return
+	}
 	var saved bytes.Buffer
-	var items []gopher.Item
-	bad := false
+	var items []gopherItem
 	for {
-		it, err := mr.Next()
+		e, err := ents.Next()
+		wd.Touch()
+		var le *access.LineError
+		if errors.As(err, &le) {
+			r.logf("unreadable menu line in %s: %q", u, le.Line)
+			r.count(func(st *Stats) { st.Refused++ })
+			continue
+		}
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			if _, bad := err.(*gopher.LineError); bad {
-				r.logf("unreadable menu line in %s: %v", u, err.Error())
-				r.count(func(st *Stats) { st.Refused++ })
-				bad = true
-				continue
-			}
+			ents.Close()
 			r.fileFailed(ctx, u, err)
 			return
 		}
-		saved.WriteString(it.Raw)
+		saved.WriteString(e.Attrs["line"])
 		saved.WriteString("\r\n")
-		items = append(items, it)
+		items = append(items, itemOf(e))
+	}
+	if err := ents.Close(); err != nil {
+		r.fileFailed(ctx, u, err)
+		return
 	}
 	r.count(func(st *Stats) { st.Dirs++ })
 	if parent == "" && !menu.Plus {
@@ -242,8 +290,9 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 	}
 	if r.opt.Delete {
 		// Each item that has a local copy, followed in this run or
-		// not (another server, --depth), keeps it and its attributes.
-		whole = !bad
+		// not (another server, --depth), keeps it and its attributes;
+		// a menu with a line that could not be read is not whole.
+		whole = ents.Whole()
 		var named []string
 		for _, it := range items {
 			if keepsCopy(it) {
@@ -303,7 +352,7 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 // from one it only records: info and error lines (i, 3; RFC 1436 and
 // its common extension), searches (7), telnet sessions (8, T), CSO
 // phone books (2) and "h URL:" links out of gopherspace.
-func keepsCopy(it gopher.Item) bool {
+func keepsCopy(it gopherItem) bool {
 	switch it.Type {
 	case 'i', '3', '7', '8', 'T', '2':
 		return false
@@ -316,7 +365,7 @@ func keepsCopy(it gopher.Item) bool {
 // following it must not make a retrieval talk to another protocol's
 // server (§6's example is a gopher URL that sends mail). A refusal is
 // reported and counted, never fatal.
-func (r *run) guard(it gopher.Item) bool {
+func (r *run) guard(it gopherItem) bool {
 	u, err := rfc1738.Parse(it.URL())
 	if err == nil {
 		_, err = r.opt.Access.CheckPort(u)
@@ -330,7 +379,7 @@ func (r *run) guard(it gopher.Item) bool {
 }
 
 // gopherDoc fetches one document or binary item.
-func (r *run) gopherDoc(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, menu string) {
+func (r *run) gopherDoc(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopherItem, menu string) {
 	r.gopherDocWith(ctx, wd, s, it, menu, nil)
 }
 
@@ -338,7 +387,7 @@ func (r *run) gopherDoc(ctx context.Context, wd *watchdog.Watchdog, s *gopherSit
 // has whole, and fetches it again when they differ from the ones saved
 // beside it (+ADMIN's Mod-Date, Gopher+'s time of the item, or a size in
 // +VIEWS changed): a menu alone says nothing of a change.
-func (r *run) gopherRecheck(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, menu string) {
+func (r *run) gopherRecheck(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopherItem, menu string) {
 	b, ok := r.fetchAttributes(ctx, wd, s, it)
 	if !ok {
 		return
@@ -356,14 +405,19 @@ func (r *run) gopherRecheck(ctx context.Context, wd *watchdog.Watchdog, s *gophe
 
 // gopherDocWith fetches a document, then saves attrs beside it, or, when
 // attrs is nil, asks its attributes.
-func (r *run) gopherDocWith(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, menu string, attrs []byte) {
+func (r *run) gopherDocWith(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopherItem, menu string, attrs []byte) {
 	u := it.URL()
 	local := s.localPath(it)
 	if err := r.mkdir(parentDir(local)); err != nil {
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	resp, err := s.client.Fetch(ctx, s.itemHost(it), gopher.Request{Type: it.Type, Selector: it.Selector})
+	iu, err := rfc1738.Parse(u)
+	if err != nil {
+		r.fileFailed(ctx, u, err)
+		return
+	}
+	resp, err := s.c.Get(ctx, iu)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return
@@ -388,7 +442,7 @@ func (r *run) gopherDocWith(ctx context.Context, wd *watchdog.Watchdog, s *gophe
 // records it under the attribute request's URL ("…%09%09!", §3.4.3)
 // with kind "gopher+". A server that answers without a Gopher+ status
 // line is a Gopher-0 one: nothing is saved, and the item stays.
-func (r *run) gopherAttributes(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item, local, menu string) {
+func (r *run) gopherAttributes(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopherItem, local, menu string) {
 	if !it.Plus || r.opt.DryRun {
 		return
 	}
@@ -397,51 +451,44 @@ func (r *run) gopherAttributes(ctx context.Context, wd *watchdog.Watchdog, s *go
 	}
 }
 
-func (r *run) saveAttributes(ctx context.Context, it gopher.Item, local, menu string, b []byte) {
+func (r *run) saveAttributes(ctx context.Context, it gopherItem, local, menu string, b []byte) {
 	r.save(ctx, Record{URL: it.URL() + "%09%09!", Path: local + GopherPlusSuffix, Kind: KindGopherPlus, Menu: menu}, bytes.NewReader(b), io.NopCloser(nil))
 }
 
-// fetchAttributes asks the attributes of it and returns them as saved;
-// false (reported) when there are none.
-func (r *run) fetchAttributes(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopher.Item) ([]byte, bool) {
+// fetchAttributes asks the attributes of it and returns them as saved:
+// the Gopher+ reply as sent, its end marker removed; false (reported)
+// when there are none.
+func (r *run) fetchAttributes(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopherItem) ([]byte, bool) {
 	u := it.URL() + "%09%09!"
-	resp, err := s.client.Fetch(ctx, s.itemHost(it), gopher.Request{Type: it.Type, Selector: it.Selector, Plus: "!", HasPlus: true})
+	au, err := rfc1738.Parse(u)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return nil, false
 	}
-	if !resp.Plus {
-		resp.Body.Close()
+	resp, err := s.raw.Get(ctx, au)
+	if errors.Is(err, access.ErrNotGopherPlus) {
 		r.logf("no Gopher+ attributes for %s: the server answered without a Gopher+ status line", it.URL())
 		return nil, false
 	}
-	watchBody(wd, resp)
-	blocks, err := resp.Attributes()
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return nil, false
 	}
+	defer resp.Body.Close()
 	var b bytes.Buffer
-	for _, bl := range blocks {
-		b.WriteString("+" + bl.Name + ":")
-		if bl.Value != "" {
-			b.WriteString(" " + bl.Value)
-		}
-		b.WriteString("\r\n")
-		for _, l := range bl.Lines {
-			b.WriteString(" " + l + "\r\n")
-		}
+	if _, err := b.ReadFrom(wd.Reader(io.LimitReader(resp.Body, maxAttributes+1))); err != nil {
+		r.fileFailed(ctx, u, err)
+		return nil, false
+	}
+	if b.Len() > maxAttributes {
+		r.fileFailed(ctx, u, fmt.Errorf("the attributes are longer than %d bytes", maxAttributes))
+		return nil, false
 	}
 	return b.Bytes(), true
 }
 
-// watchBody makes every arrival of resp's body touch wd.
-func watchBody(wd *watchdog.Watchdog, resp *gopher.Response) {
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{wd.Reader(resp.Body), resp.Body}
-}
+// maxAttributes bounds the Gopher+ attributes of one item.
+const maxAttributes = 1 << 20
 
 func parentDir(p string) string {
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {

@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/rfc1738/rfc1738/access/gopher"
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
@@ -106,13 +105,13 @@ func TestGopherSegment(t *testing.T) {
 	}
 	s := &gopherSite{host: "h:70"}
 	for _, tt := range []struct {
-		it   gopher.Item
+		it   gopherItem
 		want string
 	}{
-		{gopher.Item{Type: '1', Selector: "", Host: "h", Port: 70}, GopherMenuName},
-		{gopher.Item{Type: '1', Selector: "/a/../b/", Host: "h", Port: 70}, "a/%2E%2E/b/" + GopherMenuName},
-		{gopher.Item{Type: '0', Selector: "/.rfc1738-mirror.jsonl", Host: "h", Port: 70}, "%2Erfc1738-mirror.jsonl"},
-		{gopher.Item{Type: '0', Selector: "/x", Host: "other", Port: 7070}, "%other:7070/x"},
+		{gopherItem{Type: '1', Selector: "", Host: "h", Port: 70}, GopherMenuName},
+		{gopherItem{Type: '1', Selector: "/a/../b/", Host: "h", Port: 70}, "a/%2E%2E/b/" + GopherMenuName},
+		{gopherItem{Type: '0', Selector: "/.rfc1738-mirror.jsonl", Host: "h", Port: 70}, "%2Erfc1738-mirror.jsonl"},
+		{gopherItem{Type: '0', Selector: "/x", Host: "other", Port: 7070}, "%other:7070/x"},
 	} {
 		if got := s.localPath(tt.it); got != tt.want {
 			t.Errorf("localPath(%+v) = %q, want %q", tt.it, got, tt.want)

@@ -78,6 +78,10 @@ type Options struct {
 	Verbose bool
 	// Progress, if set, is called now and then with the counts so far.
 	Progress func(Stats)
+	// Failure, if set, is called with the error of each item counted in
+	// Stats.Failed (a listing, a file, a folder made or a file deleted),
+	// maybe from several goroutines at once.
+	Failure func(error)
 }
 
 // Stats counts what a run did.
@@ -185,6 +189,14 @@ func (r *run) snapshot() Stats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.stats
+}
+
+// fail counts an item that failed with err.
+func (r *run) fail(err error) {
+	r.count(func(st *Stats) { st.Failed++ })
+	if r.opt.Failure != nil {
+		r.opt.Failure(err)
+	}
 }
 
 func (r *run) count(f func(s *Stats)) {
@@ -362,7 +374,7 @@ func (r *run) deleteGone(dir string, names map[string]bool) {
 		}
 		if err := r.root.RemoveAll(rel); err != nil {
 			r.logf("delete %s: %v", rel, err.Error())
-			r.count(func(s *Stats) { s.Failed++ })
+			r.fail(err)
 			continue
 		}
 		r.logf("deleted %s", rel)

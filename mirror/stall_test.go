@@ -60,8 +60,10 @@ func TestMirrorStalledFTP(t *testing.T) {
 	if el := time.Since(start); el > 20*time.Second {
 		t.Errorf("took %v", el)
 	}
-	for _, u := range []string{"b.txt", "sub/c.txt"} {
-		want := fmt.Sprintf("fetch ftp://%s/top/%s: nothing arrived for 300ms", fake.Addr, u)
+	// The message is get's: how far the body came, then why it stopped.
+	for _, u := range []string{"b.txt 2 of 5", "sub/c.txt 3 of 3"} {
+		u, counts, _ := strings.Cut(u, " ")
+		want := fmt.Sprintf("fetch ftp://%s/top/%s: receiving the body, after %s bytes: nothing arrived for 300ms", fake.Addr, u, counts)
 		if !strings.Contains(log.String(), want) {
 			t.Errorf("log lacks %q:\n%s", want, log.String())
 		}
@@ -110,7 +112,8 @@ func TestMirrorStalledGopher(t *testing.T) {
 	if err != nil || st.Fetched != 2 || st.Failed != 1 {
 		t.Fatalf("Mirror = %+v, %v; want the menu and two fetched, one failed\n%s", st, err, log.String())
 	}
-	if want := "fetch gopher://" + fake.Addr + "/9/one: nothing arrived for 300ms"; !strings.Contains(log.String(), want) {
+	// The message is get's: how far the body came, then why it stopped.
+	if want := "fetch gopher://" + fake.Addr + "/9/one: receiving the body, after 7 bytes: nothing arrived for 300ms"; !strings.Contains(log.String(), want) {
 		t.Errorf("log lacks %q:\n%s", want, log.String())
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "two")); string(b) != "whole item" {

@@ -90,6 +90,8 @@ func (c *Conn) Login(ctx context.Context, cred Credentials) (Reply, error) {
 // pathname. Servers differ: vsftpd answers 550 and proftpd 501 (with or
 // without the space), pure-ftpd goes to the login directory.
 func (c *Conn) Cwd(ctx context.Context, dir string) (Reply, error) {
+	c.moved = true
+	c.cwds++
 	return c.simple(ctx, "CWD", dir, true, func(code int) bool { return code/100 == 2 })
 }
 

@@ -106,9 +106,12 @@ type Conn struct {
 	nc     net.Conn
 	r      *bufio.Reader
 	wbuf   []byte
-	peer   net.IP // control peer: data connections go here (RFC 2428 §3, curl CVE-2020-8284)
-	noEPSV bool   // EPSV refused once: use PASV from now on (RFC 2428 §4)
-	binary bool   // the last TYPE accepted was I
+	peer   net.IP   // control peer: data connections go here (RFC 2428 §3, curl CVE-2020-8284)
+	noEPSV bool     // EPSV refused once: use PASV from now on (RFC 2428 §4)
+	binary bool     // the last TYPE accepted was I
+	moved  bool     // a CWD was sent: the directory may not be the login one
+	cwds   int      // CWDs sent, so that a pool knows when one moved the connection
+	feats  []string // FEAT's features once asked (see Features), else nil
 
 	dataTLS *tls.Config // PROT P accepted: data connections are TLS with it (RFC 4217 §9)
 

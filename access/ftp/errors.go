@@ -32,6 +32,15 @@ var ErrAccountRequired = errors.New("the server asks for an account (ACCT), whic
 // before the size announced in the 150 reply ("(N bytes)").
 var ErrShortTransfer = errors.New("transfer cut short")
 
+// ErrLongTransfer is returned by a Download that brings more bytes than
+// the size announced before it (SIZE, a listing): after REST, a server
+// that sent the file from byte 0, or a file that changed.
+var ErrLongTransfer = errors.New("more bytes than announced")
+
+// ErrOffsetBeyondEnd is returned by Fetch for a restart offset past the
+// size the file has now (it shrank): nothing was retrieved.
+var ErrOffsetBeyondEnd = errors.New("restart offset beyond the end of the file")
+
 // ArgumentError reports an argument refused before sending because it
 // held CR, LF or NUL (RFC 1738 §6: a decoded %0D%0A must not smuggle a
 // second command onto the control connection). It matches

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"net/textproto"
+	"strings"
 	"sync"
 	"time"
 )
@@ -37,6 +38,12 @@ type Pool struct {
 	// IdleTimeout closes a connection idle for longer; zero means
 	// DefaultIdleTimeout.
 	IdleTimeout time.Duration
+	// StayInDirectory keeps a connection Put back in the directory it was
+	// in, rather than taking it home at once: GetIn then gives a
+	// connection already in the directory asked for without a CWD, so
+	// the files of one directory cost no CWD between them (a mirror's
+	// walk). Get and GetIn go home first when they must.
+	StayInDirectory bool
 
 	mu     sync.Mutex
 	idle   map[loginKey][]*PooledConn
@@ -61,10 +68,15 @@ type PooledConn struct {
 	Login Reply
 
 	key    loginKey
-	moved  bool
 	since  time.Time
 	binary bool
+	at     string // with StayInDirectory: the directory it is in (dirKey), when cwds still says so
+	cwds   int    // the connection's CWD count when at was set
 }
+
+// dirKey names the directory a §3.2.2 CWD sequence from the login
+// directory reaches; "\x00" stands for the login directory itself.
+func dirKey(dirs []string) string { return "\x00" + strings.Join(dirs, "\x00") }
 
 // Get returns a logged-in connection to addr for cred: an idle one when
 // the pool has it, else a new one (Dial, Login and PWD). The caller
@@ -76,8 +88,12 @@ func (p *Pool) Get(ctx context.Context, addr string, cred Credentials) (*PooledC
 		key.user = "anonymous"
 	}
 	key.pass = sha256.Sum256([]byte(cred.Password))
-	if pc := p.take(key); pc != nil {
+	if pc := p.take(key, dirKey(nil)); pc != nil {
 		pc.Reused = true
+		if err := pc.home(ctx); err != nil {
+			pc.quit()
+			return p.Get(ctx, addr, cred)
+		}
 		return pc, nil
 	}
 	c, err := Dial(ctx, addr, p.Config)
@@ -102,9 +118,70 @@ func (p *Pool) Get(ctx context.Context, addr string, cred Credentials) (*PooledC
 	return pc, nil
 }
 
-// take pops the most recently used idle connection of key, closing those
-// idle for too long.
-func (p *Pool) take(key loginKey) *PooledConn {
+// GetIn is Get for a connection in the directory the CWD sequence dirs
+// reaches from the login directory (RFC 1738 §3.2.2: one CWD per <cwd>,
+// in order): with StayInDirectory, an idle one already there sends no
+// command; another goes home first, then sends the CWDs. A refused CWD
+// is returned with the connection, for the caller to Put.
+func (p *Pool) GetIn(ctx context.Context, addr string, cred Credentials, dirs []string) (*PooledConn, error) {
+	want := dirKey(dirs)
+	var pc *PooledConn
+	if p.StayInDirectory {
+		k := loginKey{addr: withDefaultPort(addr), user: cred.User, pass: sha256.Sum256([]byte(cred.Password))}
+		if cred.User == "" {
+			k.user = "anonymous"
+		}
+		if pc = p.take(k, want); pc != nil {
+			pc.Reused = true
+			if pc.in(want) {
+				return pc, nil
+			}
+			if err := pc.home(ctx); err != nil {
+				pc.quit()
+				pc = nil
+			}
+		}
+	}
+	if pc == nil {
+		var err error
+		if pc, err = p.Get(ctx, addr, cred); err != nil {
+			return nil, err
+		}
+	}
+	for _, dir := range dirs {
+		if _, err := pc.Cwd(ctx, dir); err != nil {
+			return pc, err
+		}
+	}
+	pc.at, pc.cwds = want, pc.Conn.cwds
+	return pc, nil
+}
+
+// in reports whether the connection is known to be in directory key.
+func (pc *PooledConn) in(key string) bool {
+	return pc.at == key && pc.cwds == pc.Conn.cwds
+}
+
+// home takes a connection that left the login directory back to it.
+func (pc *PooledConn) home(ctx context.Context) error {
+	if !pc.Conn.moved || pc.in(dirKey(nil)) {
+		return nil
+	}
+	if pc.Home == "" {
+		return errors.New("ftp: the login directory is unknown (no PWD)")
+	}
+	if _, err := pc.Conn.Cwd(ctx, pc.Home); err != nil {
+		return err
+	}
+	pc.Conn.moved = false
+	pc.at, pc.cwds = dirKey(nil), pc.Conn.cwds
+	return nil
+}
+
+// take pops an idle connection of key, the most recently used one in
+// directory at if there is one, else the most recently used; it closes
+// those idle for too long.
+func (p *Pool) take(key loginKey, at string) *PooledConn {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	timeout := p.IdleTimeout
@@ -112,6 +189,12 @@ func (p *Pool) take(key loginKey) *PooledConn {
 		timeout = DefaultIdleTimeout
 	}
 	list := p.idle[key]
+	for i := len(list) - 1; i >= 0 && at != dirKey(nil); i-- {
+		if pc := list[i]; pc.in(at) && time.Since(pc.since) <= timeout {
+			p.idle[key] = append(list[:i:i], list[i+1:]...)
+			return pc
+		}
+	}
 	for len(list) > 0 {
 		pc := list[len(list)-1]
 		list = list[:len(list)-1]
@@ -123,13 +206,6 @@ func (p *Pool) take(key loginKey) *PooledConn {
 		return pc
 	}
 	return nil
-}
-
-// Cwd is Conn.Cwd that remembers the connection left its login
-// directory.
-func (pc *PooledConn) Cwd(ctx context.Context, dir string) (Reply, error) {
-	pc.moved = true
-	return pc.Conn.Cwd(ctx, dir)
 }
 
 // Binary sends TYPE I once per connection: SIZE is refused under TYPE A
@@ -158,7 +234,10 @@ func (p *Pool) Put(ctx context.Context, pc *PooledConn) {
 		pc.Conn.Close()
 		return
 	}
-	if pc.moved {
+	switch {
+	case p.StayInDirectory && pc.cwds == pc.Conn.cwds && pc.at != "":
+		// Left where it is, for the next URL of the same directory.
+	case pc.Conn.moved:
 		if pc.Home == "" {
 			pc.quit()
 			return
@@ -167,7 +246,8 @@ func (p *Pool) Put(ctx context.Context, pc *PooledConn) {
 			pc.quit()
 			return
 		}
-		pc.moved = false
+		pc.Conn.moved = false
+		pc.at, pc.cwds = dirKey(nil), pc.Conn.cwds
 	}
 	max := p.MaxIdlePerLogin
 	if max == 0 {

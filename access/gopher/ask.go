@@ -1,6 +1,7 @@
 package gopher
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -110,4 +111,52 @@ func PromptAnswers(qs []Question, prompt func(question string, secret bool) (str
 		}
 		return []string{a}, nil
 	}
+}
+
+// Ask runs the form exchange of RFC 1738 §3.4.5 for req, an item with a
+// form: it fetches the item's attributes ("!"; pygopherd ignores
+// "!+ASK"), asks the questions of their +ASK block through prompt (see
+// PromptAnswers), and sends req with the filled form as its Gopher+
+// string (§3.4.9) on a second connection, returning that reply. check,
+// when not nil, sees each request before it is sent, and its error is
+// returned as it is: a caller that planned the requests refuses one it
+// did not plan.
+func (c *Client) Ask(ctx context.Context, addr string, req Request, prompt func(question string, secret bool) (string, error), check func(Request) error) (*Response, error) {
+	if check == nil {
+		check = func(Request) error { return nil }
+	}
+	attr := req
+	attr.Plus, attr.HasPlus = "!", true
+	if err := check(attr); err != nil {
+		return nil, err
+	}
+	resp, err := c.Fetch(ctx, addr, attr)
+	if err != nil {
+		return nil, err
+	}
+	if !resp.Plus {
+		resp.Body.Close()
+		return nil, fmt.Errorf("fetch the +ASK form: %w", ErrNotGopherPlus)
+	}
+	blocks, err := resp.Attributes()
+	if err != nil {
+		return nil, fmt.Errorf("fetch the +ASK form: %w", err)
+	}
+	block, ok := Find(blocks, "ASK")
+	if !ok {
+		return nil, errors.New("the item's attributes have no +ASK block: it has no form to fill (§3.4.5)")
+	}
+	qs, err := block.Questions()
+	if err != nil {
+		return nil, err
+	}
+	form, err := FillForm(qs, PromptAnswers(qs, prompt))
+	if err != nil {
+		return nil, err
+	}
+	req.Plus, req.HasPlus = form, true
+	if err := check(req); err != nil {
+		return nil, err
+	}
+	return c.Fetch(ctx, addr, req)
 }

@@ -267,20 +267,37 @@ func (c *Client) exchange(ctx context.Context, conn net.Conn, addr string, req R
 			return resp, nil
 		}
 	}
+	// RFC 1436: a server that cannot serve the item sends a type-3 line,
+	// for a binary item too (gophernicus, pygopherd). Binary data is
+	// taken for one only when it starts with a whole menu line of type 3
+	// (four fields, a numeric port, a line end), which no file format
+	// does.
+	var first string
 	if resp.Kind == Binary {
-		resp.raw = br
-		resp.Body = io.NopCloser(br)
-		return resp, nil
-	}
-	// RFC 1436: a server that cannot serve the item sends a type-3 line.
-	first, err := peekLine(br, 4096)
-	if err != nil {
-		return nil, netErr(ctx, "read reply from "+addr, err)
+		if b, _ := br.Peek(1); len(b) == 1 && b[0] == '3' {
+			line, err := peekLine(br, 4096)
+			if err != nil {
+				return nil, netErr(ctx, "read reply from "+addr, err)
+			}
+			if b, _ := br.Peek(br.Buffered()); bytes.IndexByte(b, '\n') <= len(line)+1 && bytes.IndexByte(b, '\n') >= len(line) {
+				first = line // a whole line
+			}
+		}
+	} else {
+		var err error
+		if first, err = peekLine(br, 4096); err != nil {
+			return nil, netErr(ctx, "read reply from "+addr, err)
+		}
 	}
 	if isErrorLine(first, resp.Kind == Menu) {
 		c.trace('<', first)
 		it, _ := ParseItem(first)
 		return nil, &ServerError{Selector: req.Selector, Message: it.Display}
+	}
+	if resp.Kind == Binary {
+		resp.raw = br
+		resp.Body = io.NopCloser(br)
+		return resp, nil
 	}
 	if c.Raw {
 		resp.raw = br

@@ -239,6 +239,9 @@ func TestFetchTypeThreeError(t *testing.T) {
 		{'1', "3'/nope' does not exist\t\terror.host\t1\r\n.\r\n"},
 		{'1', "3Gone\r\n"},
 		{'0', "3Not found\tfake\terror.host\t0\r\n"},
+		// gophernicus and pygopherd answer a missing binary item so too.
+		{'9', "3 '/nope' does not exist!\t\terror.host\t1\r\n.\r\n"},
+		{'I', "3Not found\tfake\terror.host\t0\n"},
 	} {
 		f := testserver.NewGopherFake(t, reply(tt.reply))
 		_, err := (&gopher.Client{}).Fetch(ctxT(t), f.Addr, gopher.Request{Type: tt.typ, Selector: "/nope"})
@@ -250,6 +253,15 @@ func TestFetchTypeThreeError(t *testing.T) {
 		var te *textproto.Error
 		if !errors.As(err, &te) {
 			t.Errorf("ServerError does not unwrap to *textproto.Error")
+		}
+	}
+	// Binary data that starts with "3" is data, unless it starts with a
+	// whole type-3 menu line.
+	for _, data := range []string{"3\x00\x01binary", "3 fields\tonly\t3\r\n", "3a\tb\tc\t70 and no line end"} {
+		f := testserver.NewGopherFake(t, reply(data))
+		_, body, err := fetchAll(t, &gopher.Client{}, f.Addr, gopher.Request{Type: '9', Selector: "/b"})
+		if err != nil || string(body) != data {
+			t.Errorf("binary %q: %q, %v", data, body, err)
 		}
 	}
 	// A text file that merely starts with "3" is text.

@@ -3,8 +3,10 @@ package nntp
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/textproto"
 	"strconv"
+	"strings"
 
 	"github.com/rfc1738/rfc1738/internal/safetext"
 )
@@ -150,3 +152,49 @@ func (e *CommandError) Error() string {
 
 // Unwrap returns the *textproto.Error.
 func (e *CommandError) Unwrap() error { return e.Reply }
+
+// Explain says what the reply code of err means for a request to server
+// (host:port) in group, as user (the AUTHINFO user, "" when none was
+// configured): RFC 3977 §3.2 and RFC 4643 §2.3. It returns "" for an error
+// without a code this package knows.
+func Explain(err error, server, group, user string) string {
+	switch ReplyCode(err) {
+	case CodeNoSuchGroup:
+		return "no such newsgroup on " + server
+	case CodeNoSuchNumber:
+		return "no article with that number in " + group
+	case CodeNoSuchMessageID:
+		return "no article with that message-id on " + server
+	case CodeNoCurrentArticle:
+		return "no such article"
+	case CodeAuthRequired:
+		if user == "" {
+			return server + " demands authentication (RFC 4643): give --nntp-user and --nntp-password, or $NNTPUSER and $NNTPPASS"
+		}
+		return server + " still demands authentication after AUTHINFO as " + user
+	case CodeAuthRejected:
+		return server + " rejected the AUTHINFO credentials of " + user
+	case CodeServiceUnavailable:
+		return server + " refuses this client: permission denied or service permanently unavailable"
+	case CodeUnavailable:
+		return server + " is temporarily unavailable"
+	}
+	return ""
+}
+
+// ServerAddr checks a configured news server, host[:port], and returns it
+// as host:port, with DefaultPort when none is given.
+func ServerAddr(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		host, port = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]"), strconv.Itoa(DefaultPort)
+	}
+	if host == "" || strings.ContainsAny(host, " \t\r\n\x00/@[]") {
+		return "", fmt.Errorf("news server %q is not host[:port]", s)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return "", fmt.Errorf("news server %q: %q is not a TCP port", s, port)
+	}
+	return net.JoinHostPort(host, port), nil
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 // accessFlagHooks add the flags that configure the access client, shared
@@ -119,39 +120,74 @@ func terminalPrompt(e *env) func(string, bool) (string, error) {
 	}
 }
 
-// parseOneURL parses the single URL operand of plan and get, printing the
-// errors with a caret when it is invalid.
+// parseOneURL parses the single URL operand of plan and mail, printing
+// the errors with a caret when it is invalid (exit status 2).
 func parseOneURL(e *env, cmd string, operands []string) (rfc1738.URL, int, bool) {
 	if len(operands) != 1 {
 		return rfc1738.URL{}, usageError(e, cmd, "want exactly one URL, got %d", len(operands)), false
 	}
-	r := rfc1738.Check(operands[0])
-	if !r.Valid() {
-		redacted := access.Redact(operands[0])
-		shown, _ := window(redacted, 0)
-		if len(redacted) <= windowAfter {
-			shown = strconv.Quote(redacted)
-		}
-		fmt.Fprintf(e.stderr, "rfc1738 %s: %s is not a valid RFC 1738 URL\n", cmd, shown)
-		if redacted == operands[0] {
-			writeCarets(e.stderr, operands[0], "error", r.Errors, r.MoreErrors)
-			return rfc1738.URL{}, exitNegative, false
-		}
-		// The caret would show the password; name the offset only.
-		more := r.MoreErrors
-		for i, d := range r.Errors {
-			if i == maxShownDiagnostics {
-				more += len(r.Errors) - i
-				break
+	return parseURL(e, cmd, operands[0], true, false)
+}
+
+// parseURL parses one URL operand. Unless strict, a URL that breaks §2.2
+// only by octets left unencoded (a space, "~", "{", 8-bit text: what
+// curl and wget send as they are) is repaired (rfc1738.ParseLenient):
+// each repair is a warning naming its rule, unless quiet, and the URL
+// is fetched in its encoded form. A URL that is still invalid is
+// reported with carets, and the status is exitUsage.
+func parseURL(e *env, cmd, raw string, strict, quiet bool) (rfc1738.URL, int, bool) {
+	if !strict {
+		if u, devs, err := rfc1738.ParseLenient(raw); err == nil {
+			if len(devs) > 0 && !quiet {
+				fmt.Fprintf(e.stderr, "rfc1738 %s: warning: %s is not a valid RFC 1738 URL; taken as %s (--strict refuses it)\n",
+					cmd, quoteURL(raw), safetext.Escape(access.Redact(u.String())))
+				if access.Redact(raw) == raw {
+					writeCarets(e.stderr, raw, "warning", devs, 0)
+				} else {
+					writeOffsets(e.stderr, "warning", devs, 0)
+				}
 			}
-			fmt.Fprintf(e.stderr, "  error at offset %d: %s: %s\n", d.Offset, d.Rule, d.Message)
+			return u, exitOK, true
 		}
-		if more > 0 {
-			fmt.Fprintf(e.stderr, "  and %d more error(s)\n", more)
+	}
+	r := rfc1738.Check(raw)
+	if !r.Valid() {
+		fmt.Fprintf(e.stderr, "rfc1738 %s: %s is not a valid RFC 1738 URL\n", cmd, quoteURL(raw))
+		if access.Redact(raw) == raw {
+			writeCarets(e.stderr, raw, "error", r.Errors, r.MoreErrors)
+		} else {
+			// The caret would show the password; name the offset only.
+			writeOffsets(e.stderr, "error", r.Errors, r.MoreErrors)
 		}
-		return rfc1738.URL{}, exitNegative, false
+		return rfc1738.URL{}, exitUsage, false
 	}
 	return r.URL, exitOK, true
+}
+
+// quoteURL shows a URL operand in a message: password redacted, quoted
+// when short, a window of it when long.
+func quoteURL(raw string) string {
+	redacted := access.Redact(raw)
+	shown, _ := window(redacted, 0)
+	if len(redacted) <= windowAfter {
+		shown = strconv.Quote(redacted)
+	}
+	return shown
+}
+
+// writeOffsets lists diagnostics by offset, for a URL whose caret line
+// would show its password.
+func writeOffsets(w io.Writer, severity string, ds []rfc1738.Diagnostic, more int) {
+	for i, d := range ds {
+		if i == maxShownDiagnostics {
+			more += len(ds) - i
+			break
+		}
+		fmt.Fprintf(w, "  %s at offset %d: %s: %s\n", severity, d.Offset, d.Rule, d.Message)
+	}
+	if more > 0 {
+		fmt.Fprintf(w, "  and %d more %s(s)\n", more, severity)
+	}
 }
 
 // inCLITerms rewrites what a library error suggests in the terms of the
@@ -162,13 +198,4 @@ func inCLITerms(err error) error {
 		ge.Hint = fmt.Sprintf("give --allow-port %d to go on", ge.Port)
 	}
 	return err
-}
-
-// failStatus maps an access error to an exit status: 2 when no handler
-// serves the URL, else 1.
-func failStatus(err error) int {
-	if errors.Is(err, access.ErrUnsupported) {
-		return exitUsage
-	}
-	return exitNegative
 }

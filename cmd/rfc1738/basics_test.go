@@ -2,6 +2,7 @@ package main
 
 import (
 	"net"
+	"os"
 	"os/exec"
 	"regexp"
 	"runtime/debug"
@@ -19,8 +20,18 @@ func runBinary(t *testing.T, stdin string, args ...string) (string, string, int)
 // runIn runs the built binary in the folder dir ("" the test's own).
 func runIn(t *testing.T, dir, stdin string, args ...string) (string, string, int) {
 	t.Helper()
+	return runEnvIn(t, dir, nil, stdin, args...)
+}
+
+// runEnvIn runs the built binary in dir with more environment variables
+// (vars, "NAME=value").
+func runEnvIn(t *testing.T, dir string, vars []string, stdin string, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := exec.Command(binary(t), args...)
 	cmd.Dir = dir
+	if vars != nil {
+		cmd.Env = append(os.Environ(), vars...)
+	}
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -50,7 +61,7 @@ func TestBinaryUsageErrors(t *testing.T) {
 		{[]string{"equal", "http://a/"}, "equal", "want two URLs, got 1"},
 		{[]string{"plan"}, "plan", "want exactly one URL, got 0"},
 		{[]string{"get", "--max-size", "lots", "ftp://h/x"}, "get", `--max-size: "lots" is not a size`},
-		{[]string{"encode", "--component", "nope", "x"}, "encode", `unknown component "nope"`},
+		{[]string{"encode", "--component", "nope", "x"}, "encode", `invalid value "nope" for flag -component: want address, `},
 		{[]string{"version", "extra"}, "version", `takes no arguments, got "extra"`},
 	} {
 		out, errOut, status := runBinary(t, "", tc.args...)
@@ -80,7 +91,7 @@ func TestBinaryRefusals(t *testing.T) {
 	}
 	for _, cmd := range []string{"get", "plan"} {
 		_, errOut, status := runBinary(t, "", cmd, "gopher://127.0.0.1:25/")
-		if status != exitNegative || !strings.Contains(errOut, "port 25 belongs to smtp") || !strings.HasSuffix(errOut, "; give --allow-port 25 to go on\n") {
+		if status != exitUsage || !strings.Contains(errOut, "port 25 belongs to smtp") || !strings.HasSuffix(errOut, "; give --allow-port 25 to go on\n") {
 			t.Errorf("%s of §6's example: %d %q", cmd, status, errOut)
 		}
 	}

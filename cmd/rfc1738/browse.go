@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/rfc1738/rfc1738/access"
@@ -20,6 +18,7 @@ func init() {
 		args:    "[flags] [URL]",
 		summary: "Browse gopherspace, ftp archives, news, WAIS, local folders and http pages on a full screen. Every link followed passes the §6 guards. Bookmarks and history live in $XDG_CONFIG_HOME/rfc1738; NO_COLOR turns colours off.",
 		run:     runBrowse,
+		fetches: true,
 	})
 }
 
@@ -41,6 +40,20 @@ func runBrowse(e *env, args []string) int {
 	start := ""
 	if len(operands) == 1 {
 		start = operands[0]
+		// A start URL that cannot be browsed is a usage error, before
+		// the screen is taken over.
+		u, status, ok := parseURL(e, "browse", start, true, false)
+		if !ok {
+			return status
+		}
+		c, err := setup(e)
+		if err == nil {
+			_, err = c.Plan(u)
+		}
+		if errors.Is(err, access.ErrUnsupported) {
+			fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
+			return exitUsage
+		}
 	}
 	if *dump {
 		return runDump(e, start, *timeout, setup)
@@ -63,9 +76,16 @@ func runBrowse(e *env, args []string) int {
 	if !*noConfig {
 		opts.ConfigDir = browse.DefaultConfigDir()
 	}
-	if err := browse.Run(start, opts, e.stdin, e.stdout); err != nil {
+	// Bubble Tea ends on SIGTERM as on q: the status still says which.
+	_, caught, stop := interruptible(context.Background())
+	defer stop()
+	err := browse.Run(start, opts, e.stdin, e.stdout)
+	if s := caught(); s != nil {
+		return signalStatus(s)
+	}
+	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
-		return exitNegative
+		return exitStatus(err)
 	}
 	return exitOK
 }
@@ -79,12 +99,17 @@ func runDump(e *env, start string, timeout time.Duration, setup func(*env) (*acc
 		fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
 		return exitUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, caught, stop := interruptible(context.Background())
 	defer stop()
 	opts := browse.Options{NewClient: func() (*access.Client, error) { return setup(e) }, Timeout: max(timeout, time.Second)}
-	if err := browse.Dump(ctx, start, opts, e.stdout); err != nil {
+	err := browse.Dump(ctx, start, opts, e.stdout)
+	if s := caught(); s != nil {
+		fmt.Fprintf(e.stderr, "rfc1738 browse: interrupted by %s\n", signalName(s))
+		return signalStatus(s)
+	}
+	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 browse:", safetext.Escape(err.Error()))
-		return exitNegative
+		return exitStatus(err)
 	}
 	return exitOK
 }

@@ -62,14 +62,17 @@ func writeBash(w io.Writer) {
 	fmt.Fprintf(w, "\t\tCOMPREPLY=( $(compgen -W %q -- \"$cur\") )\n", strings.Join(append(commandNames(), "help", "--version"), " "))
 	fmt.Fprintln(w, "\t\treturn")
 	fmt.Fprintln(w, "\tfi")
-	fmt.Fprintln(w, `	local opts="" files="" values="" words=""`)
+	fmt.Fprintln(w, `	local opts="" files="" values="" words="" choices=""`)
 	fmt.Fprintln(w, `	case "$cmd" in`)
 	for _, name := range append(commandNames(), "help") {
-		var opts, files, values []string
+		var opts, files, values, choices []string
 		if c, ok := commands[name]; ok {
 			for _, f := range describeCommand(c) {
 				opts = append(opts, f.dashed())
 				switch {
+				case f.choices != nil:
+					// An enumerated flag's values follow it: "--format json".
+					choices = append(choices, fmt.Sprintf(`%s) choices=%q ;;`, f.dashed(), strings.Join(f.choices, " ")))
 				case f.takesFile():
 					files = append(files, f.dashed())
 				case f.arg != "":
@@ -77,10 +80,15 @@ func writeBash(w io.Writer) {
 				}
 			}
 		}
-		fmt.Fprintf(w, "\t%s) opts=%q files=%q values=%q words=%q ;;\n", name,
+		fmt.Fprintf(w, "\t%s) opts=%q files=%q values=%q words=%q", name,
 			strings.Join(opts, " "), " "+strings.Join(files, " ")+" ", " "+strings.Join(values, " ")+" ", operandWords(name))
+		if len(choices) > 0 {
+			fmt.Fprintf(w, "\n\t\tcase \"$prev\" in %s esac\n\t\t", strings.Join(choices, " "))
+		}
+		fmt.Fprintln(w, " ;;")
 	}
 	fmt.Fprintln(w, "\tesac")
+	fmt.Fprintln(w, `	if [[ -n "$choices" ]]; then COMPREPLY=( $(compgen -W "$choices" -- "$cur") ); return; fi`)
 	fmt.Fprintln(w, `	if [[ "$files" == *" $prev "* ]]; then COMPREPLY=( $(compgen -f -- "$cur") ); return; fi`)
 	fmt.Fprintln(w, `	if [[ "$values" == *" $prev "* ]]; then COMPREPLY=(); return; fi`)
 	fmt.Fprintln(w, `	if [[ "$cur" == -* ]]; then COMPREPLY=( $(compgen -W "$opts" -- "$cur") ); return; fi`)
@@ -120,11 +128,16 @@ func writeZsh(w io.Writer) {
 		if c, ok := commands[name]; ok {
 			for _, f := range describeCommand(c) {
 				spec := fmt.Sprintf("%s[%s]", f.dashed(), zshQuote(firstSentence(f.usage)))
+				// The value's name is the message of its spec: quoted,
+				// since some hold colons ("'Name: value'").
+				msg := zshQuote(strings.ToLower(f.arg))
 				switch {
+				case f.choices != nil:
+					spec += ":" + msg + ":(" + strings.Join(f.choices, " ") + ")"
 				case f.takesFile():
-					spec += ":" + strings.ToLower(f.arg) + ":_files"
+					spec += ":" + msg + ":_files"
 				case f.arg != "":
-					spec += ":" + strings.ToLower(f.arg) + ": "
+					spec += ":" + msg + ": "
 				}
 				fmt.Fprintf(w, " \\\n\t\t\t'%s'", spec)
 			}
@@ -174,6 +187,8 @@ func writeFish(w io.Writer) {
 				opt = "-s " + f.name
 			}
 			switch {
+			case f.choices != nil:
+				opt += " -x -a " + fishQuote(strings.Join(f.choices, " "))
 			case f.takesFile():
 				opt += " -r -F"
 			case f.arg != "":

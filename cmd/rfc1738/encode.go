@@ -88,7 +88,7 @@ func runEncode(e *env, args []string) int {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	component := fs.String("component", "", "escape STRINGs for one component instead of building a URL: "+strings.Join(names, ", "))
+	component := choice(fs, "component", "", "escape STRINGs for one component instead of building a URL: "+strings.Join(names, ", "), names...)
 	var host, port, user, password, name, typ, selector, search, plus, address, group, msgid, article, database, wtype, wpath, path, hsoname optString
 	var cwd, segment, field listFlag
 	for _, f := range []struct {

@@ -22,7 +22,8 @@ func init() {
 		args:  "[flags] URL... [-i FILE] [-o FILE | -O [--output-dir DIR]]",
 		summary: "Fetch what each URL names with its scheme's protocol (§3), guarded as §6 says. Streams to stdout, or writes each file atomically " +
 			"(a hidden .NAME.part renamed when complete), resumes it (-C -), retries transient failures (--retry N), and sums up a run of several URLs.",
-		run: runGet,
+		run:     runGet,
+		fetches: true,
 	})
 }
 

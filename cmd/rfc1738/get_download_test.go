@@ -52,10 +52,10 @@ func TestGetMany(t *testing.T) {
 	list := filepath.Join(dir, "urls.txt")
 	os.WriteFile(list, []byte("# a list\n"+base+"b%20c.txt\n\n"), 0o644)
 	out, errOut, status := runIn(t, dir, base+"d.bin\n", "get", "--output-dir", dir, base+"a.txt", "-i", list, "-i", "-", base+"missing.txt", "--parallel", "2")
-	if status != exitNegative || out != "" {
+	if status != exitRefused || out != "" {
 		t.Errorf("status %d, stdout %q", status, out)
 	}
-	if !strings.Contains(errOut, "RETR missing.txt: 550") || !strings.HasSuffix(errOut, "; 1 failed\n") || !strings.Contains(errOut, "rfc1738 get: 3 of 4 fetched") {
+	if !strings.Contains(errOut, "RETR missing.txt: 550") || !strings.HasSuffix(errOut, "; 1 failed (exit status 8, the worst: the server said no)\n") || !strings.Contains(errOut, "rfc1738 get: 3 of 4 fetched") {
 		t.Errorf("stderr:\n%s", errOut)
 	}
 	if !strings.Contains(errOut, "rfc1738 get: saved "+filepath.Join(dir, "d.bin")+" (4.9 KiB)\n") {
@@ -196,7 +196,7 @@ func TestGetResumeFTP(t *testing.T) {
 	u := "ftp://" + fake.Addr + "/pub/f.bin"
 	dir := t.TempDir()
 	_, errOut, status := runIn(t, dir, "", "get", "-C", "-", "-o", "f.bin", u)
-	if status != exitNegative || !strings.Contains(errOut, "426") || !strings.Contains(errOut, "kept .f.bin.part, 15000 bytes, for -C to resume") {
+	if status != exitNetwork || !strings.Contains(errOut, "426") || !strings.Contains(errOut, "kept .f.bin.part, 15000 bytes, for -C to resume") {
 		t.Fatalf("first run: %d %q", status, errOut)
 	}
 	if names := dirNames(t, dir); len(names) != 1 || names[0] != ".f.bin.part" {
@@ -245,7 +245,7 @@ func TestGetRetry(t *testing.T) {
 	}
 	// Not transient: one try.
 	_, errOut, status = runIn(t, dir, "", "get", "--retry", "3", "--retry-delay", "10ms", "-o", "g.bin", "ftp://"+fake.Addr+"/pub/none")
-	if status != exitNegative || strings.Contains(errOut, "trying again") {
+	if status != exitRefused || strings.Contains(errOut, "trying again") {
 		t.Errorf("550 retried: %d %q", status, errOut)
 	}
 }
@@ -300,11 +300,11 @@ func TestGetHTTPDownload(t *testing.T) {
 		t.Errorf("--include: %q…", out[:min(len(out), 200)])
 	}
 	out, errOut, status = runBinary(t, "", "get", srv.URL+"/missing")
-	if status != exitNegative || out != "" || !strings.Contains(errOut, "404 Not Found") {
+	if status != exitRefused || out != "" || !strings.Contains(errOut, "404 Not Found") {
 		t.Errorf("404: %d %q %q", status, out, errOut)
 	}
 	out, errOut, status = runBinary(t, "", "get", "--keep-error-body", srv.URL+"/missing")
-	if status != exitNegative || out != "no such page\n" || !strings.Contains(errOut, "404 Not Found") {
+	if status != exitRefused || out != "no such page\n" || !strings.Contains(errOut, "404 Not Found") {
 		t.Errorf("--keep-error-body: %d %q %q", status, out, errOut)
 	}
 }
@@ -367,5 +367,48 @@ func TestGetResumeVSFTPD(t *testing.T) {
 	}
 	if names := dirNames(t, dir); len(names) != 1 {
 		t.Errorf("folder: %q", names)
+	}
+}
+
+// TestGetResumeIgnored: a server that accepts REST and then sends the
+// file from byte 0. get -C - sees more bytes than SIZE less the offset,
+// drops the part file and fetches the file whole, once: never the kept
+// prefix followed by the whole file.
+func TestGetResumeIgnored(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	content := numbered(3000)
+	var rests atomic.Int32
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: map[string]string{"/f.bin": content},
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			switch {
+			case line == "FEAT":
+				s.Reply("211-Features:", " SIZE", "211 End")
+				return true
+			case line == "SIZE f.bin":
+				s.Reply("213 " + strconv.Itoa(len(content)))
+				return true
+			case strings.HasPrefix(line, "REST "): // accepted, then ignored
+				rests.Add(1)
+				s.Reply("350 Restart position accepted.")
+				return true
+			case line == "RETR f.bin":
+				s.Send("150 Opening BINARY mode data connection for f.bin ("+strconv.Itoa(len(content))+" bytes).", content)
+				return true
+			}
+			return false
+		},
+	})
+	u := "ftp://" + fake.Addr + "/f.bin"
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".f.bin.part"), []byte(content[:1000]), 0o600)
+	_, errOut, status := runIn(t, dir, "", "get", "-C", "-", "-o", "f.bin", u)
+	if status != 0 || readFile(t, filepath.Join(dir, "f.bin")) != content || !strings.Contains(errOut, "did not resume where asked") {
+		t.Fatalf("resume ignored: %d %q", status, errOut)
+	}
+	if names := dirNames(t, dir); len(names) != 1 || rests.Load() != 1 {
+		t.Errorf("after it: %q, %d REST", names, rests.Load())
 	}
 }

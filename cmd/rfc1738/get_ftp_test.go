@@ -33,15 +33,17 @@ func TestGetFTPFaults(t *testing.T) {
 	huge := strings.Repeat("0123456789abcdef", 3<<16)
 	closedPort := testserver.FreePort(t)
 	tests := []struct {
-		name  string
-		path  string
-		flags []string
-		opts  testserver.FTPFakeOptions
-		want  string // in the error line
+		name   string
+		path   string
+		flags  []string
+		opts   testserver.FTPFakeOptions
+		want   string // in the error line
+		status int    // the exit status
 	}{
 		{
-			name: "dropped mid-transfer",
-			path: "/pub/big.bin",
+			name:   "dropped mid-transfer",
+			status: exitNetwork,
+			path:   "/pub/big.bin",
 			opts: testserver.FTPFakeOptions{Handle: func(s *testserver.FTPSession, line string) bool {
 				if line != "RETR big.bin" {
 					return false
@@ -59,22 +61,25 @@ func TestGetFTPFaults(t *testing.T) {
 			want: "RETR big.bin",
 		},
 		{
-			name: "dropped mid-transfer, zero-copy",
-			path: "/pub/huge.bin",
-			opts: ftpUnsized(huge[:len(huge)-1000], "drop"),
-			want: "RETR huge.bin",
+			name:   "dropped mid-transfer, zero-copy",
+			status: exitNetwork,
+			path:   "/pub/huge.bin",
+			opts:   ftpUnsized(huge[:len(huge)-1000], "drop"),
+			want:   "RETR huge.bin",
 		},
 		{
-			name:  "more than --max-size, unannounced, zero-copy",
-			path:  "/pub/huge.bin",
-			flags: []string{"--max-size", strconv.Itoa(len(huge) - 1)},
-			opts:  ftpUnsized(huge, "226 Transfer complete."),
-			want:  "--max-size",
+			name:   "more than --max-size, unannounced, zero-copy",
+			status: exitNegative,
+			path:   "/pub/huge.bin",
+			flags:  []string{"--max-size", strconv.Itoa(len(huge) - 1)},
+			opts:   ftpUnsized(huge, "226 Transfer complete."),
+			want:   "--max-size",
 		},
 		{
-			name:  "stall past --idle-timeout",
-			path:  "/pub/big.bin",
-			flags: []string{"--idle-timeout", "300ms"},
+			name:   "stall past --idle-timeout",
+			status: exitNetwork,
+			path:   "/pub/big.bin",
+			flags:  []string{"--idle-timeout", "300ms"},
 			opts: testserver.FTPFakeOptions{Handle: func(s *testserver.FTPSession, line string) bool {
 				if line != "RETR big.bin" {
 					return false
@@ -92,9 +97,10 @@ func TestGetFTPFaults(t *testing.T) {
 			want: "--idle-timeout",
 		},
 		{
-			name:  "stall past --timeout",
-			path:  "/pub/file.txt",
-			flags: []string{"--timeout", "300ms"},
+			name:   "stall past --timeout",
+			status: exitNetwork,
+			path:   "/pub/file.txt",
+			flags:  []string{"--timeout", "300ms"},
 			opts: testserver.FTPFakeOptions{Handle: func(s *testserver.FTPSession, line string) bool {
 				if strings.HasPrefix(line, "USER ") {
 					<-s.Done() // no answer to USER
@@ -105,8 +111,9 @@ func TestGetFTPFaults(t *testing.T) {
 			want: "--timeout 300ms",
 		},
 		{
-			name: "garbage reply",
-			path: "/pub/file.txt",
+			name:   "garbage reply",
+			status: exitProtocol,
+			path:   "/pub/file.txt",
 			opts: testserver.FTPFakeOptions{Handle: func(s *testserver.FTPSession, line string) bool {
 				if line == "CWD pub" {
 					s.Reply("hello, this is not FTP")
@@ -117,8 +124,9 @@ func TestGetFTPFaults(t *testing.T) {
 			want: "protocol error",
 		},
 		{
-			name: "oversized reply line",
-			path: "/pub/file.txt",
+			name:   "oversized reply line",
+			status: exitProtocol,
+			path:   "/pub/file.txt",
 			opts: testserver.FTPFakeOptions{Handle: func(s *testserver.FTPSession, line string) bool {
 				if line == "CWD pub" {
 					s.Reply("250 " + strings.Repeat("x", 10000))
@@ -132,8 +140,9 @@ func TestGetFTPFaults(t *testing.T) {
 			// RFC 2428 §3 / curl CVE-2020-8284: the 227 names another
 			// host (TEST-NET-1, never routed); the client dials the
 			// control peer instead, where that port is closed.
-			name: "PASV pointing elsewhere",
-			path: "/pub/file.txt",
+			name:   "PASV pointing elsewhere",
+			status: exitNetwork,
+			path:   "/pub/file.txt",
 			opts: testserver.FTPFakeOptions{NoEPSV: true, Handle: func(s *testserver.FTPSession, line string) bool {
 				if line == "PASV" {
 					s.Reply(fmt.Sprintf("227 Entering Passive Mode (192,0,2,1,%d,%d).", closedPort>>8, closedPort&255))
@@ -144,8 +153,9 @@ func TestGetFTPFaults(t *testing.T) {
 			want: fmt.Sprintf("127.0.0.1:%d", closedPort),
 		},
 		{
-			name: "530",
-			path: "/pub/file.txt",
+			name:   "530",
+			status: exitAuth,
+			path:   "/pub/file.txt",
 			opts: testserver.FTPFakeOptions{Handle: func(s *testserver.FTPSession, line string) bool {
 				if strings.HasPrefix(line, "PASS ") {
 					s.Reply("530 Login incorrect.")
@@ -156,9 +166,10 @@ func TestGetFTPFaults(t *testing.T) {
 			want: "PASS ****: 530 Login incorrect.",
 		},
 		{
-			name: "550",
-			path: "/pub/missing.txt",
-			want: "RETR missing.txt: 550 Failed to open file.",
+			name:   "550",
+			status: exitRefused,
+			path:   "/pub/missing.txt",
+			want:   "RETR missing.txt: 550 Failed to open file.",
 		},
 	}
 	for _, tt := range tests {
@@ -173,8 +184,8 @@ func TestGetFTPFaults(t *testing.T) {
 			start := time.Now()
 			stdout, stderr, status := runCLI(t, "", args...)
 			t.Logf("%s", stderr)
-			if status != exitNegative {
-				t.Errorf("status %d, want %d", status, exitNegative)
+			if status != tt.status {
+				t.Errorf("status %d, want %d", status, tt.status)
 			}
 			if !strings.HasPrefix(stderr, "rfc1738 get: ") || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
 				t.Errorf("stderr %q: want one line holding %q", stderr, tt.want)
@@ -269,7 +280,7 @@ func TestGetFTPGuards(t *testing.T) {
 			if cmd == "plan" {
 				stdout, stderr, status = runCLI(t, "", cmd, in)
 			}
-			if status != exitNegative || stdout != "" || !strings.Contains(stderr, "refused (§6)") || strings.Contains(stderr, "secret") {
+			if status != exitUsage || stdout != "" || !strings.Contains(stderr, "refused (§6)") || strings.Contains(stderr, "secret") {
 				t.Errorf("%s %s: status %d, stdout %q, stderr %q", cmd, in, status, stdout, stderr)
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
@@ -287,7 +298,7 @@ func TestGetFTPGuards(t *testing.T) {
 func TestGetFTPNoTerminal(t *testing.T) {
 	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: ftpFaultFiles})
 	_, stderr, status := runCLI(t, "", "get", "ftp://myname@"+fake.Addr+"/pub/file.txt")
-	if status != exitNegative || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "asks for a password") {
+	if status != exitAuth || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "asks for a password") {
 		t.Errorf("status %d, stderr %q", status, stderr)
 	}
 }
@@ -355,7 +366,7 @@ func TestGetFTPVsftpd(t *testing.T) {
 	t.Run("//etc/motd", func(t *testing.T) {
 		// vsftpd refuses the null CWD with 550 (loopback-servers.md §1).
 		stdout, trace, status := vsftpdTranscript(t, base+"//etc/motd")
-		if status != exitNegative || stdout != "" || !strings.Contains(trace, "rfc1738 get: ") || !strings.Contains(trace, "CWD : 550") {
+		if status != exitRefused || stdout != "" || !strings.Contains(trace, "rfc1738 get: ") || !strings.Contains(trace, "CWD : 550") {
 			t.Fatalf("status %d, %q", status, stdout)
 		}
 		want := []string{"USER anonymous", "PASS ****", "CWD ", "QUIT"}
@@ -412,7 +423,7 @@ func TestGetFTPVsftpd(t *testing.T) {
 		}
 		// A wrong password: the server's 530, one line.
 		_, stderr, status := runCLI(t, "", "get", "ftp://"+testserver.VSFTPDUser+":wrong@"+addr+"/files/local.txt")
-		if status != exitNegative || !strings.Contains(stderr, "530") || strings.Count(stderr, "\n") != 1 {
+		if status != exitAuth || !strings.Contains(stderr, "530") || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("wrong password: %d %q", status, stderr)
 		}
 	})

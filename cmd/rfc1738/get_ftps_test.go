@@ -50,15 +50,15 @@ func TestGetFTPSVSFTPD(t *testing.T) {
 	} else if b, err := os.ReadFile(filepath.Join(dir, "deeper", "deep.txt")); err != nil || string(b) != "deeper file\n" {
 		t.Errorf("mirror --ssl-reqd: deeper/deep.txt %q, %v", b, err)
 	}
-	// The system's roots do not know the CA: one line, exit 1.
+	// The system's roots do not know the CA: one line, exit 5.
 	_, errOut, status = runBinary(t, "", "get", "--ssl-reqd", "ftp://"+addr+"/hello.txt")
-	if status != exitNegative || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "the certificate of 127.0.0.1 is not trusted") {
+	if status != exitTLS || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "the certificate of 127.0.0.1 is not trusted") {
 		t.Errorf("untrusted: %d %q", status, errOut)
 	}
 }
 
 // TestGetFTPSRequiredWithoutTLS: --ssl-reqd against a server without TLS
-// fails with exit status 1 after AUTH TLS, and no USER or PASS is sent;
+// fails with exit status 5 after AUTH TLS, and no USER or PASS is sent;
 // --ssl goes on in clear.
 func TestGetFTPSRequiredWithoutTLS(t *testing.T) {
 	if testing.Short() {
@@ -66,7 +66,7 @@ func TestGetFTPSRequiredWithoutTLS(t *testing.T) {
 	}
 	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{"/x": "clear data"}})
 	_, errOut, status := runBinary(t, "", "get", "--ssl-reqd", "ftp://u:s3cret@"+fake.Addr+"/x")
-	if status != exitNegative || !strings.Contains(errOut, "must be protected with TLS") || strings.Contains(errOut, "s3cret") {
+	if status != exitTLS || !strings.Contains(errOut, "must be protected with TLS") || strings.Contains(errOut, "s3cret") {
 		t.Errorf("--ssl-reqd: %d %q", status, errOut)
 	}
 	if got := fake.Commands(); !slices.Equal(got, []string{"AUTH TLS"}) {

@@ -143,7 +143,7 @@ func TestGetGopherPygopherd(t *testing.T) {
 	}
 	// A Gopher+ error keeps its code's meaning and text.
 	_, errOut, status = runCLI(t, "", "get", base+"/0/nothere%09%09+")
-	if status != exitNegative || !strings.Contains(errOut, "Gopher+ error 1 (item is not available): '/nothere' does not exist") {
+	if status != exitRefused || !strings.Contains(errOut, "Gopher+ error 1 (item is not available): '/nothere' does not exist") {
 		t.Errorf("missing item: %d %q", status, errOut)
 	}
 }
@@ -189,18 +189,19 @@ func TestGetGopherAsk(t *testing.T) {
 // leaves no -o file behind.
 func TestGetGopherFaults(t *testing.T) {
 	tests := []struct {
-		name  string
-		path  string
-		reply testserver.GopherReply
-		msg   string
+		name   string
+		path   string
+		reply  testserver.GopherReply
+		msg    string
+		status int
 	}{
-		{"drop mid item", "/9/blob%09%09+", testserver.GopherReply{Reply: []byte("+100\r\nonly some")}, "got 9 of 100 announced bytes"},
-		{"stall", "/9/slow", testserver.GopherReply{Reply: []byte("part"), Hold: true}, "nothing arrived for 300ms (--idle-timeout)"},
+		{"drop mid item", "/9/blob%09%09+", testserver.GopherReply{Reply: []byte("+100\r\nonly some")}, "got 9 of 100 announced bytes", exitNetwork},
+		{"stall", "/9/slow", testserver.GopherReply{Reply: []byte("part"), Hold: true}, "nothing arrived for 300ms (--idle-timeout)", exitNetwork},
 		// Past the first MiB the body is spliced into the file.
-		{"stall, zero-copy", "/9/slow", testserver.GopherReply{Reply: bytes.Repeat([]byte("z"), 2<<20), Hold: true}, "nothing arrived for 300ms (--idle-timeout)"},
-		{"oversized line", "/1/dir", testserver.GopherReply{Reply: []byte("0" + strings.Repeat("x", 70000) + "\t/a\th\t70\r\n.\r\n")}, "line too long"},
-		{"missing terminator", "/0/x%09%09+", testserver.GopherReply{Reply: []byte("+-1\r\nsome text\r\n")}, "closed the connection before it"},
-		{"too few fields", "/1/dir", testserver.GopherReply{Reply: []byte("0A\t/a\th\t70\r\n0Broken\t/b\r\n.\r\n")}, `menu line 2 "0Broken\t/b": 2 fields`},
+		{"stall, zero-copy", "/9/slow", testserver.GopherReply{Reply: bytes.Repeat([]byte("z"), 2<<20), Hold: true}, "nothing arrived for 300ms (--idle-timeout)", exitNetwork},
+		{"oversized line", "/1/dir", testserver.GopherReply{Reply: []byte("0" + strings.Repeat("x", 70000) + "\t/a\th\t70\r\n.\r\n")}, "line too long", exitProtocol},
+		{"missing terminator", "/0/x%09%09+", testserver.GopherReply{Reply: []byte("+-1\r\nsome text\r\n")}, "closed the connection before it", exitNetwork},
+		{"too few fields", "/1/dir", testserver.GopherReply{Reply: []byte("0A\t/a\th\t70\r\n0Broken\t/b\r\n.\r\n")}, `menu line 2 "0Broken\t/b": 2 fields`, exitProtocol},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,8 +210,8 @@ func TestGetGopherFaults(t *testing.T) {
 			out := filepath.Join(dir, "out")
 			url := "gopher://" + f.Addr + tt.path
 			_, errOut, status := runCLI(t, "", "get", "--idle-timeout", "300ms", "-o", out, url)
-			if status != exitNegative || !strings.Contains(errOut, tt.msg) || !strings.Contains(errOut, url) {
-				t.Errorf("status %d, stderr %q; want 1 and %q with the URL", status, errOut, tt.msg)
+			if status != tt.status || !strings.Contains(errOut, tt.msg) || !strings.Contains(errOut, url) {
+				t.Errorf("status %d, stderr %q; want %d and %q with the URL", status, errOut, tt.status, tt.msg)
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 				t.Errorf("a failed get left %v", entries)
@@ -248,11 +249,11 @@ func TestGetGopherZeroCopy(t *testing.T) {
 func TestPlanGopherPortGuard(t *testing.T) {
 	url := "gopher://127.0.0.1:25/0HELO%20relay.example"
 	out, errOut, status := runCLI(t, "", "plan", url)
-	if status != exitNegative || out != "" || !strings.Contains(errOut, "refused (§6)") || !strings.Contains(errOut, "port 25 belongs to smtp") {
+	if status != exitUsage || out != "" || !strings.Contains(errOut, "refused (§6)") || !strings.Contains(errOut, "port 25 belongs to smtp") {
 		t.Errorf("plan: %d %q %q", status, out, errOut)
 	}
 	_, errOut, status = runCLI(t, "", "get", url)
-	if status != exitNegative || !strings.Contains(errOut, "refused (§6)") {
+	if status != exitUsage || !strings.Contains(errOut, "refused (§6)") {
 		t.Errorf("get: %d %q", status, errOut)
 	}
 	for _, flags := range [][]string{{"--allow-port", "25"}, {"--allow-port", "110,25"}, {"--any-port"}} {
@@ -264,7 +265,7 @@ func TestPlanGopherPortGuard(t *testing.T) {
 	}
 	// Allowing the port does not let CR LF through (§6).
 	_, errOut, status = runCLI(t, "", "plan", "--allow-port", "25", url+"%0D%0AMAIL%20FROM:%3Ca@b%3E")
-	if status != exitNegative || !strings.Contains(errOut, "decodes to CR") {
+	if status != exitUsage || !strings.Contains(errOut, "decodes to CR") {
 		t.Errorf("CRLF with allowed port: %d %q", status, errOut)
 	}
 }

@@ -44,9 +44,9 @@ func TestGetHTTPS(t *testing.T) {
 	}
 
 	// The system's roots do not know the test's CA: one line naming the
-	// host and the reason, exit 1, and no file left behind.
+	// host and the reason, exit 5, and no file left behind.
 	out, errOut, status = runIn(t, dir, "", "get", "-O", url)
-	if status != exitNegative || out != "" || strings.Count(errOut, "\n") != 1 ||
+	if status != exitTLS || out != "" || strings.Count(errOut, "\n") != 1 ||
 		!strings.Contains(errOut, "the certificate of 127.0.0.1 is not trusted: x509: certificate signed by unknown authority") {
 		t.Errorf("unknown CA: status %d, stderr %q", status, errOut)
 	}

@@ -33,7 +33,7 @@ func TestPlanNews(t *testing.T) {
 		stderr  []string // substrings
 		notSeen string   // in neither stream
 	}{
-		{name: "no server", args: []string{"plan", "news:local.test"}, status: exitNegative,
+		{name: "no server", args: []string{"plan", "news:local.test"}, status: exitUsage,
 			stderr: []string{"news:local.test", "--nntp-server", "NNTPSERVER"}},
 		{name: "flag", args: []string{"plan", "--nntp-server", "127.0.0.1:1190", "news:local.test"},
 			stdout: "GROUP local.test\nOVER <range>\nQUIT\n",
@@ -47,9 +47,9 @@ func TestPlanNews(t *testing.T) {
 			stdout: "GROUP comp.lang.c\nARTICLE 42\nQUIT\n", stderr: []string{"# connect news.example:119\n"}},
 		{name: "port warning", args: []string{"plan", "nntp://news.example:1190/local.test"},
 			stdout: "GROUP local.test\nOVER <range>\nQUIT\n", stderr: []string{"# warning: port 1190"}},
-		{name: "port guard", args: []string{"plan", "nntp://news.example:25/local.test"}, status: exitNegative,
+		{name: "port guard", args: []string{"plan", "nntp://news.example:25/local.test"}, status: exitUsage,
 			stderr: []string{"offset 20", "smtp"}},
-		{name: "CRLF guard", args: []string{"plan", "--nntp-server", "h", "news:a%0D%0AQUIT@x.org"}, status: exitNegative,
+		{name: "CRLF guard", args: []string{"plan", "--nntp-server", "h", "news:a%0D%0AQUIT@x.org"}, status: exitUsage,
 			stderr: []string{"offset 6", "CR"}},
 		{name: "credentials", vars: map[string]string{"NNTPUSER": "alice", "NNTPPASS": "s3cret"},
 			args:   []string{"plan", "--nntp-server", "h", "news:local.test"},
@@ -121,30 +121,31 @@ func TestGetNewsFake(t *testing.T) {
 }
 
 // TestGetNewsFaults: a broken or refusing server ends in a clear error,
-// exit status 1 and no -o file.
+// the exit status that says what failed, and no -o file.
 func TestGetNewsFaults(t *testing.T) {
 	tests := []struct {
-		name  string
-		url   string
-		flags []string
-		steps []testserver.NNTPStep
-		want  []string
+		name   string
+		url    string
+		flags  []string
+		steps  []testserver.NNTPStep
+		want   []string
+		status int
 	}{
 		{"drop mid-article", "news:dot.1@example.com", nil,
 			[]testserver.NNTPStep{{Expect: "ARTICLE <dot.1@example.com>", Reply: "220 0 <dot.1@example.com>\nFrom: a@example.com\n\nhalf a bo", Close: true}},
-			[]string{"news:dot.1@example.com: reading the article", "unexpected EOF"}},
+			[]string{"news:dot.1@example.com: reading the article", "unexpected EOF"}, exitNetwork},
 		{"stall", "news:dot.1@example.com", []string{"--idle-timeout", "300ms"},
 			[]testserver.NNTPStep{{Expect: "ARTICLE <dot.1@example.com>", Reply: "220 0 <dot.1@example.com>\nFrom: a@example.com\n", Stall: true}},
-			[]string{"nothing arrived for 300ms (--idle-timeout)", "news:dot.1@example.com"}},
+			[]string{"nothing arrived for 300ms (--idle-timeout)", "news:dot.1@example.com"}, exitNetwork},
 		{"480", "news:local.test", nil,
 			[]testserver.NNTPStep{{Expect: "GROUP local.test", Reply: "480 Authentication required\n"}},
-			[]string{"demands authentication", "--nntp-user", "480"}},
+			[]string{"demands authentication", "--nntp-user", "480"}, exitAuth},
 		{"garbage", "news:*", nil,
 			[]testserver.NNTPStep{{Expect: "LIST ACTIVE", Reply: "215 ok\nthis is not an active line\n.\n"}},
-			[]string{"news:*", "LIST ACTIVE", "protocol error", "this is not an active line"}},
+			[]string{"news:*", "LIST ACTIVE", "protocol error", "this is not an active line"}, exitProtocol},
 		{"411", "news:local.nope", nil,
 			[]testserver.NNTPStep{{Expect: "GROUP local.nope", Reply: "411 No such group\n"}},
-			[]string{"no such newsgroup", "411"}},
+			[]string{"no such newsgroup", "411"}, exitRefused},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -153,8 +154,8 @@ func TestGetNewsFaults(t *testing.T) {
 			file := filepath.Join(dir, "out")
 			args := append([]string{"get", "--nntp-server", f.Addr, "-o", file}, tt.flags...)
 			_, errs, status := runCLI(t, "", append(args, tt.url)...)
-			if status != exitNegative {
-				t.Errorf("status %d, want %d", status, exitNegative)
+			if status != tt.status {
+				t.Errorf("status %d, want %d", status, tt.status)
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(errs, w) {
@@ -241,7 +242,7 @@ func TestGetNewsINN(t *testing.T) {
 		} {
 			dir := t.TempDir()
 			_, errs, status := get(t, "-o", filepath.Join(dir, "out"), tc.url)
-			if status != exitNegative || !strings.Contains(errs, tc.want) {
+			if status != exitRefused || !strings.Contains(errs, tc.want) {
 				t.Errorf("get %s: status %d, stderr:\n%s\nwant %q", tc.url, status, errs, tc.want)
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != 0 {

@@ -3,15 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -35,12 +34,14 @@ type getOptions struct {
 	resume        bool // -C - / --continue
 	retries       int
 	retryDelay    time.Duration
+	retryRefused  bool // --retry-connrefused
 	include, head bool // --include, -I
 	keepErrorBody bool
 	timeout, idle time.Duration
 	limit         int64 // --max-size, or -1
 	quiet         bool
 	verbose       bool
+	strict        bool
 }
 
 // A getJob is one URL of a get run and where its body goes.
@@ -55,26 +56,27 @@ func runGet(e *env, args []string) int {
 	var o getOptions
 	fs.StringVar(&o.output, "o", "", "write to `FILE` (atomically: a hidden FILE.part in the same folder, renamed when complete); - is stdout")
 	fs.BoolVar(&o.remoteName, "O", false, "write each URL to the file its path names (the last segment, decoded), in the current folder or --output-dir")
-	fs.StringVar(&o.outDir, "output-dir", "", "write files named from their URLs into `DIR` (implies -O)")
+	fs.StringVar(&o.outDir, "output-dir", "", "write files named from their URLs into `DIR`, made if missing, as wget's -P (implies -O)")
 	var inputs stringList
 	fs.Var(&inputs, "i", "read more URLs from `FILE`, one a line (- is stdin; blank lines and # comments are skipped); repeatable")
 	fs.IntVar(&o.parallel, "parallel", 1, "fetch up to `N` URLs at once")
 	cont := fs.String("C", "", "resume (the only offset is -, where the partial file ends): as --continue")
 	fs.BoolVar(&o.resume, "continue", false, "resume a partial download (ftp REST, http Range) from its hidden .part file, and keep that file when a transfer fails")
 	fs.IntVar(&o.retries, "retry", 0, "try a transfer up to `N` more times after a transient failure (ftp 4xx, http 408/429/5xx, a reset, a timeout), resuming where it stopped")
+	fs.BoolVar(&o.retryRefused, "retry-connrefused", false, "with --retry, a refused connection is transient too (a server restarting)")
 	fs.DurationVar(&o.retryDelay, "retry-delay", time.Second, "wait this long before the first retry, then twice as long each time (at most a minute)")
 	fs.BoolVar(&o.include, "include", false, "http: write the response's status line and header before the body")
 	fs.BoolVar(&o.head, "I", false, "http: ask for the header only (HEAD) and write it")
-	fs.BoolVar(&o.keepErrorBody, "keep-error-body", false, "http: on an error status, still write the error page (the exit status stays 1)")
-	useNetrc := fs.Bool("netrc", false, "take a login for a URL without one from ~/.netrc (ftp and http)")
-	netrcFile := fs.String("netrc-file", "", "like --netrc, from `FILE`")
+	fs.BoolVar(&o.keepErrorBody, "keep-error-body", false, "http: on an error status, still write the error page (the exit status stays 8)")
+	applyNetrc := netrcFlags(fs)
 	fs.DurationVar(&o.timeout, "timeout", 0, "give up a transfer after this long in all (0: no limit)")
 	fs.DurationVar(&o.idle, "idle-timeout", 60*time.Second, "give up when nothing arrives for this long")
 	maxSize := fs.String("max-size", "", "refuse more than this many bytes (e.g. 10M, 1G)")
 	fs.BoolVar(&o.verbose, "v", false, "show the protocol conversation on stderr (passwords redacted)")
 	asJSON := fs.Bool("json", false, "write listings (menus, groups) as JSON Lines")
 	raw := fs.Bool("raw", false, "write listings as the protocol's own bytes")
-	fs.BoolVar(&o.quiet, "q", false, "no progress bar")
+	fs.BoolVar(&o.quiet, "q", false, "print nothing on success: no progress bar, no notes, no summary (errors still go to stderr)")
+	fs.BoolVar(&o.strict, "strict", false, "refuse a URL that breaks §2.2 only by unencoded octets (\"~\", a space), which is otherwise fetched encoded with a warning")
 	setup := accessSetup(fs)
 	operands, status, ok := parseFlags(fs, args)
 	if !ok {
@@ -121,8 +123,10 @@ func runGet(e *env, args []string) int {
 		return usageError(e, "get", "-o names one file, and there are %d URLs; use -O or --output-dir", len(raws))
 	}
 	if o.outDir != "" {
-		if fi, err := os.Stat(o.outDir); err != nil || !fi.IsDir() {
-			return usageError(e, "get", "--output-dir %s: not an existing folder", o.outDir)
+		// As wget's -P: the folder is made, with its parents.
+		if err := os.MkdirAll(o.outDir, 0o777); err != nil {
+			fmt.Fprintf(e.stderr, "rfc1738 get: --output-dir: %v\n", err)
+			return exitLocalIO
 		}
 	}
 	if o.output != "" && o.output != "-" && !isDevice(o.output) {
@@ -142,10 +146,8 @@ func runGet(e *env, args []string) int {
 	case *raw:
 		c.Listing = access.ListingRaw
 	}
-	if *useNetrc || *netrcFile != "" {
-		if err := useNetrcFile(e, c, *netrcFile); err != nil {
-			return usageError(e, "get", "%v", err)
-		}
+	if err := applyNetrc(e, c); err != nil {
+		return usageError(e, "get", "%v", err)
 	}
 
 	g := newGetter(e, c, o)
@@ -167,10 +169,10 @@ func runGet(e *env, args []string) int {
 	failed := 0
 	status = exitOK
 	for _, r := range raws {
-		u, st, ok := parseOneURL(e, "get", []string{r})
+		u, st, ok := parseURL(e, "get", r, o.strict, o.quiet)
 		if !ok {
 			failed++
-			status = max(status, st)
+			status = worseStatus(status, st)
 			continue
 		}
 		j := &getJob{raw: r, u: u}
@@ -183,7 +185,7 @@ func runGet(e *env, args []string) int {
 			if err != nil {
 				fmt.Fprintf(e.stderr, "rfc1738 get: %s: %v\n", safetext.Escape(access.Redact(r)), err)
 				failed++
-				status = max(status, exitNegative)
+				status = worseStatus(status, exitNegative)
 				continue
 			}
 			j.path = filepath.Join(o.outDir, name)
@@ -202,18 +204,19 @@ func runGet(e *env, args []string) int {
 	if s := g.interrupted(); s != nil {
 		g.clearBars()
 		fmt.Fprintf(e.stderr, "rfc1738 get: interrupted by %s%s\n", signalName(s), g.keptNote())
-		return 128 + int(s.(syscall.Signal))
+		return signalStatus(s)
 	}
 	failed += st.failed
-	if len(raws) > 1 {
+	status = worseStatus(status, st.status)
+	if len(raws) > 1 && (failed > 0 || !o.quiet) {
 		fmt.Fprintf(e.stderr, "rfc1738 get: %d of %d fetched, %s in %v", len(raws)-failed, len(raws),
 			formatBytes(st.bytes), time.Since(g.start).Round(time.Millisecond))
 		if failed > 0 {
-			fmt.Fprintf(e.stderr, "; %d failed", failed)
+			fmt.Fprintf(e.stderr, "; %d failed (exit status %d, the worst: %s)", failed, status, statusName(status))
 		}
 		fmt.Fprintln(e.stderr)
 	}
-	return max(status, st.status)
+	return status
 }
 
 // stringList is a repeatable string flag.
@@ -249,6 +252,20 @@ func readURLList(e *env, name string) ([]string, error) {
 			continue
 		}
 		out = append(out, line)
+	}
+}
+
+// netrcFlags defines --netrc and --netrc-file on fs (get and plan: the
+// dry run shows the login the real run sends) and returns what applies
+// them to a client.
+func netrcFlags(fs *flag.FlagSet) func(e *env, c *access.Client) error {
+	useNetrc := fs.Bool("netrc", false, "take a login for a URL without one from ~/.netrc (ftp and http)")
+	netrcFile := fs.String("netrc-file", "", "like --netrc, from `FILE`")
+	return func(e *env, c *access.Client) error {
+		if !*useNetrc && *netrcFile == "" {
+			return nil
+		}
+		return useNetrcFile(e, c, *netrcFile)
 	}
 }
 
@@ -293,9 +310,8 @@ type getter struct {
 	o     getOptions
 	start time.Time
 
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	sig    atomic.Value // os.Signal, once one arrived
+	ctx    context.Context  // what SIGINT and SIGTERM cancel, during run
+	caught func() os.Signal // the signal that did, once run started
 
 	mu   sync.Mutex // stderr, the bars, kept
 	bars map[*barGate]bool
@@ -305,15 +321,15 @@ type getter struct {
 }
 
 func newGetter(e *env, c *access.Client, o getOptions) *getter {
-	g := &getter{e: e, c: c, o: o, start: time.Now(), bars: map[*barGate]bool{}}
-	g.ctx, g.cancel = context.WithCancelCause(context.Background())
-	return g
+	return &getter{e: e, c: c, o: o, start: time.Now(), bars: map[*barGate]bool{}, ctx: context.Background()}
 }
 
 // interrupted returns the signal that stopped the run, or nil.
 func (g *getter) interrupted() os.Signal {
-	s, _ := g.sig.Load().(os.Signal)
-	return s
+	if g.caught == nil {
+		return nil
+	}
+	return g.caught()
 }
 
 func signalName(s os.Signal) string {
@@ -348,6 +364,13 @@ func (g *getter) say(format string, args ...any) {
 	fmt.Fprintf(g.e.stderr, format, args...)
 }
 
+// note says what is not an error (a resume, a retry): nothing under -q.
+func (g *getter) note(format string, args ...any) {
+	if !g.o.quiet {
+		g.say(format, args...)
+	}
+}
+
 // clearBars erases every bar still on the screen and stops it for good.
 func (g *getter) clearBars() {
 	g.mu.Lock()
@@ -368,19 +391,9 @@ type runStats struct {
 // body goes to stdout, so that bodies do not interleave), and returns
 // what happened. SIGINT and SIGTERM cancel every transfer.
 func (g *getter) run(jobs []*getJob) runStats {
-	sigc := make(chan os.Signal, 1)
-	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigc)
-	stopped := make(chan struct{})
-	defer close(stopped)
-	go func() {
-		select {
-		case s := <-sigc:
-			g.sig.Store(s)
-			g.cancel(fmt.Errorf("interrupted by %s", signalName(s)))
-		case <-stopped:
-		}
-	}()
+	var stop func()
+	g.ctx, g.caught, stop = interruptible(context.Background())
+	defer stop()
 
 	par := g.o.parallel
 	for _, j := range jobs {
@@ -402,7 +415,7 @@ func (g *getter) run(jobs []*getJob) runStats {
 				st.bytes += n
 				if err != nil {
 					st.failed++
-					st.status = max(st.status, failStatus(err))
+					st.status = worseStatus(st.status, exitStatus(err))
 				}
 				smu.Unlock()
 				switch {
@@ -439,9 +452,9 @@ func (g *getter) fetch(j *getJob) (int64, error) {
 		}
 		switch {
 		case part.Found > 0 && g.o.resume:
-			g.say("rfc1738 get: %s: resuming %s at byte %d\n", safetext.Escape(j.path), safetext.Escape(part.Name), part.Found)
+			g.note("rfc1738 get: %s: resuming %s at byte %d\n", safetext.Escape(j.path), safetext.Escape(part.Name), part.Found)
 		case part.Found > 0:
-			g.say("rfc1738 get: %s: %s (%d bytes) was left by an earlier run; starting over (-C resumes it)\n",
+			g.note("rfc1738 get: %s: %s (%d bytes) was left by an earlier run; starting over (-C resumes it)\n",
 				safetext.Escape(j.path), safetext.Escape(part.Name), part.Found)
 		}
 	}
@@ -457,7 +470,8 @@ func (g *getter) fetch(j *getJob) (int64, error) {
 			}
 			return total, nil
 		}
-		retry := attempt < g.o.retries && g.ctx.Err() == nil && access.Transient(err) &&
+		transient := access.Transient(err) || g.o.retryRefused && errors.Is(err, syscall.ECONNREFUSED)
+		retry := attempt < g.o.retries && g.ctx.Err() == nil && transient &&
 			(part != nil || n == 0) // what went to stdout cannot be taken back
 		if !retry {
 			if part != nil && part.Abort(g.o.resume || g.interrupted() != nil && g.o.resume) {
@@ -473,7 +487,7 @@ func (g *getter) fetch(j *getJob) (int64, error) {
 		// Doubling from --retry-delay, or what the server asked for
 		// (Retry-After), at most a minute either way.
 		delay := min(max(g.o.retryDelay<<attempt, access.RetryAfter(err)), time.Minute)
-		g.say("rfc1738 get: %v; trying again in %v (retry %d of %d)\n", err, delay, attempt+1, g.o.retries)
+		g.note("rfc1738 get: %v; trying again in %v (retry %d of %d)\n", err, delay, attempt+1, g.o.retries)
 		select {
 		case <-time.After(delay):
 		case <-g.ctx.Done():
@@ -492,7 +506,7 @@ func (g *getter) attempt(j *getJob, part *download.Part) (int64, error) {
 	ctx := g.ctx
 	if g.o.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, g.o.timeout, fmt.Errorf("gave up after --timeout %v", g.o.timeout))
+		ctx, cancel = context.WithTimeoutCause(ctx, g.o.timeout, timeoutError{fmt.Errorf("gave up after --timeout %v", g.o.timeout)})
 		defer cancel()
 	}
 	ctx, watch := newWatchdog(ctx, g.o.idle)
@@ -504,7 +518,7 @@ func (g *getter) attempt(j *getJob, part *download.Part) (int64, error) {
 	}
 	resp, err := g.c.Do(ctx, req)
 	if err != nil && req.Offset > 0 && errors.Is(err, access.ErrNoResume) {
-		g.say("rfc1738 get: %v; fetching it whole\n", err)
+		g.note("rfc1738 get: %v; fetching it whole\n", err)
 		if err := part.Restart(); err != nil {
 			return 0, err
 		}
@@ -533,13 +547,28 @@ func (g *getter) attempt(j *getJob, part *download.Part) (int64, error) {
 	}
 	if part != nil && resp.Offset != req.Offset {
 		// The server sent the whole resource: start the file over.
-		g.say("rfc1738 get: %s: the server sent it whole, not from byte %d; starting over\n", resp.URL, req.Offset)
+		g.note("rfc1738 get: %s: the server sent it whole, not from byte %d; starting over\n", resp.URL, req.Offset)
 		if err := part.Restart(); err != nil {
 			resp.Body.Close()
 			return 0, err
 		}
 	}
-	return g.write(ctx, j, part, resp, watch)
+	n, err := g.write(ctx, j, part, resp, watch)
+	if err != nil && req.Offset > 0 && errors.Is(err, access.ErrLongTransfer) {
+		// More bytes than the size announced less the offset: the
+		// server did not resume where asked, and the part file is no
+		// prefix of what came. It starts over, once.
+		g.say("rfc1738 get: %v; fetching it whole\n", err)
+		if err := part.Restart(); err != nil {
+			return n, err
+		}
+		req.Offset = 0
+		if resp, err = g.c.Do(ctx, req); err != nil {
+			return 0, explain(ctx, inCLITerms(err))
+		}
+		return g.write(ctx, j, part, resp, watch)
+	}
+	return n, err
 }
 
 // write writes a response (the header first with --include or -I) to

@@ -128,7 +128,7 @@ func TestPlanAndGetWithoutHandler(t *testing.T) {
 		t.Errorf("plan of an unknown scheme: %d %q", status, errOut)
 	}
 	_, errOut, status = runCLI(t, "", "get", "telnet://u:secret@h/x")
-	if status != exitNegative || !strings.Contains(errOut, "not a valid") || strings.Contains(errOut, "secret") {
+	if status != exitUsage || !strings.Contains(errOut, "not a valid") || strings.Contains(errOut, "secret") {
 		t.Errorf("get of an invalid URL: %d %q", status, errOut)
 	}
 	if _, _, status := runCLI(t, "", "get", "--max-size", "lots", "ftp://h/x"); status != exitUsage {

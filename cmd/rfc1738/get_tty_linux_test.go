@@ -148,7 +148,7 @@ func TestTTYBar(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	s := newTTY(t, fmt.Sprintf("cd %s && %s get %s/hello.txt; echo EXIT=$?; %s get -o cut.bin %s/cut; echo EXIT=$?; sleep 60", dir, bin, srv.URL, bin, srv.URL))
-	scr := s.waitFor("EXIT=1")
+	scr := s.waitFor("EXIT=4")
 	lines := strings.Split(scr, "\n")
 	if lines[0] != "hello terminal" || lines[1] != "EXIT=0" {
 		t.Errorf("a body to the terminal is drawn with a bar or changed:\n%s", scr)

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"strings"
 
 	"github.com/rfc1738/rfc1738/access"
 )
@@ -16,15 +15,10 @@ func init() {
 // §3.9): how many records a search presents, and in which syntax.
 func waisAccessFlags(fs *flag.FlagSet) func(*env, *access.Client) error {
 	records := fs.Int("wais-records", access.DefaultWAISRecords, "how many records a wais search presents (§3.9)")
-	syntax := fs.String("wais-syntax", "sutrs", "record syntax of wais records: sutrs (USMARC when the target cannot), usmarc, or default (the target's)")
+	syntax := choice(fs, "wais-syntax", "sutrs", "record syntax of wais records: sutrs (USMARC when the target cannot), usmarc, or default (the target's)", "sutrs", "usmarc", "default")
 	return func(e *env, c *access.Client) error {
 		if *records < 1 {
 			return fmt.Errorf("--wais-records %d: want at least 1", *records)
-		}
-		switch strings.ToLower(*syntax) {
-		case "sutrs", "usmarc", "default":
-		default:
-			return fmt.Errorf("--wais-syntax %q: want sutrs, usmarc or default", *syntax)
 		}
 		c.RegisterProtocol("wais", access.WAIS{Records: *records, Syntax: *syntax})
 		return nil

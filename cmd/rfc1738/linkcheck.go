@@ -68,7 +68,7 @@ func (g *globList) Set(s string) error {
 func runLinkcheck(e *env, args []string) int {
 	fs := newFlags(e, commands["linkcheck"])
 	asJSON := fs.Bool("json", false, "JSON Lines, one object per distinct URL (same as --format json)")
-	format := fs.String("format", "text", "report `format`: text, json, csv, junit or markdown")
+	format := choice(fs, "format", "text", "report `format`: text, json, csv, junit or markdown", "text", "json", "csv", "junit", "markdown")
 	verbose := fs.Bool("v", false, "list ok and skipped URLs too")
 	quiet := fs.Bool("q", false, "no progress bar")
 	var include, exclude globList

@@ -8,9 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rfc1738/rfc1738"
@@ -25,6 +23,7 @@ func init() {
 		args:    "[--from ADDR] [--subject S] [--smtp HOST:PORT] [--smtp-tls auto|require|off] [--smtp-ca FILE] [--smtp-user NAME] [--header 'K: V']... mailto:ADDRESS",
 		summary: "Send a message (body from stdin) to the mailbox a mailto URL names (§3.5), through an SMTP relay (--smtp, $RFC1738_SMTP or $SMTP_RELAY).",
 		run:     runMail,
+		fetches: true,
 	})
 	accessFlagHooks = append(accessFlagHooks, mailtoAccessFlags)
 }
@@ -53,7 +52,8 @@ type smtpFlags struct {
 
 func smtpSessionFlags(fs *flag.FlagSet) *smtpFlags {
 	return &smtpFlags{
-		tls:  fs.String("smtp-tls", access.MailtoTLSAuto, "STARTTLS (RFC 3207) with the SMTP relay: `auto` (when offered), require, or off; a certificate that does not verify is always an error"),
+		tls: choice(fs, "smtp-tls", access.MailtoTLSAuto, "STARTTLS (RFC 3207) with the SMTP relay: `auto` (when offered), require, or off; a certificate that does not verify is always an error",
+			access.MailtoTLSAuto, access.MailtoTLSRequire, access.MailtoTLSOff),
 		ca:   fs.String("smtp-ca", "", "verify the SMTP relay's certificate against the CAs in this PEM `file` instead of the system's"),
 		user: fs.String("smtp-user", "", "log in to the SMTP relay with AUTH PLAIN (RFC 4954) as `name`, only under TLS or to a loopback relay; the password is $RFC1738_SMTP_PASSWORD, else asked on the terminal"),
 	}
@@ -173,7 +173,7 @@ func runMail(e *env, args []string) int {
 	p, err := c.Plan(u)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 mail:", err)
-		return exitNegative
+		return exitStatus(err)
 	}
 	if h.User != "" && h.Password == "" {
 		// stdin is the message: the password is asked on it only when
@@ -187,14 +187,18 @@ func runMail(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, caught, stop := interruptible(context.Background())
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 	err = h.Send(ctx, c, p, access.Message{Subject: *subject, Header: headers, Body: e.stdin})
+	if s := caught(); s != nil && err != nil {
+		fmt.Fprintf(e.stderr, "rfc1738 mail: interrupted by %s: %v\n", signalName(s), err)
+		return signalStatus(s)
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 mail:", err)
-		return exitNegative
+		return exitStatus(err)
 	}
 	return exitOK
 }

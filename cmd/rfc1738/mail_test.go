@@ -54,7 +54,7 @@ func TestMail(t *testing.T) {
 	if f.Conns() != n {
 		t.Errorf("a refused message reached the relay")
 	}
-	if _, errs, status := runCLI(t, "x", "mail", "--smtp", f.Addr, "mailto:nobody@there.example"); status != exitNegative || !strings.Contains(errs, "550") || !strings.Contains(errs, "no such user") {
+	if _, errs, status := runCLI(t, "x", "mail", "--smtp", f.Addr, "mailto:nobody@there.example"); status != exitRefused || !strings.Contains(errs, "550") || !strings.Contains(errs, "no such user") {
 		t.Errorf("refused recipient: %d %s", status, errs)
 	}
 }
@@ -117,7 +117,7 @@ func TestMailTLSAuth(t *testing.T) {
 	}{
 		{nil, []string{"--smtp-user", "u"}, exitUsage, "no password for --smtp-user u"},
 		{vars, []string{"--smtp-user", "u\r\nMAIL FROM:<x@y>"}, exitNegative, "SMTP user name"},
-		{vars, []string{"--smtp-tls", "maybe"}, exitUsage, `--smtp-tls "maybe"`},
+		{vars, []string{"--smtp-tls", "maybe"}, exitUsage, `invalid value "maybe" for flag -smtp-tls: want auto, require or off`},
 		{vars, []string{"--smtp-ca", filepath.Join(t.TempDir(), "none.pem")}, exitUsage, "--smtp-ca"},
 		{vars, []string{"--smtp-ca", empty}, exitUsage, "no PEM certificate"},
 	} {
@@ -134,13 +134,13 @@ func TestMailTLSAuth(t *testing.T) {
 	// The system's roots do not know the fake's CA: an error, and nothing
 	// sent in plain text instead.
 	_, errs, status = runMailCLI(t, vars, "x\n", "mail", "--from", "me@here.example", "--smtp", f.Addr, "--smtp-user", "u", "mailto:you@there.example")
-	if status != exitNegative || !strings.Contains(errs, "certificate") || !strings.Contains(errs, "not sent in plain text") {
+	if status != exitTLS || !strings.Contains(errs, "certificate") || !strings.Contains(errs, "not sent in plain text") {
 		t.Errorf("untrusted: %d %s", status, errs)
 	}
 	// A wrong password: the relay's 535 and its text, not the password.
 	vars["RFC1738_SMTP_PASSWORD"] = "wrong-Pw"
 	_, errs, status = runMailCLI(t, vars, "x\n", "mail", "--from", "me@here.example", "--smtp", f.Addr, "--smtp-ca", ca, "--smtp-user", "u", "mailto:you@there.example")
-	if status != exitNegative || !strings.Contains(errs, "535") || !strings.Contains(errs, "authentication credentials invalid") || strings.Contains(errs, "wrong-Pw") {
+	if status != exitAuth || !strings.Contains(errs, "535") || !strings.Contains(errs, "authentication credentials invalid") || strings.Contains(errs, "wrong-Pw") {
 		t.Errorf("wrong password: %d %s", status, errs)
 	}
 }
@@ -172,7 +172,7 @@ func TestPlanMailTLSAuth(t *testing.T) {
 	if status != 0 || !strings.Contains(out, `"steps":["STARTTLS <if offered>","AUTH PLAIN <redacted>","MAIL FROM:<me@here.example>"`) {
 		t.Errorf("plan --json: %d %s", status, out)
 	}
-	if _, errs, status := runMailCLI(t, vars, "", "plan", "--smtp-tls", "sometimes", "mailto:x@y.example"); status != exitUsage || !strings.Contains(errs, "--smtp-tls") {
+	if _, errs, status := runMailCLI(t, vars, "", "plan", "--smtp-tls", "sometimes", "mailto:x@y.example"); status != exitUsage || !strings.Contains(errs, "-smtp-tls: want auto, require or off") {
 		t.Errorf("bad --smtp-tls: %d %s", status, errs)
 	}
 }

@@ -20,9 +20,12 @@
 //	rfc1738 version                                the build's version (also --version)
 //
 // Run "rfc1738 help" for every command. Exit status: 0 success, 1 a
-// negative answer (an invalid URL, an error found, a failed fetch), 2 a
-// usage error or a URL no access method serves; get ends with 130 after
-// SIGINT and 143 after SIGTERM.
+// negative answer (an invalid URL, an error found, not equal), 2 a usage
+// error. The commands that fetch (get, mirror, mail, plan, browse) say
+// what failed, as wget does: 2 usage or a URL that does not parse or has
+// no access method, 3 local file I/O, 4 network failure, 5 TLS, 6
+// authentication, 7 protocol error, 8 the server said no, 130 after
+// SIGINT and 143 after SIGTERM (see exitstatus.go).
 package main
 
 import (
@@ -70,6 +73,7 @@ type command struct {
 	short   string // one line for the overview of "rfc1738 help"
 	summary string // what --help says
 	run     func(e *env, args []string) int
+	fetches bool // its exit status says what failed (exitStatuses)
 }
 
 var commands = map[string]*command{}
@@ -79,7 +83,7 @@ func register(c *command) { commands[c.name] = c }
 // Exit statuses.
 const (
 	exitOK       = 0
-	exitNegative = 1 // invalid URL, errors found, not equal
+	exitNegative = 1 // invalid URL, errors found, not equal; a generic failure
 	exitUsage    = 2 // bad flags, unreadable input, unsupported scheme
 )
 
@@ -154,6 +158,9 @@ func commandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(out)
+	}
+	if c.fetches {
+		writeExitStatuses(w)
 	}
 }
 

@@ -75,8 +75,16 @@ func writeMan(w io.Writer) {
 		}
 	}
 	fmt.Fprintln(w, ".SH EXIT STATUS")
-	fmt.Fprintln(w, roff("0 success; 1 a negative answer (an invalid URL, an error found, URLs not equal, a failed fetch); "+
-		"2 a usage error or a URL no access method serves; get: 130 after SIGINT, 143 after SIGTERM."))
+	fmt.Fprintln(w, roff("0 success; 1 a negative answer (an invalid URL, an error found, URLs not equal); 2 a usage error."))
+	fmt.Fprintln(w, ".PP")
+	fmt.Fprintln(w, roff("get, mirror, mail, plan and browse say what failed, as wget does:"))
+	for _, s := range exitStatuses {
+		fmt.Fprintln(w, ".TP")
+		fmt.Fprintln(w, `\fB`+s.code+`\fR`)
+		fmt.Fprintln(w, roff(s.meaning))
+	}
+	fmt.Fprintln(w, ".PP")
+	fmt.Fprintln(w, roff(worstRule))
 	fmt.Fprintln(w, ".SH ENVIRONMENT")
 	for _, v := range [][2]string{
 		{"EMAIL", "the anonymous FTP password (§3.2.1) and the sender of mail"},

@@ -3,10 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/rfc1738/rfc1738/mirror"
@@ -19,9 +16,9 @@ func init() {
 		args:  "[flags] URL DIR",
 		summary: "Copy the tree under an ftp directory URL (walked with the §3.2.2 CWD sequence; MLSD, LIST or NLST) or a\n" +
 			"gopher menu (§3.4) into DIR, with a manifest DIR/" + mirror.ManifestName + " (URL, path, size, time,\n" +
-			"SHA-256). A second run fetches only what is new or changed. Exit status: 0 all done, 1 some item failed\n" +
-			"or the run was cut short, 2 bad usage.",
-		run: runMirror,
+			"SHA-256). A second run fetches only what is new or changed.",
+		run:     runMirror,
+		fetches: true,
 	})
 }
 
@@ -78,9 +75,17 @@ func runMirror(e *env, args []string) int {
 			}
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The status is the worst of the items that failed.
+	worst := exitOK
+	opt.Failure = func(err error) {
+		mu.Lock()
+		worst = worseStatus(worst, exitStatus(err))
+		mu.Unlock()
+	}
+	ctx, caught, stop := interruptible(context.Background())
 	defer stop()
 	st, err := mirror.Mirror(ctx, operands[0], operands[1], opt)
+	stop()
 	if progress {
 		mu.Lock()
 		fmt.Fprint(e.stderr, "\r\x1b[K")
@@ -88,15 +93,28 @@ func runMirror(e *env, args []string) int {
 	}
 	if !*quiet {
 		el := time.Since(start)
-		fmt.Fprintf(e.stderr, "mirror: %d fetched (%s), %d unchanged, %d deleted, %d skipped, %d refused, %d failed; %d directories in %s\n",
+		fmt.Fprintf(e.stderr, "mirror: %d fetched (%s), %d unchanged, %d deleted, %d skipped, %d refused, %d failed; %d directories in %s",
 			st.Fetched, formatBytes(st.Bytes), st.Unchanged, st.Deleted, st.Skipped, st.Refused, st.Failed, st.Dirs, el.Round(time.Millisecond))
+		if st.Failed > 0 {
+			mu.Lock()
+			w := worseStatus(worst, exitNegative)
+			mu.Unlock()
+			fmt.Fprintf(e.stderr, " (exit status %d, the worst: %s)", w, statusName(w))
+		}
+		fmt.Fprintln(e.stderr)
+	}
+	if s := caught(); s != nil {
+		fmt.Fprintf(e.stderr, "rfc1738 mirror: interrupted by %s; run it again to go on\n", signalName(s))
+		return signalStatus(s)
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 mirror:", inCLITerms(err))
-		return exitNegative
+		return exitStatus(err)
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if st.Failed > 0 {
-		return exitNegative
+		return worseStatus(worst, exitNegative)
 	}
 	return exitOK
 }

@@ -89,11 +89,11 @@ func TestMirrorCLIIdleAndPorts(t *testing.T) {
 			return false
 		}})
 	out, errs, status := runMirrorCLI("--idle-timeout", "200ms", "ftp://"+fake.Addr+"/pub/", t.TempDir())
-	if status != exitNegative || !strings.Contains(out, "nothing arrived for 200ms") || !strings.Contains(errs, "1 failed") {
+	if status != exitNetwork || !strings.Contains(out, "nothing arrived for 200ms") || !strings.Contains(errs, "1 failed") {
 		t.Errorf("stalled RETR: status %d\n%s%s", status, out, errs)
 	}
 	_, errs, status = runMirrorCLI("ftp://127.0.0.1:25/pub/", t.TempDir())
-	if status != exitNegative || !strings.Contains(errs, "give --allow-port 25 to go on") {
+	if status != exitUsage || !strings.Contains(errs, "give --allow-port 25 to go on") {
 		t.Errorf("port 25: status %d\n%s", status, errs)
 	}
 }

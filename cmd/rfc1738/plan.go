@@ -15,6 +15,7 @@ func init() {
 		args:    "[--json] [flags] URL",
 		summary: "Print the protocol lines that fetching URL sends, exactly as sent (a dry run of get); secrets and run-time values show as <…>.",
 		run:     runPlan,
+		fetches: true,
 	})
 }
 
@@ -31,12 +32,17 @@ type jsonPlan struct {
 func runPlan(e *env, args []string) int {
 	fs := newFlags(e, commands["plan"])
 	asJSON := fs.Bool("json", false, "write one JSON object")
+	strict := fs.Bool("strict", false, "refuse a URL that breaks §2.2 only by unencoded octets, as get --strict does")
+	applyNetrc := netrcFlags(fs)
 	setup := accessSetup(fs)
 	operands, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
 	}
-	u, status, ok := parseOneURL(e, "plan", operands)
+	if len(operands) != 1 {
+		return usageError(e, "plan", "want exactly one URL, got %d", len(operands))
+	}
+	u, status, ok := parseURL(e, "plan", operands[0], *strict, false)
 	if !ok {
 		return status
 	}
@@ -45,10 +51,13 @@ func runPlan(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "rfc1738 plan:", err)
 		return exitUsage
 	}
+	if err := applyNetrc(e, c); err != nil {
+		return usageError(e, "plan", "%v", err)
+	}
 	p, err := c.Plan(u)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 plan:", inCLITerms(err))
-		return failStatus(err)
+		return exitStatus(err)
 	}
 	if *asJSON {
 		j := jsonPlan{URL: p.URL, Scheme: p.Scheme, Connect: opt(p.Connect, p.Connect != ""),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -18,6 +19,42 @@ type flagInfo struct {
 	arg   string // the value's name ("FILE", "N"), or "" for a boolean
 	usage string // the usage text, the backquotes removed
 	def   string // the default, "" when it is the zero value
+	// choices are the values of an enumerated flag (choiceFlag), which
+	// the completion scripts offer; nil for any other flag.
+	choices []string
+}
+
+// choiceFlag is a string flag whose value is one of a fixed set: the
+// flag package refuses any other (a usage error), and the completion
+// scripts offer the set.
+type choiceFlag struct {
+	value   string
+	choices []string
+}
+
+// choice defines on fs a flag whose value is one of choices (compared
+// without regard to case), def by default.
+func choice(fs *flag.FlagSet, name, def, usage string, choices ...string) *string {
+	c := &choiceFlag{value: def, choices: choices}
+	fs.Var(c, name, usage)
+	return &c.value
+}
+
+func (c *choiceFlag) String() string {
+	if c == nil {
+		return ""
+	}
+	return c.value
+}
+
+func (c *choiceFlag) Set(s string) error {
+	for _, v := range c.choices {
+		if strings.EqualFold(s, v) {
+			c.value = v
+			return nil
+		}
+	}
+	return fmt.Errorf("want %s or %s", strings.Join(c.choices[:len(c.choices)-1], ", "), c.choices[len(c.choices)-1])
 }
 
 // dashed returns the flag as typed: "-O" for one letter, "--retry" else
@@ -62,7 +99,11 @@ func describeCommand(c *command) []flagInfo {
 		case "false", "0", "", "[]", "0s":
 			def = ""
 		}
-		out = append(out, flagInfo{name: f.Name, arg: strings.ToUpper(arg), usage: usage, def: def})
+		fi := flagInfo{name: f.Name, arg: strings.ToUpper(arg), usage: usage, def: def}
+		if c, ok := f.Value.(*choiceFlag); ok {
+			fi.choices = c.choices
+		}
+		out = append(out, fi)
 	})
 	return out
 }

@@ -37,6 +37,7 @@ func New(parent context.Context, idle time.Duration, cause error) (context.Conte
 	if cause == nil {
 		cause = fmt.Errorf("nothing arrived for %v", idle)
 	}
+	cause = idleError{cause}
 	tick := min(idle/4, time.Second)
 	go func() {
 		t := time.NewTicker(tick)
@@ -57,6 +58,13 @@ func New(parent context.Context, idle time.Duration, cause error) (context.Conte
 	}()
 	return ctx, w
 }
+
+// idleError is the cause of a context the watchdog cancelled: a
+// timeout (its Timeout method says so, as a net.Error's does).
+type idleError struct{ error }
+
+func (e idleError) Timeout() bool { return true }
+func (e idleError) Unwrap() error { return e.error }
 
 // Touch records progress now.
 func (w *Watchdog) Touch() { w.last.Store(time.Now().UnixNano()) }
@@ -129,5 +137,5 @@ func Explain(ctx context.Context, err error) error {
 	case cause == context.Canceled:
 		return fmt.Errorf("interrupted: %w", err)
 	}
-	return fmt.Errorf("%v: %w", cause, err)
+	return fmt.Errorf("%w: %w", cause, err)
 }

@@ -1,4 +1,4 @@
-package mirror
+package ftp
 
 import (
 	"strconv"
@@ -6,12 +6,12 @@ import (
 	"time"
 )
 
-// An entry is one name of a remote directory.
-type entry struct {
-	name  string
-	dir   bool
-	size  int64     // -1 when unknown
-	mtime time.Time // zero when unknown
+// A DirEntry is one entry of a directory listing (see DirReader).
+type DirEntry struct {
+	Name string
+	Dir  bool
+	Size int64     // -1 when unknown
+	Time time.Time // zero when unknown
 }
 
 var months = map[string]time.Month{
@@ -19,12 +19,12 @@ var months = map[string]time.Month{
 	"jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
 }
 
-// parseListLine reads one line of a LIST reply (RFC 959 §4.1.3 leaves
+// ParseListLine reads one line of a LIST reply (RFC 959 §4.1.3 leaves
 // its format to the server) in the two formats nearly every server
 // uses: Unix "ls -l" and the DOS/IIS one. ok is false for a line in
 // neither; skip is true for a line that names nothing ("total 12", ".",
 // "..", a symbolic link, whose target's kind LIST does not tell).
-func parseListLine(line string, now time.Time) (e entry, skip, ok bool) {
+func ParseListLine(line string, now time.Time) (e DirEntry, skip, ok bool) {
 	if strings.HasPrefix(line, "total ") {
 		return e, true, true
 	}
@@ -59,7 +59,7 @@ func fields(line string, n int) [][2]int {
 // parseUnixLine: "drwxr-xr-x 2 owner group 4096 Nov 24 02:00 name", the
 // group (or owner and group) sometimes absent. The name starts one space
 // after the time or year, so names with spaces are read whole.
-func parseUnixLine(line string, now time.Time) (e entry, skip, ok bool) {
+func parseUnixLine(line string, now time.Time) (e DirEntry, skip, ok bool) {
 	if len(line) < 10 || !strings.ContainsRune("-dlbcps", rune(line[0])) {
 		return e, false, false
 	}
@@ -103,15 +103,15 @@ func parseUnixLine(line string, now time.Time) (e entry, skip, ok bool) {
 		if start >= len(line) {
 			return e, false, false
 		}
-		e = entry{name: line[start:], size: size, mtime: t}
+		e = DirEntry{Name: line[start:], Size: size, Time: t}
 		switch line[0] {
 		case 'd':
-			e.dir, e.size = true, -1
+			e.Dir, e.Size = true, -1
 		case '-':
 		default:
 			return e, true, true
 		}
-		if e.name == "." || e.name == ".." {
+		if e.Name == "." || e.Name == ".." {
 			return e, true, true
 		}
 		return e, false, true
@@ -121,7 +121,7 @@ func parseUnixLine(line string, now time.Time) (e entry, skip, ok bool) {
 
 // parseDOSLine: "01-02-20  03:04PM       <DIR>          name" or
 // "01-02-2020  15:04          1234 name".
-func parseDOSLine(line string) (e entry, skip, ok bool) {
+func parseDOSLine(line string) (e DirEntry, skip, ok bool) {
 	f := fields(line, 3)
 	if len(f) < 3 {
 		return e, false, false
@@ -141,13 +141,13 @@ func parseDOSLine(line string) (e entry, skip, ok bool) {
 	if rest == "" {
 		return e, false, false
 	}
-	e = entry{name: rest, mtime: t, size: -1}
+	e = DirEntry{Name: rest, Time: t, Size: -1}
 	if what == "<DIR>" {
-		e.dir = true
-	} else if e.size, err = strconv.ParseInt(what, 10, 64); err != nil || e.size < 0 {
+		e.Dir = true
+	} else if e.Size, err = strconv.ParseInt(what, 10, 64); err != nil || e.Size < 0 {
 		return e, false, false
 	}
-	if e.name == "." || e.name == ".." {
+	if e.Name == "." || e.Name == ".." {
 		return e, true, true
 	}
 	return e, false, true
