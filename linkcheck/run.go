@@ -227,6 +227,12 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 // fetched; when not, the outcome says why. The robots.txt of a site is
 // fetched once per run, by the first visit that needs it.
 func (r *Run) robotsAllow(ctx context.Context, u rfc1738.URL) (outcome, bool) {
+	// §6: the robots.txt of a site is asked for only when the URL itself
+	// may be (a page's link to port 25 sends nothing there).
+	r.Checker.init()
+	if o := r.Checker.guard(u); o.status != OK {
+		return o, false
+	}
 	site := siteOf(u)
 	r.mu.Lock()
 	if r.robots == nil {

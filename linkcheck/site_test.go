@@ -329,3 +329,24 @@ func TestSiteShortestPath(t *testing.T) {
 		t.Errorf("results %q: /leaf-missing (depth 3 by /slow) was not checked", got)
 	}
 }
+
+// TestSiteGuard: a page's link to a port of another protocol (§6) is
+// refused before anything is sent, robots.txt included.
+func TestSiteGuard(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, `<a href="http://127.0.0.1:25/x">mail</a>`)
+	}))
+	defer srv.Close()
+	k := newChecker(t)
+	k.Client.AllowAnyPort = false
+	run := &linkcheck.Run{Checker: k, Depth: 1}
+	run.Add(srv.URL+"/", linkcheck.Place{})
+	if err := run.Check(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	rs := run.Results()
+	if len(rs) != 2 || rs[1].Status != linkcheck.Skipped || !strings.Contains(rs[1].Detail, "§6") {
+		t.Errorf("results %+v, want the link to port 25 skipped by the §6 guard", rs)
+	}
+}
