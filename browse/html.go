@@ -3,13 +3,13 @@ package browse
 import (
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/internal/htmlref"
 )
 
 // maxHTMLTokens bounds the work on one page: a page with more tokens is
@@ -20,9 +20,11 @@ const maxHTMLTokens = 1 << 20
 // <pre> as written, and each <a href> followed by its number "[n]" so that
 // number keys follow it. Links resolve against base; the ones that are
 // not RFC 1738 URLs (javascript:, or http URLs the grammar refuses) are
-// numbered but noted instead of followed.
+// numbered but noted instead of followed. A <base href> changes the base
+// of the links after it (HTML: the first one counts).
 func renderHTML(p *Page, r io.Reader, base string) error {
-	baseURL, _ := url.Parse(base)
+	baseURL, _ := htmlref.Base(base) // the zero URL resolves absolute links only
+	haveBase := false
 	z := html.NewTokenizer(io.LimitReader(r, maxDocument))
 	var (
 		line  strings.Builder
@@ -112,6 +114,21 @@ func renderHTML(p *Page, r io.Reader, base string) error {
 				}
 			case atom.Br:
 				flush(true)
+			case atom.Base:
+				if end || !hasAttr || haveBase {
+					continue
+				}
+				for {
+					k, v, more := z.TagAttr()
+					if string(k) == "href" {
+						if u, ok := htmlref.Resolve(baseURL, string(v)); ok {
+							baseURL, haveBase = u, true
+						}
+					}
+					if !more {
+						break
+					}
+				}
 			case atom.P, atom.Div, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6,
 				atom.Li, atom.Tr, atom.Dt, atom.Dd, atom.Blockquote, atom.Ul, atom.Ol, atom.Table,
 				atom.Hr, atom.Section, atom.Article, atom.Header, atom.Footer, atom.Nav, atom.Form:
@@ -148,10 +165,10 @@ func renderHTML(p *Page, r io.Reader, base string) error {
 	}
 }
 
-// htmlLink resolves href against base into a link whose URL is an RFC
-// 1738 URL; one that is not keeps its text as the label and an empty
+// htmlLink resolves href against base as browsers do (htmlref) into a
+// link whose URL is an RFC 1738 URL; one that is not keeps its text as the label and an empty
 // URL, which the browser refuses to follow with the reason.
-func htmlLink(base *url.URL, href string) Link {
+func htmlLink(base rfc1738.URL, href string) Link {
 	label := clean(href)
 	href = strings.TrimSpace(href)
 	// Gopher's HTML items point out of gopherspace with "URL:…" (the
@@ -159,22 +176,11 @@ func htmlLink(base *url.URL, href string) Link {
 	if len(href) > 4 && strings.EqualFold(href[:4], "URL:") {
 		href = href[4:]
 	}
-	ref, err := url.Parse(href)
-	if err != nil {
+	u, ok := htmlref.Resolve(base, href)
+	if !ok {
 		return Link{Label: label}
 	}
-	if base != nil {
-		ref = base.ResolveReference(ref)
-	}
-	ref.Fragment, ref.RawFragment = "", ""
-	s := ref.String()
-	if _, err := rfc1738.Parse(s); err == nil {
-		return Link{URL: s, Label: clean(s)}
-	}
-	if u, err := rfc1738.FromNetURL(ref); err == nil {
-		return Link{URL: u.String(), Label: clean(u.String())}
-	}
-	return Link{Label: label}
+	return Link{URL: u.String(), Label: clean(u.String())}
 }
 
 func startsSpace(s string) bool { return s != "" && strings.IndexByte(" \t\r\n\f", s[0]) >= 0 }

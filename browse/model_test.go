@@ -612,6 +612,61 @@ func TestHTTPAndFile(t *testing.T) {
 	}
 }
 
+// TestHTTPSRelative: an https page (RFC 2818) from a server whose
+// certificate a CA made now signed; its relative links, one below a
+// <base href>, resolve as browsers read them (RFC 3986 §5.2) and are
+// followed with the number keys. Without the CA the page is refused,
+// naming the certificate.
+func TestHTTPSRelative(t *testing.T) {
+	ca := testserver.NewCA(t)
+	srv := testserver.HTTPS(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/docs/":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<title>Docs</title><p><a href="next.html#part">next</a> <a href="../up.txt">up</a>`)
+		case "/docs/next.html":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, `<head><base href="/other/"></head><p><a href="far.txt">far</a>`)
+		case "/up.txt", "/other/far.txt":
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "text at "+r.URL.Path+"\n")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	withCA := func() (*access.Client, error) {
+		c := access.NewClient()
+		c.TLS.Roots = ca.Pool()
+		return c, nil
+	}
+	d := newDriver(t, srv.URL+"/docs/", Options{NewClient: withCA})
+	d.idle()
+	if d.m.cur.page.Title != "Docs" || !strings.Contains(d.screen(), "[1]next [2]up") {
+		t.Fatalf("page (message %q):\n%s", d.m.msg, d.screen())
+	}
+	if got := d.m.cur.page.Links[0].URL; got != srv.URL+"/docs/next.html" {
+		t.Errorf("link 1 is %q", got)
+	}
+	d.keys("2", "enter")
+	d.idle()
+	if !strings.Contains(d.screen(), "text at /up.txt") {
+		t.Fatalf("after following [2]:\n%s", d.screen())
+	}
+	d.keys("g", srv.URL+"/docs/next.html", "enter")
+	d.idle()
+	d.keys("1", "enter")
+	d.idle()
+	if !strings.Contains(d.screen(), "text at /other/far.txt") {
+		t.Fatalf("after following [1] below <base href>:\n%s", d.screen())
+	}
+
+	d = newDriver(t, srv.URL+"/docs/", Options{})
+	d.idle()
+	if !d.m.msgErr || !strings.Contains(d.m.msg, "certificate") {
+		t.Errorf("without the CA: message %q", d.m.msg)
+	}
+}
+
 // TestReload: r fetches the page again in place; the back history does
 // not grow.
 func TestReload(t *testing.T) {

@@ -31,10 +31,10 @@ const DefaultBackoff = 250 * time.Millisecond
 // access.NewClient; it is safe for concurrent use. Close it to end the
 // logins it keeps.
 //
-// Every scheme but http and file is checked through its access handler's
-// Stat (access.Stater): the lightest exchange that proves the URL names
-// something, so a scheme registered in the Client is checked as it is
-// fetched.
+// Every scheme but http, https and file is checked through its access
+// handler's Stat (access.Stater): the lightest exchange that proves the URL
+// names something, so a scheme registered in the Client is checked as it
+// is fetched.
 type Checker struct {
 	// Client holds the settings of the access methods (the anonymous ftp
 	// password, the news server, gateways, the §6 port guard); nil means
@@ -132,6 +132,13 @@ func invalidDetail(err error) string {
 
 // CheckURL checks a parsed URL.
 func (k *Checker) CheckURL(ctx context.Context, u rfc1738.URL) (Status, string) {
+	s, d, _ := k.checkURL(ctx, u, false)
+	return s, d
+}
+
+// checkURL is CheckURL; with read, an http or https URL is checked with
+// one GET whose document, when the answer is ok, is returned too.
+func (k *Checker) checkURL(ctx context.Context, u rfc1738.URL, read bool) (Status, string, *document) {
 	k.init()
 	timeout := k.Timeout
 	if timeout <= 0 {
@@ -143,7 +150,15 @@ func (k *Checker) CheckURL(ctx context.Context, u rfc1738.URL) (Status, string) 
 	}
 	for attempt := 0; ; attempt++ {
 		actx, cancel := context.WithTimeout(ctx, timeout)
-		o := k.check(actx, u)
+		var o outcome
+		var doc *document
+		if read && isHTTP(u) {
+			if o = k.guard(u); o.status == OK {
+				o, doc = k.checkHTTPRead(actx, u, 0, true)
+			}
+		} else {
+			o = k.check(actx, u)
+		}
 		// The connection's deadline (the attempt's) may fire before the
 		// context notices.
 		timedOut := (actx.Err() != nil || o.timeout) && ctx.Err() == nil
@@ -158,7 +173,7 @@ func (k *Checker) CheckURL(ctx context.Context, u rfc1738.URL) (Status, string) 
 			if attempt > 0 {
 				o.detail += fmt.Sprintf(" (after %d attempts)", attempt+1)
 			}
-			return o.status, oneLine(o.detail)
+			return o.status, oneLine(o.detail), doc
 		}
 		t := time.NewTimer(backoff << attempt)
 		select {
@@ -185,7 +200,7 @@ func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
 	if u.Kind() == rfc1738.KindNews && k.Client.NNTPServer == "" {
 		return skipped("no news server configured (§3.6: news URLs are resolved by the reader's own server; set --nntp-server or $NNTPSERVER)")
 	}
-	native := false
+	native := u.IsHTTPS() // RFC 2818: http over TLS, checked as http is
 	switch u.Kind() {
 	case rfc1738.KindFTP, rfc1738.KindHTTP, rfc1738.KindGopher, rfc1738.KindNews,
 		rfc1738.KindNNTP, rfc1738.KindWAIS, rfc1738.KindTelnet:
@@ -194,23 +209,38 @@ func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
 	if !native {
 		return k.checkGateway(ctx, u)
 	}
-	// The plan applies the §6 guards (ports, decoded CR/LF/NUL/TAB) and
-	// the scheme's own rules before anything is sent.
+	if o := k.guard(u); o.status != OK {
+		return o
+	}
+	if isHTTP(u) {
+		return k.checkHTTP(ctx, u, 0)
+	}
+	return k.stat(ctx, k.Client, u)
+}
+
+// guard plans u, which applies the §6 guards (ports, decoded CR/LF/NUL/
+// TAB) and the scheme's own rules before anything is sent: OK when they
+// pass.
+func (k *Checker) guard(u rfc1738.URL) outcome {
 	if _, err := k.Client.Plan(u); err != nil {
 		var ge *access.GuardError
 		switch {
 		case errors.As(err, &ge):
 			return skipped("refused by the §6 guard: %v", err)
-		case errors.Is(err, access.ErrUnsupported):
+		case errors.Is(err, access.ErrUnsupported) && !u.IsHTTPS():
 			return skipped("%v", err)
 		}
-		return outcome{status: Invalid, detail: err.Error()}
+		// An https URL the http view refuses (a user or password, which
+		// §3.3 does not allow) is invalid as the same http URL is. The
+		// URL is printed beside the detail already.
+		detail := strings.TrimPrefix(err.Error(), access.Redact(u.String())+": ")
+		return outcome{status: Invalid, detail: strings.TrimSuffix(detail, ": "+access.ErrUnsupported.Error())}
 	}
-	if u.Kind() == rfc1738.KindHTTP {
-		return k.checkHTTP(ctx, u, 0)
-	}
-	return k.stat(ctx, k.Client, u)
+	return outcome{status: OK}
 }
+
+// isHTTP reports an http (§3.3) or https (RFC 2818) URL.
+func isHTTP(u rfc1738.URL) bool { return u.Kind() == rfc1738.KindHTTP || u.IsHTTPS() }
 
 // stat checks u with its handler's Stat (access.Stater), through c.
 func (k *Checker) stat(ctx context.Context, c *access.Client, u rfc1738.URL) outcome {

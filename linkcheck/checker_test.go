@@ -258,6 +258,8 @@ func TestFileMailtoOthers(t *testing.T) {
 		{"x-unknown://host.dom/", linkcheck.Skipped, "no access method"},
 		{"ftp://host.dom/%0D%0AQUIT", linkcheck.Skipped, "§6 guard"},
 		{"http://user@host/", linkcheck.Invalid, "offset 7"},
+		// https (RFC 2818) reads §3.3's form: no login either.
+		{"https://user:pw@host.invalid/", linkcheck.Invalid, "§3.3: no user or password"},
 	})
 }
 
@@ -299,8 +301,8 @@ func TestRefused(t *testing.T) {
 	}
 }
 
-// --recursive: the links of a retrieved HTML page are checked, on the
-// same host unless SpanHosts, to the depth asked.
+// --recursive: the links of a retrieved HTML page are checked to the
+// depth asked; a link to another site is checked, not followed.
 func TestRecursive(t *testing.T) {
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -323,8 +325,8 @@ func TestRecursive(t *testing.T) {
 		want  []string
 	}{
 		{0, []string{"/"}},
-		{1, []string{"/", "/a", "/b"}},
-		{2, []string{"/", "/a", "/b", "/deeper"}},
+		{1, []string{"/", "/a", "/b", "http://elsewhere.invalid/"}},
+		{2, []string{"/", "/a", "/b", "http://elsewhere.invalid/", "/deeper"}},
 	} {
 		k := newChecker(t)
 		run := &linkcheck.Run{Checker: k, Depth: tt.depth}

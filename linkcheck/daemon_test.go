@@ -173,8 +173,8 @@ func TestVSFTPDRecursive(t *testing.T) {
 	}
 }
 
-// --recursive on gopher: the items of a menu are checked, on the same
-// host only (the menu's external item is left alone).
+// --recursive on gopher: the items of a menu are checked (an item on
+// another host would be checked too, and not followed).
 func TestGophernicusRecursive(t *testing.T) {
 	g := testserver.Gophernicus(t)
 	base := fmt.Sprintf("gopher://%s:%d", g.Host, g.Port)

@@ -6,8 +6,10 @@
 //     (ftp.Pool); the §3.2.2 CWD sequence, then SIZE (or MDTM, or a RETR
 //     aborted after its 150 reply) for a file and CWD for a directory;
 //     back to the login directory between URLs.
-//   - http (§3.3): HEAD, GET when HEAD is refused; redirects followed with
-//     the §6 port guard.
+//   - http (§3.3) and https (RFC 2818): HEAD, GET when HEAD is refused;
+//     redirects followed with the §6 port guard; connections kept per
+//     host, HTTP/2 where a server offers it over TLS; the TLS policy of
+//     the access Client (its roots, or none checked).
 //   - gopher (§3.4): the selector sent and the first bytes read; an error
 //     item (type 3) or an empty reply is broken; a type-7 search is sent
 //     without a query.
@@ -31,4 +33,10 @@
 // Inputs are gathered from URLs, files (the URLs extract finds, and the
 // href and src attributes of HTML) and directories; Reports are written as
 // text, JSON Lines, CSV, JUnit XML or Markdown.
+//
+// A recursive Run checks a site as LinkChecker does: the links of each
+// page on a site of the input (scheme, host and port) are read, relative
+// ones resolved as browsers resolve them (RFC 3986 §5.2, <base href>),
+// and checked; links to other sites are checked, not followed; each
+// site's robots.txt (RFC 9309) is obeyed unless Run.NoRobots.
 package linkcheck

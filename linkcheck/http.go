@@ -5,13 +5,24 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
 )
+
+// UserAgent is the User-Agent of linkcheck's http and https requests. Its
+// product token, RobotsAgent, is the name a robots.txt group addresses
+// (RFC 9309 §2.2.1).
+const UserAgent = RobotsAgent + " (rfc1738 linkcheck)"
+
+// maxHeaderBytes bounds the response headers of a check.
+const maxHeaderBytes = 64 << 10
 
 // errFTPRedirect stops net/http at a redirect to an ftp URL, which the
 // ftp check then checks.
@@ -19,15 +30,26 @@ type errFTPRedirect struct{ loc string }
 
 func (e *errFTPRedirect) Error() string { return "redirect to " + access.Redact(e.loc) }
 
-// httpClient makes the client of the http checks: connections kept per
-// host like the ftp logins, redirects only to http (with the §6 port
-// guard) and ftp, at most Client.MaxRedirects.
+// httpClient makes the client of the http and https checks: connections
+// kept per host like the ftp logins (HTTP/1.1 keep-alive, and HTTP/2 when
+// a server offers it in the TLS handshake, RFC 9113 §3.2), the TLS policy
+// of Client.TLS (--cacert, -k), redirects only to http, https (with the §6
+// port guard) and ftp, at most Client.MaxRedirects.
 func (k *Checker) httpClient() *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil // a check talks to the URL's own host
 	tr.MaxIdleConnsPerHost = k.PerHost
 	tr.MaxConnsPerHost = k.PerHost
 	tr.DisableCompression = true
+	tr.MaxResponseHeaderBytes = maxHeaderBytes
+	// RFC 2818 §3.1: the host name is checked and sent as SNI; net/http
+	// fills in ServerName per connection. With a TLSClientConfig of our
+	// own, ForceAttemptHTTP2 keeps ALPN's "h2" offered.
+	tr.TLSClientConfig = k.Client.TLS.Config("")
+	tr.ForceAttemptHTTP2 = true
+	// Each host name is resolved once for all its URLs.
+	dns := &dnsCache{resolver: net.DefaultResolver}
+	tr.DialContext = dns.dial(&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second})
 	return &http.Client{
 		Transport: tr,
 		CheckRedirect: func(r *http.Request, via []*http.Request) error {
@@ -40,9 +62,10 @@ func (k *Checker) httpClient() *http.Client {
 			if len(via) > k.Client.MaxRedirects {
 				return fmt.Errorf("stopped after %d redirects (at most %d are followed)", len(via)-1, k.Client.MaxRedirects)
 			}
-			if !strings.EqualFold(r.URL.Scheme, "http") {
-				return fmt.Errorf("redirect to %s refused: only http and ftp URLs are followed", access.Redact(loc))
+			if s := strings.ToLower(r.URL.Scheme); s != "http" && s != "https" {
+				return fmt.Errorf("redirect to %s refused: only http, https and ftp URLs are followed", access.Redact(loc))
 			}
+			r.Header.Set("User-Agent", UserAgent)
 			// §6: a redirect is a URL the peer chose; it passes the port
 			// guard like one typed by the user.
 			return k.Client.CheckRedirectPort(r.URL)
@@ -50,34 +73,72 @@ func (k *Checker) httpClient() *http.Client {
 	}
 }
 
-// checkHTTP sends HEAD (§3.3), and GET when the server refuses HEAD (405,
-// 501); a GET's body is not read.
-func (k *Checker) checkHTTP(ctx context.Context, u rfc1738.URL, depth int) outcome {
+// httpTarget returns the URL a request for u is sent to: §3.3's host,
+// port, path and search, over TLS for https (RFC 2818).
+func httpTarget(u rfc1738.URL) string {
 	h, _ := u.HTTP()
+	return httpOrigin(u) + h.RequestURI()
+}
+
+// httpOrigin returns the scheme, host and port of an http or https URL
+// as written, "https://host:port".
+func httpOrigin(u rfc1738.URL) string {
 	host := u.Host()
 	if port, ok := u.Port(); ok {
 		host += ":" + port
 	}
-	target := "http://" + host + h.RequestURI()
-	status, err := k.httpDo(ctx, http.MethodHead, target)
-	if err == nil && (status.code == http.StatusMethodNotAllowed || status.code == http.StatusNotImplemented) {
-		status, err = k.httpDo(ctx, http.MethodGet, target)
+	scheme := "http"
+	if u.IsHTTPS() {
+		scheme = "https"
+	}
+	return scheme + "://" + host
+}
+
+// A document is what a check read of a page to find its links: its body
+// (at most MaxRetrieve bytes), the URL that answered (the base of its
+// relative references) and whether it is HTML.
+type document struct {
+	body []byte
+	base string
+	html bool
+}
+
+// checkHTTP sends HEAD (§3.3), and GET when the server refuses HEAD (405,
+// 501); a GET's body is not read.
+func (k *Checker) checkHTTP(ctx context.Context, u rfc1738.URL, depth int) outcome {
+	o, _ := k.checkHTTPRead(ctx, u, depth, false)
+	return o
+}
+
+// checkHTTPRead is checkHTTP; with read it sends one GET and, when the
+// answer is a 2xx HTML or text document, returns its body as well.
+func (k *Checker) checkHTTPRead(ctx context.Context, u rfc1738.URL, depth int, read bool) (outcome, *document) {
+	target := httpTarget(u)
+	var status httpStatus
+	var err error
+	if read {
+		status, err = k.httpDo(ctx, http.MethodGet, target, true)
+	} else {
+		status, err = k.httpDo(ctx, http.MethodHead, target, false)
+		if err == nil && (status.code == http.StatusMethodNotAllowed || status.code == http.StatusNotImplemented) {
+			status, err = k.httpDo(ctx, http.MethodGet, target, false)
+		}
 	}
 	if err != nil {
 		var fr *errFTPRedirect
 		if errors.As(err, &fr) {
 			if depth > 0 {
-				return outcome{status: Broken, detail: "redirect loop between http and ftp"}
+				return outcome{status: Broken, detail: "redirect loop between http and ftp"}, nil
 			}
 			fu, perr := rfc1738.Parse(fr.loc)
 			if perr != nil || fu.Kind() != rfc1738.KindFTP {
-				return outcome{status: Broken, detail: fmt.Sprintf("redirect to %s refused: not a valid ftp URL", access.Redact(fr.loc))}
+				return outcome{status: Broken, detail: fmt.Sprintf("redirect to %s refused: not a valid ftp URL", access.Redact(fr.loc))}, nil
 			}
 			o := k.check(ctx, fu)
 			o.detail = "redirect to " + access.Redact(fr.loc) + ": " + o.detail
-			return o
+			return o, nil
 		}
-		return broken(err)
+		return broken(err), nil
 	}
 	o := outcome{detail: status.text}
 	switch {
@@ -91,16 +152,24 @@ func (k *Checker) checkHTTP(ctx context.Context, u rfc1738.URL, depth int) outco
 	if status.final != target {
 		o.detail += " (at " + access.Redact(status.final) + ")"
 	}
-	return o
+	if o.status != OK || status.doc == nil {
+		return o, nil
+	}
+	status.doc.base = status.final
+	return o, status.doc
 }
 
 type httpStatus struct {
 	code  int
 	text  string
-	final string // the URL that answered, after redirects
+	final string    // the URL that answered, after redirects
+	doc   *document // the body, when asked for and a document
 }
 
-func (k *Checker) httpDo(ctx context.Context, method, target string) (httpStatus, error) {
+// httpDo sends one request. With read, the body of a 2xx text answer is
+// read whole (at most MaxRetrieve bytes); otherwise enough of it is read
+// to let the connection be reused.
+func (k *Checker) httpDo(ctx context.Context, method, target string, read bool) (httpStatus, error) {
 	t, err := url.Parse(target)
 	if err != nil {
 		return httpStatus{}, err
@@ -110,17 +179,33 @@ func (k *Checker) httpDo(ctx context.Context, method, target string) (httpStatus
 		return httpStatus{}, err
 	}
 	req.URL = t
+	req.Header.Set("User-Agent", UserAgent)
 	resp, err := k.hc.Do(req)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // the URL is printed beside the detail already
-		}
-		return httpStatus{}, err
+		return httpStatus{}, unwrapURLError(err)
 	}
-	// Enough of a body is read to let the connection be reused; a large
-	// body is cut.
+	defer resp.Body.Close()
+	st := httpStatus{code: resp.StatusCode, text: resp.Status, final: resp.Request.URL.String()}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if read && resp.StatusCode/100 == 2 && (mt == "" || strings.HasPrefix(mt, "text/") || mt == "application/xhtml+xml") {
+		b, err := io.ReadAll(io.LimitReader(resp.Body, MaxRetrieve))
+		if err != nil {
+			return httpStatus{}, err
+		}
+		st.doc = &document{body: b, html: mt == "text/html" || mt == "application/xhtml+xml" || (mt == "" && isHTML("", b))}
+		return st, nil
+	}
+	// A large body is cut.
 	io.CopyN(io.Discard, resp.Body, 4096)
-	resp.Body.Close()
-	return httpStatus{code: resp.StatusCode, text: resp.Status, final: resp.Request.URL.String()}, nil
+	return st, nil
+}
+
+// unwrapURLError drops net/http's *url.Error wrapper: the URL is printed
+// beside the detail already.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }

@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/net/html"
-
 	"github.com/rfc1738/rfc1738/extract"
 )
 
@@ -87,13 +85,16 @@ func (g *Gatherer) File(name string) error {
 }
 
 // Reader gathers from r, named name in the places: the URLs extract finds
-// in the text (RFC 1738 Appendix), and, when r is HTML, the absolute URLs
-// of its href and src attributes.
-func (g *Gatherer) Reader(name string, r io.Reader) error { return g.read(name, r, false) }
+// in the text (RFC 1738 Appendix), and, when r is HTML, the URLs of its
+// href and src attributes: absolute ones, and relative ones when the
+// document's <base href> gives them an absolute base.
+func (g *Gatherer) Reader(name string, r io.Reader) error { return g.read(name, "", r, false) }
 
 // read is Reader, with asHTML saying the document is HTML whatever its
-// name and first bytes (a media type said so).
-func (g *Gatherer) read(name string, r io.Reader, asHTML bool) error {
+// name and first bytes (a media type said so), and fetched the URL it was
+// fetched from ("" for a file), against which its relative references
+// resolve.
+func (g *Gatherer) read(name, fetched string, r io.Reader, asHTML bool) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(1024)
 	if !asHTML && !isHTML(name, head) {
@@ -110,7 +111,7 @@ func (g *Gatherer) read(name string, r io.Reader, asHTML bool) error {
 	if err := g.text(name, bytes.NewReader(b), seen); err != nil {
 		return err
 	}
-	g.html(name, b, seen)
+	g.html(name, fetched, b, seen)
 	return nil
 }
 
@@ -129,49 +130,6 @@ func (g *Gatherer) text(name string, r io.Reader, seen map[int64]bool) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
-}
-
-// html reports the href and src attributes that hold an absolute URL not
-// already found by the text scan at the same offset. Relative references
-// (RFC 1808) are not RFC 1738 URLs and are left alone.
-func (g *Gatherer) html(name string, b []byte, seen map[int64]bool) {
-	z := html.NewTokenizer(bytes.NewReader(b))
-	var off int64
-	pos := lineCounter{b: b, line: 1, lastNL: -1}
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			return
-		}
-		raw := z.Raw()
-		start := off
-		off += int64(len(raw))
-		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
-			continue
-		}
-		rawCopy := string(raw)
-		from := 0
-		for {
-			key, val, more := z.TagAttr()
-			k := string(key)
-			if k == "href" || k == "src" {
-				v := strings.TrimSpace(string(val))
-				i := strings.Index(rawCopy[from:], v)
-				at := start
-				if i >= 0 && v != "" {
-					at = start + int64(from+i)
-					from += i + len(v)
-				}
-				if HasScheme(v) && !seen[at] {
-					line, col := pos.at(at)
-					g.Found(v, Place{File: name, Line: line, Column: col})
-				}
-			}
-			if !more {
-				break
-			}
-		}
-	}
 }
 
 // HasScheme reports whether s starts with a scheme and ":" (§2.1), as an

@@ -52,6 +52,37 @@ func TestGatherHTML(t *testing.T) {
 	}
 }
 
+// A file whose <base href> is absolute says where it is published: its
+// relative references resolve against it, as a browser resolves them
+// (RFC 3986 §5.2), a fragment dropped; before the base element too (HTML:
+// the document's base URL is the first base element's). The base URLs,
+// absolute, are found by the text scan as any URL is.
+func TestGatherHTMLBase(t *testing.T) {
+	doc := "<html><head><title>t</title>\n<a href=\"early.html\">e</a>\n" +
+		"<base href=\"http://h.dom/docs/guide/\"><base href=\"http://ignored.dom/\"></head>\n" +
+		"<a href=\"../api/x.html#f\">x</a> <img src=\"/img/a b.png\">\n"
+	var g linkcheck.Gatherer
+	got := gather(t, &g)
+	if err := g.Reader("doc.html", strings.NewReader(doc)); err != nil {
+		t.Fatal(err)
+	}
+	want := []found{
+		{"http://h.dom/docs/guide/", linkcheck.Place{File: "doc.html", Line: 3, Column: 13}},
+		{"http://ignored.dom/", linkcheck.Place{File: "doc.html", Line: 3, Column: 51}},
+		{"http://h.dom/docs/guide/early.html", linkcheck.Place{File: "doc.html", Line: 2, Column: 10}},
+		{"http://h.dom/docs/api/x.html", linkcheck.Place{File: "doc.html", Line: 4, Column: 10}},
+		{"http://h.dom/img/a%20b.png", linkcheck.Place{File: "doc.html", Line: 4, Column: 43}},
+	}
+	if len(*got) != len(want) {
+		t.Fatalf("found %v\nwant %v", *got, want)
+	}
+	for i := range want {
+		if (*got)[i] != want[i] {
+			t.Errorf("found[%d] = %v, want %v", i, (*got)[i], want[i])
+		}
+	}
+}
+
 // An href that the text scan cannot see as a URL (an entity inside it)
 // is still found once.
 func TestGatherHTMLAttributeOnly(t *testing.T) {

@@ -1,6 +1,7 @@
 package linkcheck
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"strings"
@@ -27,10 +28,18 @@ type Run struct {
 	Delay         time.Duration
 	// Depth > 0 makes the run recursive: links found in what an ok URL
 	// retrieves (gopher menus, ftp listings, HTML and text) are checked
-	// too, down to Depth levels below the input, on the hosts of the
-	// input unless SpanHosts.
+	// too, down to Depth levels below the input. Only what is on a site
+	// of the input (the same scheme, host and port) is retrieved for its
+	// links, unless SpanHosts; links elsewhere are checked, not followed.
+	// An HTML page's relative links are resolved as browsers do (RFC 3986
+	// §5.2), against its <base href> when it has one.
 	Depth     int
 	SpanHosts bool
+	// NoRobots, in a recursive run, fetches what the sites' robots.txt
+	// (RFC 9309) disallow; by default a disallowed http or https URL is
+	// skipped, and a site whose robots.txt cannot be reached is not
+	// crawled (its URLs are broken by the same cause).
+	NoRobots bool
 	// Cache, when set, answers for URLs checked recently enough, and
 	// receives the new verdicts.
 	Cache *Cache
@@ -42,9 +51,12 @@ type Run struct {
 	frontier crawl.Frontier
 	results  []Result // by order of first appearance
 	done     []bool   // results[i] has its verdict
+	depth    []int32  // the least depth results[i] was found at
+	followed []bool   // the links of results[i] were followed
 	byTask   []int32  // frontier task ID → results index
 	invalid  map[string]int
-	hosts    map[string]bool // hosts of the input (recursion stays there)
+	sites    map[string]bool         // sites of the input (recursion stays there)
+	robots   map[string]*robotsEntry // by site
 	ndone    int
 	broken   int
 }
@@ -55,7 +67,11 @@ func (r *Run) Add(s string, p Place) {
 	r.add(s, p, 0)
 }
 
-func (r *Run) add(s string, p Place, depth int) {
+// add records s at depth. When s was checked already, found first
+// deeper down and so not followed, and this shorter path lets it be
+// followed, the task to follow is returned (ok): a depth bound holds for
+// the shortest path to a URL, whichever visit finished first.
+func (r *Run) add(s string, p Place, depth int) (refollow crawl.Task, ok bool) {
 	u, err := rfc1738.Parse(s)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -70,15 +86,17 @@ func (r *Run) add(s string, p Place, depth int) {
 			r.results = append(r.results, Result{URL: access.Redact(s), Status: Invalid,
 				Detail: invalidDetail(err), Scheme: schemeOf(s)})
 			r.done = append(r.done, true)
+			r.depth = append(r.depth, int32(depth))
+			r.followed = append(r.followed, false)
 		}
 		r.results[i].Places = append(r.results[i].Places, p)
-		return
+		return crawl.Task{}, false
 	}
 	if depth == 0 {
-		if r.hosts == nil {
-			r.hosts = map[string]bool{}
+		if r.sites == nil {
+			r.sites = map[string]bool{}
 		}
-		r.hosts[crawl.HostKey(u)] = true
+		r.sites[siteOf(u)] = true
 	}
 	// The frontier's Jobs, PerHost and Delay are set once, by Check,
 	// before it runs: add also runs while it does (a recursive run).
@@ -87,9 +105,20 @@ func (r *Run) add(s string, p Place, depth int) {
 		r.byTask = append(r.byTask, int32(len(r.results)))
 		r.results = append(r.results, Result{URL: access.Redact(s), Scheme: u.Scheme()})
 		r.done = append(r.done, false)
+		r.depth = append(r.depth, int32(depth))
+		r.followed = append(r.followed, false)
 	}
 	i := r.byTask[id]
 	r.results[i].Places = append(r.results[i].Places, p)
+	if depth >= int(r.depth[i]) {
+		return crawl.Task{}, false
+	}
+	r.depth[i] = int32(depth)
+	if !r.done[i] || r.followed[i] || r.results[i].Status != OK || !r.followsLocked(u, depth) {
+		return crawl.Task{}, false // a visit still to come reads the new depth
+	}
+	r.followed[i] = true
+	return crawl.Task{URL: u, ID: id, Depth: depth}, true
 }
 
 // schemeOf returns the scheme of an invalid URL, lower case, or "".
@@ -118,19 +147,48 @@ func (r *Run) Check(ctx context.Context) error {
 	return r.frontier.Run(ctx)
 }
 
+// siteOf returns the site of u: its scheme, host and port (the default
+// port when none is written), the unit of recursion and of robots.txt
+// (RFC 9309 §2.3: a robots.txt rules its scheme, host and port).
+func siteOf(u rfc1738.URL) string {
+	return u.Scheme() + "://" + crawl.HostKey(u)
+}
+
+// followsLocked reports whether the links in what u retrieves are
+// followed when u is found at depth: above the depth asked, on a site of
+// the input unless SpanHosts. r.mu is held.
+func (r *Run) followsLocked(u rfc1738.URL, depth int) bool {
+	return depth < r.Depth && (r.SpanHosts || r.sites[siteOf(u)])
+}
+
 // visit checks one task.
 func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	start := time.Now()
 	var status Status
 	var detail string
-	cached := false
-	if r.Cache != nil {
-		if c, ok := r.Cache.Lookup(t.Key); ok {
-			status, detail, cached = c.Status, c.Detail, true
+	var doc *document
+	r.mu.Lock()
+	i := r.byTask[t.ID]
+	t.Depth = int(r.depth[i])
+	follow := r.followsLocked(t.URL, t.Depth)
+	r.mu.Unlock()
+	cached, decided := false, false
+	if r.Depth > 0 && !r.NoRobots && isHTTP(t.URL) {
+		if o, ok := r.robotsAllow(ctx, t.URL); !ok {
+			status, detail, decided = o.status, oneLine(o.detail), true
+			follow = false
 		}
 	}
-	if !cached {
-		status, detail = r.Checker.CheckURL(ctx, t.URL)
+	if !decided && r.Cache != nil {
+		if c, ok := r.Cache.Lookup(t.Key); ok {
+			status, detail, cached, decided = c.Status, c.Detail, true, true
+		}
+	}
+	if ctx.Err() != nil {
+		return // interrupted: not a verdict
+	}
+	if !decided {
+		status, detail, doc = r.Checker.checkURL(ctx, t.URL, follow)
 		if ctx.Err() != nil {
 			return // interrupted: not a verdict
 		}
@@ -140,11 +198,17 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 		}
 	}
 	r.mu.Lock()
-	i := r.byTask[t.ID]
 	e := &r.results[i]
 	e.Status, e.Detail, e.Cached = status, detail, cached
 	e.Elapsed = time.Since(start)
 	r.done[i] = true
+	if d := int(r.depth[i]); d < t.Depth {
+		// Found on a shorter path while being checked.
+		t.Depth = d
+		follow = r.followsLocked(t.URL, d)
+	}
+	follow = follow && status == OK
+	r.followed[i] = follow
 	r.ndone++
 	if status == Broken || status == Invalid {
 		r.broken++
@@ -154,39 +218,87 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	if r.Progress != nil {
 		r.Progress(done, total, nbroken)
 	}
-	if status == OK && t.Depth < r.Depth {
-		r.follow(ctx, t)
+	if follow {
+		r.follow(ctx, t, doc)
 	}
 }
 
-// follow retrieves an ok URL and adds the links in it (§3: the access
-// method's own listing of menus and directories, or the document).
-func (r *Run) follow(ctx context.Context, t crawl.Task) {
+// robotsAllow reports whether the robots.txt of u's site lets u be
+// fetched; when not, the outcome says why. The robots.txt of a site is
+// fetched once per run, by the first visit that needs it.
+func (r *Run) robotsAllow(ctx context.Context, u rfc1738.URL) (outcome, bool) {
+	// §6: the robots.txt of a site is asked for only when the URL itself
+	// may be (a page's link to port 25 sends nothing there).
+	r.Checker.init()
+	if o := r.Checker.guard(u); o.status != OK {
+		return o, false
+	}
+	site := siteOf(u)
+	r.mu.Lock()
+	if r.robots == nil {
+		r.robots = map[string]*robotsEntry{}
+	}
+	e := r.robots[site]
+	if e == nil {
+		e = &robotsEntry{ready: make(chan struct{})}
+		r.robots[site] = e
+		r.mu.Unlock()
+		e.rules, e.err = r.Checker.fetchRobots(ctx, u)
+		close(e.ready)
+	} else {
+		r.mu.Unlock()
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return outcome{status: Skipped, detail: "interrupted"}, false
+		}
+	}
+	if e.err != nil {
+		return outcome{status: Broken, detail: e.err.Error() + " (RFC 9309 §2.3.1.4: the site is not crawled)"}, false
+	}
+	h, _ := u.HTTP()
+	ok, rule := e.rules.allowed(h.RequestURI())
+	if ok {
+		return outcome{}, true
+	}
+	if rule == "" || e.rules.disallowAll {
+		return skipped("%s", e.rules.why), false
+	}
+	return skipped("robots.txt disallows it (%s, in %s; RFC 9309)", rule, e.rules.why), false
+}
+
+// follow adds the links in what an ok URL retrieves (§3: the access
+// method's own listing of menus and directories, or the document): doc,
+// the page its check read, or what is fetched now.
+func (r *Run) follow(ctx context.Context, t crawl.Task, doc *document) {
 	switch t.URL.Kind() {
 	case rfc1738.KindMailto, rfc1738.KindTelnet, rfc1738.KindNews, rfc1738.KindNNTP, rfc1738.KindWAIS:
 		return // no links in what these retrieve, or nothing retrieved
+	}
+	name := access.Redact(t.URL.String())
+	g := Gatherer{Found: func(s string, p Place) {
+		if _, err := rfc1738.Parse(s); err != nil {
+			return // a link of a retrieved document is followed only when valid
+		}
+		if next, ok := r.add(s, p, t.Depth+1); ok {
+			r.follow(ctx, next, nil)
+		}
+	}}
+	if isHTTP(t.URL) {
+		if doc == nil { // a cached verdict: the page is read now
+			_, _, doc = r.Checker.checkURL(ctx, t.URL, true)
+		}
+		if doc != nil {
+			g.read(name, doc.base, bytes.NewReader(doc.body), doc.html)
+		}
+		return
 	}
 	resp, err := r.Checker.Client.Get(ctx, t.URL)
 	if err != nil {
 		return
 	}
 	defer resp.Body.Close()
-	g := Gatherer{Found: func(s string, p Place) {
-		u, err := rfc1738.Parse(s)
-		if err != nil {
-			return // a link of a retrieved document is followed only when valid
-		}
-		if !r.SpanHosts {
-			r.mu.Lock()
-			ok := r.hosts[crawl.HostKey(u)]
-			r.mu.Unlock()
-			if !ok {
-				return
-			}
-		}
-		r.add(s, p, t.Depth+1)
-	}}
-	g.read(access.Redact(t.URL.String()), io.LimitReader(resp.Body, MaxRetrieve), strings.HasPrefix(resp.Type, "text/html"))
+	g.read(name, "", io.LimitReader(resp.Body, MaxRetrieve), strings.HasPrefix(resp.Type, "text/html"))
 }
 
 // Results returns the verdicts so far, in order of first appearance;

@@ -23,7 +23,7 @@ func init() {
 		short: "check every link of a document set with each scheme's own protocol",
 		args:  "[flags] [FILE|DIR|URL]...",
 		summary: "Check that the URLs in files, directories (walked), URL arguments or stdin still name something, each with the\n" +
-			"lightest exchange of its scheme's access method (§3): ftp SIZE/CWD on shared logins, http HEAD, gopher first\n" +
+			"lightest exchange of its scheme's access method (§3): ftp SIZE/CWD on shared logins, http and https HEAD, gopher first\n" +
 			"bytes, news/nntp STAT, wais search, telnet TCP accept, file stat. Each distinct URL (§2.2) is checked once.\n" +
 			"Exit status: 0 nothing broken or invalid, 1 something is, 2 bad usage.",
 		run: runLinkcheck,
@@ -75,8 +75,9 @@ func runLinkcheck(e *env, args []string) int {
 	fs.Var(&include, "include", "in directories, check only files matching this `glob` (repeatable)")
 	fs.Var(&exclude, "exclude", "in directories, leave out files matching this `glob` (repeatable)")
 	var rec depthFlag
-	fs.Var(&rec, "recursive", "follow links found in what is retrieved (menus, listings, documents), to `DEPTH` levels (alone: all)")
-	spanHosts := fs.Bool("span-hosts", false, "with --recursive, follow links to other hosts too")
+	fs.Var(&rec, "recursive", "follow links found in what is retrieved (menus, listings, HTML pages with their relative links), to `DEPTH` levels (alone: all); links to other sites are checked, not followed")
+	spanHosts := fs.Bool("span-hosts", false, "with --recursive, follow links to other sites (scheme, host and port) too")
+	noRobots := fs.Bool("no-robots", false, "with --recursive, fetch what robots.txt disallows (RFC 9309)")
 	jobs := fs.Int("jobs", 16, "checks running at once")
 	perHost := fs.Int("per-host", 2, "checks (and kept connections) per host at once")
 	delay := fs.Duration("delay", 0, "least time between two checks of one host")
@@ -113,6 +114,9 @@ func runLinkcheck(e *env, args []string) int {
 		// URLs stay within 64 MiB of memory.
 		debug.SetMemoryLimit(linkcheckMemoryLimit)
 	}
+	if c.TLS.Insecure {
+		fmt.Fprintln(e.stderr, "rfc1738 linkcheck: warning: -k: certificates are not verified: anyone on the path can change what the https checks see")
+	}
 	c.Prompt = nil // thousands of URLs: nobody is asked anything
 	c.Stdin, c.Stdout = nil, nil
 	k := &linkcheck.Checker{Client: c, PerHost: *perHost, Timeout: *timeout, Retries: *retries}
@@ -125,7 +129,7 @@ func runLinkcheck(e *env, args []string) int {
 		k.SMTPRelay = m.Relay
 	}
 	defer k.Close()
-	run := &linkcheck.Run{Checker: k, Jobs: *jobs, PerHost: *perHost, Delay: *delay, Depth: rec.depth, SpanHosts: *spanHosts}
+	run := &linkcheck.Run{Checker: k, Jobs: *jobs, PerHost: *perHost, Delay: *delay, Depth: rec.depth, SpanHosts: *spanHosts, NoRobots: *noRobots}
 	if *cacheFile != "" {
 		if run.Cache, err = linkcheck.OpenCache(*cacheFile, *maxAge); err != nil {
 			fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --cache:", err)

@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
 func linkcheckServer(t *testing.T) *httptest.Server {
@@ -97,5 +100,36 @@ func TestLinkcheckCache(t *testing.T) {
 	}
 	if hits != 1 {
 		t.Errorf("the server was asked %d times, want 1", hits)
+	}
+}
+
+// linkcheck --recursive over https with --cacert: the broken relative
+// link is reported with its page and line; without the CA the site's
+// certificate is refused, and with -k it is not verified (a warning).
+func TestLinkcheckHTTPSSite(t *testing.T) {
+	ca := testserver.NewCA(t)
+	srv := testserver.HTTPS(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, "<title>t</title>\n<p><a href=\"ok.html\">ok</a>\n<a href=\"sub/../gone.html\">gone</a>\n")
+		case "/ok.html":
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	caFile := ca.WriteFile(t, t.TempDir())
+	out, errOut, status := runCLI(t, "", "linkcheck", "-q", "--recursive=1", "--cacert", caFile, srv.URL+"/")
+	want := srv.URL + "/:3:10: broken: " + srv.URL + "/gone.html: 404 Not Found\n"
+	if status != exitNegative || !strings.HasPrefix(out, want+"3 URLs: 2 ok, 1 broken, 0 invalid, 0 skipped") {
+		t.Errorf("--cacert: status %d, stderr %q, report\n%s\nwant\n%s", status, errOut, out, want)
+	}
+	out, _, status = runCLI(t, "", "linkcheck", "-q", srv.URL+"/ok.html")
+	if status != exitNegative || !strings.Contains(out, "certificate") {
+		t.Errorf("without --cacert: status %d, report\n%s", status, out)
+	}
+	out, errOut, status = runCLI(t, "", "linkcheck", "-q", "-k", srv.URL+"/ok.html")
+	if status != exitOK || !strings.Contains(errOut, "not verified") {
+		t.Errorf("-k: status %d, stderr %q, report\n%s", status, errOut, out)
 	}
 }

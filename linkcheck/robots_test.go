@@ -1,0 +1,127 @@
+package linkcheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// rfc9309Simple is the example of RFC 9309 §5.1, as the RFC gives it.
+const rfc9309Simple = `User-Agent: *
+Disallow: *.gif$
+Disallow: /example/
+Allow: /publications/
+
+User-Agent: foobot
+Disallow:/
+Allow:/example/page.html
+Allow:/example/allowed.gif
+
+User-Agent: barbot
+User-Agent: bazbot
+Disallow: /example/page.html
+
+User-Agent: quxbot
+
+EOF
+`
+
+// rfc9309Longest is the example of RFC 9309 §5.2.
+const rfc9309Longest = `User-Agent: foobot
+Allow: /example/page/
+Disallow: /example/page/disallowed.gif
+`
+
+var robotsTests = []struct {
+	robots, agent, path string
+	allowed             bool
+}{
+	// RFC 9309 §5.1: foobot may fetch only page.html and allowed.gif.
+	{rfc9309Simple, "foobot", "/example/page.html", true},
+	{rfc9309Simple, "foobot", "/example/allowed.gif", true},
+	{rfc9309Simple, "foobot", "/example/other.html", false},
+	{rfc9309Simple, "foobot", "/", false},
+	{rfc9309Simple, "FooBot", "/publications/", false}, // §2.2.1: case-insensitive, and "*" no longer applies
+	// barbot and bazbot share a group; everything but page.html is allowed.
+	{rfc9309Simple, "barbot", "/example/page.html", false},
+	{rfc9309Simple, "bazbot", "/example/page.html", false},
+	{rfc9309Simple, "bazbot", "/example/other.gif", true},
+	// quxbot's group has no rule: everything is allowed, "*" is not used.
+	{rfc9309Simple, "quxbot", "/example/", true},
+	{rfc9309Simple, "quxbot", "/a.gif", true},
+	// Any other crawler obeys "*": "$" ends the match, "*" spans octets.
+	{rfc9309Simple, "otherbot", "/images/a.gif", false},
+	{rfc9309Simple, "otherbot", "/images/a.gif?x=1", true},
+	{rfc9309Simple, "otherbot", "/example/", false},
+	{rfc9309Simple, "otherbot", "/example/x/y", false},
+	{rfc9309Simple, "otherbot", "/publications/", true},
+	{rfc9309Simple, "otherbot", "/robots.txt", true},
+	// RFC 9309 §5.2: the longest match wins.
+	{rfc9309Longest, "foobot", "/example/page/", true},
+	{rfc9309Longest, "foobot", "/example/page/disallowed.gif", false},
+	// §2.2.2: between an allow and a disallow of the same length, allow.
+	{"User-agent: *\nDisallow: /a\nAllow: /a\n", "x", "/a", true},
+	{"User-agent: *\nDisallow: /a*\nAllow: /a\n", "x", "/ab", false},
+	// §2.2.2: "/robots.txt" is always allowed.
+	{"User-agent: *\nDisallow: /\n", "x", "/robots.txt", true},
+	{"User-agent: *\nDisallow: /\n", "x", "/index.html", false},
+	// An empty Disallow matches nothing; a rule before any group is
+	// ignored (§2.2); a comment ends at the line's end.
+	{"User-agent: *\nDisallow:\n", "x", "/a", true},
+	{"Disallow: /\nUser-agent: *\nAllow: /\n", "x", "/a", true},
+	{"User-agent: * # all\nDisallow: /p # private\n", "x", "/private", false},
+	{"User-agent: * # all\nDisallow: /p # private\n", "x", "/q", true},
+	// Two groups naming the agent are combined (§2.2.1).
+	{"User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /y\n\nUser-agent: a\nDisallow: /z\n", "a", "/z", false},
+	{"User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /y\n\nUser-agent: a\nDisallow: /z\n", "a", "/y", true},
+	// A product token with a version is matched by its name.
+	{"User-agent: rfc-linkcheck/1.0\nDisallow: /\n", RobotsAgent, "/a", false},
+	// CR line ends; the path's query is matched (§2.2.2).
+	{"User-agent: *\rDisallow: /search?q=\r", "x", "/search?q=go", false},
+	{"User-agent: *\rDisallow: /search?q=\r", "x", "/search", true},
+	// §2.2.2: octets outside US-ASCII are compared percent-encoded;
+	// escapes of unreserved characters as the characters (RFC 3986
+	// §6.2.2.2); an escaped "/" is data, not a delimiter.
+	{"User-agent: *\nDisallow: /foo/bar/ツ\n", "x", "/foo/bar/%E3%83%84", false},
+	{"User-agent: *\nDisallow: /foo/bar/%e3%83%84\n", "x", "/foo/bar/%E3%83%84", false},
+	{"User-agent: *\nDisallow: /foo/bar/%62%61%7A\n", "x", "/foo/bar/baz", false},
+	{"User-agent: *\nDisallow: /~joe/\n", "x", "/%7Ejoe/index.html", false},
+	{"User-agent: *\nDisallow: /a%2fb\n", "x", "/a/b", true},
+}
+
+func TestRobots(t *testing.T) {
+	for _, tt := range robotsTests {
+		r := parseRobots([]byte(tt.robots), tt.agent)
+		if got, rule := r.allowed(tt.path); got != tt.allowed {
+			t.Errorf("robots.txt %q, agent %s, path %s: allowed = %v (%s), want %v",
+				strings.ReplaceAll(tt.robots, "\n", `\n`), tt.agent, tt.path, got, rule, tt.allowed)
+		}
+	}
+}
+
+// TestRobotsMatch: "*" and "$" (RFC 9309 §2.2.3).
+func TestRobotsMatch(t *testing.T) {
+	for _, tt := range []struct {
+		pattern, path string
+		match         bool
+	}{
+		{"/fish", "/fish", true},
+		{"/fish", "/fish.html", true},
+		{"/fish", "/Fish.asp", false},
+		{"/fish*", "/fishheads/yummy.html", true},
+		{"/*.php", "/index.php", true},
+		{"/*.php", "/folder/any.php.file.html", true},
+		{"/*.php$", "/folder/any.php.file.html", false},
+		{"/*.php$", "/filename.php", true},
+		{"/fish*.php", "/fishheads/catfish.php?parameters", true},
+		{"/fish*.php", "/Fish.PHP", false},
+		{"/a*b*c$", "/aXbYbZc", true},
+		{"/a*b*c$", "/aXbYbZcd", false},
+		{"/a$", "/a", true},
+		{"/a$", "/ab", false},
+		{"*", "/", true},
+	} {
+		if got := robotsMatch(tt.pattern, tt.path); got != tt.match {
+			t.Errorf("robotsMatch(%q, %q) = %v, want %v", tt.pattern, tt.path, got, tt.match)
+		}
+	}
+}
