@@ -264,6 +264,27 @@ func (e nameEntry) line() string {
 	return fmt.Sprintf("%-30s %10s  %-16s  %s", e.Name, size, date, kind)
 }
 
+// addNameEntry adds an entry of an ftp directory's listing (MLSD, LIST
+// or NLST, as the access layer's List read it) with its size, date and
+// type where the server told them.
+func addNameEntry(p *Page, e access.Entry) {
+	n := nameEntry{Name: e.Name, Kind: string(e.Kind)}
+	if e.Kind == access.KindFile && e.Size < 0 && e.Time.IsZero() {
+		n.Kind = "" // an NLST name: nothing is known of it
+	}
+	if e.Size >= 0 {
+		n.Size = &e.Size
+	}
+	if !e.Time.IsZero() {
+		n.Modified = e.Time.UTC().Format(time.RFC3339)
+	}
+	if e.URL == "" {
+		p.add(n.line(), nil)
+		return
+	}
+	p.add(n.line(), &Link{URL: e.URL, Title: clean(e.Name)})
+}
+
 // parentLabel is the entry for the folder above a listed one, as lynx
 // names it.
 const parentLabel = "Up to higher level directory"
@@ -337,10 +358,17 @@ func readListing(p *Page, u rfc1738.URL, r io.Reader) error {
 }
 
 // renderEntries reads a listing the access layer's List gives (a gopher
-// menu or search), and numbers its entries; an error keeps the entries
-// before it, and lines the server sent that could not be read are named
-// after them.
-func renderEntries(p *Page, ents *access.Entries) error {
+// menu or search, an ftp directory), and numbers its entries; an error
+// keeps the entries before it, and lines the server sent that could not
+// be read are named after them.
+func renderEntries(p *Page, u rfc1738.URL, ents *access.Entries) error {
+	add := addGopherItem
+	if s := u.Scheme(); s == "ftp" || s == "file" {
+		if up, ok := parentURL(u); ok {
+			p.add(parentLabel, &Link{URL: up})
+		}
+		add = addNameEntry
+	}
 	var bad []*access.LineError
 	var err error
 	for {
@@ -354,7 +382,7 @@ func renderEntries(p *Page, ents *access.Entries) error {
 		if err != nil {
 			break
 		}
-		addGopherItem(p, e)
+		add(p, e)
 	}
 	if err == io.EOF {
 		err = nil

@@ -28,7 +28,7 @@ func page(t *testing.T, rawURL, typ, body string) *Page {
 func entriesOf(t *testing.T, ents ...access.Entry) *Page {
 	t.Helper()
 	p := &Page{}
-	if err := renderEntries(p, access.NewEntries(func() (access.Entry, error) {
+	if err := renderEntries(p, rfc1738.URL{}, access.NewEntries(func() (access.Entry, error) {
 		if len(ents) == 0 {
 			return access.Entry{}, io.EOF
 		}

@@ -184,8 +184,9 @@ func (m *Model) fetchPage(o *operation, u rfc1738.URL) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	if u.Scheme() == "gopher" {
-		// A menu or a search: its entries, from the handler's List.
+	if listable(u) {
+		// A menu, a search or an ftp directory: its entries, from the
+		// handler's List, with what the server says of each.
 		ents, err := c.List(o.ctx, u)
 		switch {
 		case err == nil:
@@ -211,6 +212,17 @@ func (m *Model) fetchPage(o *operation, u rfc1738.URL) (*Page, error) {
 		return m.readPage(o, u, resp)
 	}
 	return m.readPage(o, u, resp)
+}
+
+// listable reports whether u names what the handler's List reads: a
+// gopher menu or search, or an ftp directory (§3.2.2: a path ending in
+// "/", or ";type=d").
+func listable(u rfc1738.URL) bool {
+	if u.Scheme() == "gopher" {
+		return true
+	}
+	f, ok := u.FTP()
+	return ok && (f.Name == "" || f.IsDirectory())
 }
 
 // ftpFolder returns u as a folder (a "/" added), when u is an ftp URL
@@ -243,7 +255,7 @@ func (m *Model) readPage(o *operation, u rfc1738.URL, resp *access.Response) (*P
 // entriesPage renders the entries of a listing as a page.
 func (m *Model) entriesPage(o *operation, u rfc1738.URL, ents *access.Entries) (*Page, error) {
 	p := &Page{URL: access.Redact(u.String())}
-	if err := renderEntries(p, ents); err != nil {
+	if err := renderEntries(p, u, ents); err != nil {
 		err = o.explain(err)
 		if len(p.Lines) == 0 {
 			return nil, err

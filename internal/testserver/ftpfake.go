@@ -392,7 +392,14 @@ func (s *FTPSession) standard(line string) bool {
 		var b strings.Builder
 		for _, n := range names {
 			if strings.EqualFold(verb, "LIST") {
-				b.WriteString("-rw-r--r--    1 0        0               0 Jan 01 00:00 ")
+				// As vsftpd: a folder's line starts with 'd', a file's
+				// gives its size; the name is the last field.
+				child := s.resolve(n)
+				if _, isFile := s.fake.opts.Files[child]; isFile {
+					fmt.Fprintf(&b, "-rw-r--r--    1 0        0        %8d Jan 01 00:00 ", len(s.fake.opts.Files[child]))
+				} else {
+					b.WriteString("drwxr-xr-x    2 0        0            4096 Jan 01 00:00 ")
+				}
 			}
 			b.WriteString(n)
 			b.WriteString("\r\n")
