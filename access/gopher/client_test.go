@@ -114,8 +114,12 @@ func TestFetchText(t *testing.T) {
 		// ".." lines are kept as sent (most servers never dot-stuff).
 		{"terminated", "line 1\r\n..dots\r\n.x\r\nend\r\n.\r\n", "line 1\r\n..dots\r\n.x\r\nend\r\n", true},
 		{"LF only", "a\n.\n", "a\n", true},
-		{"terminator without CRLF", "a\r\n.", "a\r\n", true},
-		{"terminator without LF", "a\r\n.\r", "a\r\n", true},
+		// RFC 1436's terminator is a line: ".", CRLF. A last "." with no
+		// line ending is a file's own last line, sent as stored
+		// (gophernicus, pygopherd): data, as curl and lynx keep it.
+		{"last dot without CRLF is data", "a\r\n.", "a\r\n.", false},
+		{"last dot without LF is data", "a\r\n.\r", "a\r\n.\r", false},
+		{"only a dot without CRLF is data", ".", ".", false},
 		// gophernicus: no terminator, the server just closes.
 		{"closed", "Hello\r\nSecond line.\r\n", "Hello\r\nSecond line.\r\n", false},
 		{"no final newline", "Hello", "Hello", false},
