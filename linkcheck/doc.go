@@ -9,8 +9,8 @@
 //   - http (§3.3): HEAD, GET when HEAD is refused; redirects followed with
 //     the §6 port guard.
 //   - gopher (§3.4): the selector sent and the first bytes read; an error
-//     item (type 3) or an empty reply is broken; a type-7 search is sent
-//     without a query.
+//     item (type 3) or an empty menu is broken, an empty document is ok;
+//     a type-7 search is sent without a query.
 //   - news (§3.6): STAT <message-id> or GROUP on the configured server;
 //     nntp (§3.7): GROUP, then STAT n.
 //   - wais (§3.9): the Z39.50 init and a search whose first record is

@@ -112,6 +112,7 @@ const GopherLinks = "hExample link\tURL:http://example.org/\n" +
 //	lonedot.txt         GopherLoneDot: a line that is only ".", then more lines
 //	dotend.txt          GopherDotEnd: text whose last line is only "."
 //	dotnoeol.txt        GopherDotNoEOL: text ending in "\n." (no line end)
+//	empty.txt           an empty file
 //	links/gophermap     GopherLinks: "h" items with "URL:" selectors
 //	docs/readme.txt, docs/with space.txt, docs/blob.bin (GopherBlob)
 //	cgi-bin/search      GophernicusSearchCGI
@@ -130,6 +131,7 @@ func Gophernicus(t testing.TB) *GopherServer {
 		"lonedot.txt":         GopherLoneDot,
 		"dotend.txt":          GopherDotEnd,
 		"dotnoeol.txt":        GopherDotNoEOL,
+		"empty.txt":           "",
 		"links/gophermap":     GopherLinks,
 		"docs/readme.txt":     "a document\n",
 		"docs/with space.txt": "space name\n",
@@ -197,6 +199,7 @@ func Pygopherd(t testing.TB) *GopherServer {
 		"docs/readme.txt":    "a document\n",
 		"docs/blob.bin":      string(GopherBlob()),
 		"dotnoeol.txt":       GopherDotNoEOL,
+		"empty.txt":          "",
 	})
 	state := t.TempDir()
 	port := FreePort(t)
