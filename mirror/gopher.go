@@ -408,6 +408,11 @@ func (r *run) gopherRecheck(ctx context.Context, wd *watchdog.Watchdog, s *gophe
 func (r *run) gopherDocWith(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopherItem, menu string, attrs []byte) {
 	u := it.URL()
 	local := s.localPath(it)
+	if r.totalReached() {
+		r.logf("skipped %s: --max-total reached", local)
+		r.count(func(st *Stats) { st.Skipped++; st.Planned-- })
+		return
+	}
 	if err := r.mkdir(parentDir(local)); err != nil {
 		r.fileFailed(ctx, u, err)
 		return
@@ -422,7 +427,9 @@ func (r *run) gopherDocWith(ctx context.Context, wd *watchdog.Watchdog, s *gophe
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	if !r.save(ctx, Record{URL: u, Path: local, Menu: menu}, wd.Reader(resp.Body), resp.Body) {
+	// A menu gives no size: --max-size and --max-total count the
+	// bytes as they come.
+	if !r.save(ctx, Record{URL: u, Path: local, Menu: menu}, r.limited(wd.Reader(resp.Body)), resp.Body) {
 		return
 	}
 	if attrs != nil {

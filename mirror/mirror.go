@@ -47,9 +47,13 @@ type Options struct {
 	// relative to the mirror's top.
 	Include, Exclude []string
 	// MaxSize skips files larger than this many bytes; zero means none.
+	// A gopher document, whose menu gives no size, is counted as it
+	// arrives and stopped at the limit (ErrLimit).
 	MaxSize int64
 	// MaxTotal stops fetching once this many bytes were planned; zero
-	// means no bound.
+	// means no bound. Gopher documents count as their bytes arrive: the
+	// one that crosses the limit is stopped (ErrLimit), and the rest are
+	// skipped.
 	MaxTotal int64
 	// Delete removes local files whose remote ones are gone (only in
 	// directories listed whole in this run, and only inside the folder).
@@ -109,6 +113,7 @@ type run struct {
 	jobs    map[string]job
 	stats   Stats
 	planned atomic.Int64
+	arrived atomic.Int64 // bytes of transfers counted as they came (see limited)
 	logMu   sync.Mutex
 }
 
