@@ -50,9 +50,11 @@ type gopherItem struct {
 // URL is the item's gopher URL.
 func (it gopherItem) URL() string { return it.url }
 
-// itemOf is the gopherItem of a menu entry.
+// itemOf is the gopherItem of a menu entry. Its strings are copies: the
+// entry's share the menu line, display string included, which the walk
+// does not keep.
 func itemOf(e access.Entry) gopherItem {
-	it := gopherItem{Selector: e.Attrs["selector"], Host: e.Attrs["host"], Plus: e.Attrs["plus"] != "", url: e.URL}
+	it := gopherItem{Selector: strings.Clone(e.Attrs["selector"]), Host: strings.Clone(e.Attrs["host"]), Plus: e.Attrs["plus"] != "", url: e.URL}
 	if t := e.Attrs["type"]; len(t) == 1 {
 		it.Type = t[0]
 	}
@@ -250,8 +252,12 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		r.fileFailed(ctx, u, err)
 		return
 	}
+	// The menu reader refuses a menu beyond gopher.DefaultMaxMenuBytes
+	// (16 MiB): saved holds no more. Of the items, only those the walk
+	// follows or names are kept; the others are counted.
 	var saved bytes.Buffer
 	var items []gopherItem
+	recorded, plus := 0, false
 	for {
 		e, err := ents.Next()
 		wd.Touch()
@@ -271,22 +277,25 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		}
 		saved.WriteString(e.Attrs["line"])
 		saved.WriteString("\r\n")
-		items = append(items, itemOf(e))
+		it := itemOf(e)
+		plus = plus || it.Plus && s.itemHost(it) == s.itemHost(menu)
+		switch {
+		case it.Type == 'i' || it.Type == '3':
+		case keepsCopy(it):
+			items = append(items, it)
+		default:
+			recorded++
+		}
 	}
 	if err := ents.Close(); err != nil {
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.count(func(st *Stats) { st.Dirs++ })
+	r.count(func(st *Stats) { st.Dirs++; st.Recorded += recorded })
 	if parent == "" && !menu.Plus {
 		// No menu line marked the URL's own menu; its server is a
 		// Gopher+ one when it marks the menu's items so.
-		for _, it := range items {
-			if it.Plus && s.itemHost(it) == s.itemHost(menu) {
-				menu.Plus = true
-				break
-			}
-		}
+		menu.Plus = plus
 	}
 	if r.opt.Delete {
 		// Each item that has a local copy, followed in this run or
@@ -295,10 +304,8 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		whole = ents.Whole()
 		var named []string
 		for _, it := range items {
-			if keepsCopy(it) {
-				p := s.localPath(it)
-				named = append(named, p, p+GopherPlusSuffix)
-			}
+			p := s.localPath(it)
+			named = append(named, p, p+GopherPlusSuffix)
 		}
 		s.name(named...)
 	}
@@ -312,11 +319,6 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 	}
 	for _, it := range items {
 		switch {
-		case it.Type == 'i' || it.Type == '3':
-			continue
-		case !keepsCopy(it):
-			r.count(func(st *Stats) { st.Recorded++ })
-			continue
 		case !r.opt.SpanHosts && s.itemHost(it) != s.host:
 			r.count(func(st *Stats) { st.Recorded++ })
 			continue

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rfc1738/rfc1738/access/gopher"
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
@@ -71,5 +72,27 @@ func TestMirrorGopherLimits(t *testing.T) {
 				t.Errorf("small = %q, %v", b, err)
 			}
 		})
+	}
+}
+
+// TestMirrorGopherMenuTooLarge: a menu of well-formed lines without end
+// is refused at gopher.DefaultMaxMenuBytes with an error naming it, and
+// nothing of it is saved.
+func TestMirrorGopherMenuTooLarge(t *testing.T) {
+	h := testserver.NewHostile(t, testserver.HostileConfig{Fault: testserver.FaultEndless,
+		Line: "0document %d " + strings.Repeat("x", 500) + "\t/doc/%d\t127.0.0.1\t1"})
+	dir := t.TempDir()
+	var log bytes.Buffer
+	var errs []error
+	url := "gopher://" + h.Addr + "/1/big"
+	st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Failure: func(err error) { errs = append(errs, err) }})
+	if err != nil || st.Failed != 1 || st.Fetched != 0 || len(errs) != 1 || !errors.Is(errs[0], gopher.ErrTooLarge) {
+		t.Fatalf("Mirror = %+v, %v, %v; want the menu failed with gopher.ErrTooLarge\n%s", st, err, errs, log.String())
+	}
+	if want := "fetch " + url + ": "; !strings.Contains(log.String(), want) || !strings.Contains(log.String(), "more than 16777216 bytes") {
+		t.Errorf("log lacks %q and the bound:\n%s", want, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "big")); err == nil {
+		t.Errorf("something of the menu was saved")
 	}
 }

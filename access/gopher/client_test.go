@@ -437,6 +437,27 @@ func TestFetchFaults(t *testing.T) {
 			t.Errorf("%d items, err %v; want 10 and ErrTooManyItems", len(items), err)
 		}
 	})
+	t.Run("menu beyond DefaultMaxMenuBytes", func(t *testing.T) {
+		// Lines and line count within their bounds (64 KiB, 100,000):
+		// the bytes are not, and the read stops at 16 MiB.
+		h := testserver.NewHostile(t, testserver.HostileConfig{Fault: testserver.FaultEndless,
+			Line: "i" + strings.Repeat("x", 60000) + "	line %d	h	1"})
+		resp, err := (&gopher.Client{}).Fetch(ctxT(t), h.Addr, gopher.Request{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items, err := resp.Items()
+		if !errors.Is(err, gopher.ErrTooLarge) || len(items) > gopher.DefaultMaxMenuBytes/60000 {
+			t.Errorf("%d items, err %v; want ErrTooLarge", len(items), err)
+		}
+	})
+	t.Run("attributes beyond MaxMenuBytes", func(t *testing.T) {
+		f := testserver.NewGopherFake(t, reply("+-2\r\n+ABSTRACT:\r\n"+strings.Repeat(" abstract line\r\n", 1000)))
+		_, err := (&gopher.Client{MaxMenuBytes: 4096}).Attributes(ctxT(t), f.Addr, gopher.Request{Type: '0', Selector: "/a"})
+		if !errors.Is(err, gopher.ErrTooLarge) {
+			t.Errorf("err %v, want ErrTooLarge", err)
+		}
+	})
 	t.Run("oversized error block", func(t *testing.T) {
 		f := testserver.NewGopherFake(t, reply("--2\r\n1 a\r\n"+strings.Repeat("y", 5000)+"\r\n"))
 		_, err := (&gopher.Client{MaxLineLength: 1024}).Fetch(ctxT(t), f.Addr, gopher.Request{Type: '0', Plus: "+", HasPlus: true})

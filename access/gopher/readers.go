@@ -13,32 +13,40 @@ import (
 // a nil error; io.EOF comes only when nothing was left. The buffered reader
 // never holds more than its own size: a longer line is ErrLineTooLong.
 func readLine(br *bufio.Reader, max int) (string, error) {
+	line, _, err := readLineN(br, max)
+	return line, err
+}
+
+// readLineN is readLine that also returns the count of bytes read, the
+// line's ending included.
+func readLineN(br *bufio.Reader, max int) (string, int, error) {
 	var acc []byte
 	for {
 		frag, err := br.ReadSlice('\n')
 		if len(acc)+len(frag) > max+2 { // +2: the CRLF itself
-			return "", ErrLineTooLong
+			return "", len(acc) + len(frag), ErrLineTooLong
 		}
 		acc = append(acc, frag...)
+		n := len(acc)
 		switch err {
 		case nil:
 			acc = bytes.TrimSuffix(acc[:len(acc)-1], []byte{'\r'})
 			if len(acc) > max {
-				return "", ErrLineTooLong
+				return "", n, ErrLineTooLong
 			}
-			return string(acc), nil
+			return string(acc), n, nil
 		case bufio.ErrBufferFull:
 			continue
 		case io.EOF:
 			if len(acc) == 0 {
-				return "", io.EOF
+				return "", 0, io.EOF
 			}
 			if len(acc) > max {
-				return "", ErrLineTooLong
+				return "", n, ErrLineTooLong
 			}
-			return string(acc), nil
+			return string(acc), n, nil
 		default:
-			return "", err
+			return "", n, err
 		}
 	}
 }
