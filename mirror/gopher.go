@@ -17,6 +17,7 @@ import (
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/internal/atomicfile"
 	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
@@ -73,6 +74,21 @@ type gopherSite struct {
 	mu    sync.Mutex
 	named map[string]bool
 	whole map[string]bool
+	// The local paths given to an item in this run: two selectors of
+	// one local name ("" and "/", "/docs" and "/docs/") are one item,
+	// fetched and saved once.
+	claimed map[string]bool
+}
+
+// claim reports whether local is free in this run, and takes it.
+func (s *gopherSite) claim(local string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.claimed[local] {
+		return false
+	}
+	s.claimed[local] = true
+	return true
 }
 
 func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
@@ -80,7 +96,7 @@ func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
 	if v.Type != '1' {
 		return fmt.Errorf("mirror: %s is not a gopher menu (type %q); only a menu (type 1) can be mirrored", u, v.Type)
 	}
-	s := &gopherSite{c: r.opt.Access.Clone(), host: strings.ToLower(u.HostPort()), named: map[string]bool{}, whole: map[string]bool{}}
+	s := &gopherSite{c: r.opt.Access.Clone(), host: strings.ToLower(u.HostPort()), named: map[string]bool{}, whole: map[string]bool{}, claimed: map[string]bool{}}
 	s.c.KeepLineEnds = true // a copy keeps the server's bytes
 	s.raw = s.c.Clone()
 	s.raw.Listing = access.ListingRaw
@@ -97,6 +113,7 @@ func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
 		return fmt.Errorf("mirror: %s: %w", u, err)
 	}
 	it.url = string(b)
+	s.claim(s.localPath(it))
 	r.addGopher(s, it, 0, "")
 	if err := r.fr.Run(ctx); err != nil {
 		return err
@@ -325,6 +342,10 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		case s.itemHost(it) != s.host && !r.guard(it):
 			continue
 		}
+		rel := s.localPath(it)
+		if !s.claim(rel) {
+			continue // "/x" and "/x/": one name, one item
+		}
 		if it.Type == '1' {
 			if r.opt.Depth > 0 && depth+2 > r.opt.Depth {
 				continue
@@ -332,13 +353,20 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 			r.addGopher(s, it, depth+1, local)
 			continue
 		}
-		rel := s.localPath(it)
 		// A menu names no size or time: a document already complete in
-		// the manifest is not fetched again, unless it is a Gopher+ one
-		// whose attributes (+ADMIN's Mod-Date, +VIEWS' sizes) changed.
+		// the manifest is not fetched again. A Gopher+ one is fetched
+		// when its attributes (+ADMIN's Mod-Date, +VIEWS' sizes)
+		// changed; a plain one, with Recheck, when its SHA-256 did; else
+		// it is kept unverified, and counted so.
 		if fetch, unchanged := r.want(rel, -1, zeroTime); !fetch {
-			if unchanged && it.Plus && !r.opt.DryRun {
+			switch {
+			case !unchanged:
+			case it.Plus && !r.opt.DryRun:
 				r.add(it.URL(), depth, func(ctx context.Context, wd *watchdog.Watchdog) { r.gopherRecheck(ctx, wd, s, it, local) })
+			case r.opt.Recheck && !r.opt.DryRun:
+				r.add(it.URL(), depth, func(ctx context.Context, wd *watchdog.Watchdog) { r.gopherVerify(ctx, wd, s, it, local) })
+			default:
+				r.count(func(st *Stats) { st.Unchanged--; st.NotRechecked++ })
 			}
 			continue
 		}
@@ -403,6 +431,65 @@ func (r *run) gopherRecheck(ctx context.Context, wd *watchdog.Watchdog, s *gophe
 		r.logf("changed %s: its Gopher+ attributes differ", it.URL())
 	}
 	r.gopherDocWith(ctx, wd, s, it, menu, b)
+}
+
+// gopherVerify fetches again a plain gopher document the manifest has
+// whole (Options.Recheck), and replaces the local copy only when the
+// SHA-256 of what came differs from the manifest's: an identical copy
+// is left as it was, its time included.
+func (r *run) gopherVerify(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopherItem, menu string) {
+	u := it.URL()
+	local := s.localPath(it)
+	old, _ := r.man.read(local)
+	iu, err := rfc1738.Parse(u)
+	if err != nil {
+		r.fileFailed(ctx, u, err)
+		return
+	}
+	resp, err := s.c.Get(ctx, iu)
+	if err != nil {
+		r.fileFailed(ctx, u, err)
+		return
+	}
+	h := sha256.New()
+	cw := &countWriter{h: h}
+	end := &verifyEnd{body: resp.Body, same: func() bool { return hex.EncodeToString(h.Sum(nil)) == old.SHA256 }}
+	err = atomicfile.WriteIn(r.root, local, io.TeeReader(r.limited(wd.Reader(resp.Body)), cw), end)
+	switch {
+	case errors.Is(err, errSame):
+		if r.opt.Verbose {
+			r.logf("verified %s: its SHA-256 is the manifest's", u)
+		}
+		return
+	case err != nil:
+		resp.Body.Close()
+		r.fileFailed(ctx, u, err)
+		return
+	}
+	r.count(func(st *Stats) { st.Unchanged--; st.Planned++ })
+	r.logf("changed %s: its SHA-256 differs from the manifest's; replaced", u)
+	r.record(Record{URL: u, Path: local, Menu: menu, Size: cw.n}, cw.n, h)
+}
+
+// errSame ends the write of a rechecked document identical to its copy:
+// atomicfile drops what it wrote.
+var errSame = errors.New("the same bytes as the local copy")
+
+// verifyEnd is the closer of a rechecked document: it reads the
+// protocol's end, then refuses the new file when it is the same.
+type verifyEnd struct {
+	body io.Closer
+	same func() bool
+}
+
+func (v *verifyEnd) Close() error {
+	if err := v.body.Close(); err != nil {
+		return err
+	}
+	if v.same() {
+		return errSame
+	}
+	return nil
 }
 
 // gopherDocWith fetches a document, then saves attrs beside it, or, when

@@ -63,6 +63,12 @@ type Options struct {
 	DryRun bool
 	// SpanHosts lets a gopher mirror follow menus to other hosts.
 	SpanHosts bool
+	// Recheck fetches again the gopher documents that nothing else can
+	// recheck (a plain gopher menu gives no size or time) and replaces
+	// one only when its SHA-256 differs from the manifest's; without
+	// it they are kept on the manifest's word and counted in
+	// Stats.NotRechecked.
+	Recheck bool
 	// Access holds the §6 port guard (AllowPorts, AllowAnyPort) applied
 	// to the URL, to every gopher item on another server, and to the data
 	// ports an ftp server names, and the ftp trace; nil means
@@ -90,7 +96,14 @@ type Options struct {
 
 // Stats counts what a run did.
 type Stats struct {
+	// Unchanged counts files verified unchanged: an ftp listing's size
+	// and time, a Gopher+ item's attributes, or with Options.Recheck a
+	// gopher document fetched again whose SHA-256 is the manifest's.
 	Fetched, Unchanged, Deleted, Skipped, Failed, Refused int
+	// NotRechecked counts gopher documents the manifest has whole and
+	// that were not fetched again: a plain gopher menu gives no size or
+	// time to compare, so a change goes unseen (see Options.Recheck).
+	NotRechecked int
 	// Recorded counts gopher items kept in their menu, not followed:
 	// searches, telnet sessions, "h URL:" links, other servers.
 	Recorded int
