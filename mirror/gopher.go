@@ -441,20 +441,14 @@ func (r *run) gopherVerify(ctx context.Context, wd *watchdog.Watchdog, s *gopher
 	u := it.URL()
 	local := s.localPath(it)
 	old, _ := r.man.read(local)
-	iu, err := rfc1738.Parse(u)
-	if err != nil {
-		r.fileFailed(ctx, u, err)
-		return
-	}
-	resp, err := s.c.Get(ctx, iu)
-	if err != nil {
-		r.fileFailed(ctx, u, err)
+	resp, ok := r.gopherGet(ctx, s, u)
+	if !ok {
 		return
 	}
 	h := sha256.New()
 	cw := &countWriter{h: h}
 	end := &verifyEnd{body: resp.Body, same: func() bool { return hex.EncodeToString(h.Sum(nil)) == old.SHA256 }}
-	err = atomicfile.WriteIn(r.root, local, io.TeeReader(r.limited(wd.Reader(resp.Body)), cw), end)
+	err := atomicfile.WriteIn(r.root, local, io.TeeReader(r.limited(wd.Reader(resp.Body)), cw), end)
 	switch {
 	case errors.Is(err, errSame):
 		if r.opt.Verbose {
@@ -469,6 +463,19 @@ func (r *run) gopherVerify(ctx context.Context, wd *watchdog.Watchdog, s *gopher
 	r.count(func(st *Stats) { st.Unchanged--; st.Planned++ })
 	r.logf("changed %s: its SHA-256 differs from the manifest's; replaced", u)
 	r.record(Record{URL: u, Path: local, Menu: menu, Size: cw.n}, cw.n, h)
+}
+
+// gopherGet asks for the document u; false (reported) when it cannot.
+func (r *run) gopherGet(ctx context.Context, s *gopherSite, u string) (*access.Response, bool) {
+	iu, err := rfc1738.Parse(u)
+	if err == nil {
+		var resp *access.Response
+		if resp, err = s.c.Get(ctx, iu); err == nil {
+			return resp, true
+		}
+	}
+	r.fileFailed(ctx, u, err)
+	return nil, false
 }
 
 // errSame ends the write of a rechecked document identical to its copy:
@@ -506,14 +513,8 @@ func (r *run) gopherDocWith(ctx context.Context, wd *watchdog.Watchdog, s *gophe
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	iu, err := rfc1738.Parse(u)
-	if err != nil {
-		r.fileFailed(ctx, u, err)
-		return
-	}
-	resp, err := s.c.Get(ctx, iu)
-	if err != nil {
-		r.fileFailed(ctx, u, err)
+	resp, ok := r.gopherGet(ctx, s, u)
+	if !ok {
 		return
 	}
 	// A menu gives no size: --max-size and --max-total count the
