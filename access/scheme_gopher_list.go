@@ -43,6 +43,10 @@ func (gopherHandler) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error
 		}
 	}
 	info.Detail = fmt.Sprintf("%s type %c, first %d bytes read", what, req.ItemType(), probe.Bytes)
+	if probe.Bytes == 0 {
+		info.Size = 0
+		info.Detail = fmt.Sprintf("empty %s type %c", what, req.ItemType())
+	}
 	return info, nil
 }
 

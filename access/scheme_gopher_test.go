@@ -700,3 +700,47 @@ func FuzzGopherListing(f *testing.F) {
 		}
 	})
 }
+
+// TestGopherLastDotIsData: a file whose last line is "." with no line
+// ending after it keeps that "." in every reading the tools make — get's
+// local text, mirror's bytes as sent (KeepLineEnds) and browse's (a
+// listing setting of JSON): RFC 1436's terminator is the line ".", CRLF,
+// and a server that sends files as stored (pygopherd) sends "\n." at the
+// end of such a file; curl and lynx keep the ".". gophernicus rewrites
+// the line ends of a text file, its last line's included, and so sends
+// "\r\n.\r\n": the RFC's terminator on the wire, removed as one.
+func TestGopherLastDotIsData(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		start       func(testing.TB) *testserver.GopherServer
+		wire, bytes string // as sent; as the mirror keeps it
+	}{
+		{"pygopherd", testserver.Pygopherd, testserver.GopherDotNoEOL, testserver.GopherDotNoEOL},
+		{"gophernicus", testserver.Gophernicus, "text\r\n.\r\n", "text\r\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := tt.start(t)
+			u := "gopher://127.0.0.1:" + strconv.Itoa(srv.Port) + "/0/dotnoeol.txt"
+			raw := NewClient()
+			raw.Listing = ListingRaw
+			if _, got, err := planAndGet(t, raw, u); err != nil || got != tt.wire {
+				t.Fatalf("sent %q, %v; want %q", got, err, tt.wire)
+			}
+			local := strings.ReplaceAll(tt.bytes, "\r\n", "\n")
+			for _, tc := range []struct {
+				what, want string
+				set        func(c *Client)
+			}{
+				{"get", local, func(c *Client) {}},
+				{"mirror", tt.bytes, func(c *Client) { c.KeepLineEnds = true }},
+				{"browse", local, func(c *Client) { c.Listing = ListingJSON }},
+			} {
+				c := NewClient()
+				tc.set(c)
+				if _, got, err := planAndGet(t, c, u); err != nil || got != tc.want {
+					t.Errorf("%s: %q, %v; want %q", tc.what, got, err, tc.want)
+				}
+			}
+		})
+	}
+}

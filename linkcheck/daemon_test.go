@@ -136,21 +136,39 @@ func TestGopherStall(t *testing.T) {
 	}
 }
 
-// RFC 1436: a type-3 error item, or an empty reply, is broken.
+// RFC 1436: a type-3 error item, or an empty menu, is broken; an empty
+// document is an empty file, sent whole: ok.
 func TestGopherFaults(t *testing.T) {
 	k := newChecker(t)
 	for _, tt := range []struct {
-		reply, want string
+		reply, sel string
+		want       linkcheck.Status
+		detail     string
 	}{
-		{"3Not here\t\terror.host\t1\r\n.\r\n", "Not here"},
-		{"", "empty reply"},
+		{"3Not here\t\terror.host\t1\r\n.\r\n", "/1/menu", linkcheck.Broken, "Not here"},
+		{"3Not here\t\terror.host\t1\r\n.\r\n", "/0/doc.txt", linkcheck.Broken, "Not here"},
+		{"", "/1/menu", linkcheck.Broken, "empty reply"},
+		{"", "/0/doc.txt", linkcheck.OK, "empty text type 0"},
+		{"", "/9/blob.bin", linkcheck.OK, "empty item type 9"},
 	} {
 		f := testserver.NewGopherFake(t, testserver.GopherReply{Reply: []byte(tt.reply)})
-		for _, sel := range []string{"/1/menu", "/0/doc.txt"} {
-			st, detail := k.Check(testCtx(t), "gopher://"+f.Addr+sel)
-			if st != linkcheck.Broken || !strings.Contains(detail, tt.want) {
-				t.Errorf("%q for %s: %s %q, want broken with %q", tt.reply, sel, st, detail, tt.want)
-			}
+		st, detail := k.Check(testCtx(t), "gopher://"+f.Addr+tt.sel)
+		if st != tt.want || !strings.Contains(detail, tt.detail) {
+			t.Errorf("%q for %s: %s %q, want %s with %q", tt.reply, tt.sel, st, detail, tt.want, tt.detail)
+		}
+	}
+}
+
+// An empty file on gophernicus and pygopherd is ok.
+func TestGopherEmptyDocument(t *testing.T) {
+	k := newChecker(t)
+	for name, start := range map[string]func(testing.TB) *testserver.GopherServer{
+		"gophernicus": testserver.Gophernicus, "pygopherd": testserver.Pygopherd,
+	} {
+		g := start(t)
+		st, detail := k.Check(testCtx(t), fmt.Sprintf("gopher://%s:%d/0/empty.txt", g.Host, g.Port))
+		if st != linkcheck.OK {
+			t.Errorf("%s: empty.txt %s %q, want ok", name, st, detail)
 		}
 	}
 }

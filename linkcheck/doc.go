@@ -11,8 +11,8 @@
 //     host, HTTP/2 where a server offers it over TLS; the TLS policy of
 //     the access Client (its roots, or none checked).
 //   - gopher (§3.4): the selector sent and the first bytes read; an error
-//     item (type 3) or an empty reply is broken; a type-7 search is sent
-//     without a query.
+//     item (type 3) or an empty menu is broken, an empty document is ok;
+//     a type-7 search is sent without a query.
 //   - news (§3.6): STAT <message-id> or GROUP on the configured server;
 //     nntp (§3.7): GROUP, then STAT n.
 //   - wais (§3.9): the Z39.50 init and a search whose first record is

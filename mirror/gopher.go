@@ -17,6 +17,7 @@ import (
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/internal/atomicfile"
 	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
@@ -50,9 +51,11 @@ type gopherItem struct {
 // URL is the item's gopher URL.
 func (it gopherItem) URL() string { return it.url }
 
-// itemOf is the gopherItem of a menu entry.
+// itemOf is the gopherItem of a menu entry. Its strings are copies: the
+// entry's share the menu line, display string included, which the walk
+// does not keep.
 func itemOf(e access.Entry) gopherItem {
-	it := gopherItem{Selector: e.Attrs["selector"], Host: e.Attrs["host"], Plus: e.Attrs["plus"] != "", url: e.URL}
+	it := gopherItem{Selector: strings.Clone(e.Attrs["selector"]), Host: strings.Clone(e.Attrs["host"]), Plus: e.Attrs["plus"] != "", url: e.URL}
 	if t := e.Attrs["type"]; len(t) == 1 {
 		it.Type = t[0]
 	}
@@ -71,6 +74,21 @@ type gopherSite struct {
 	mu    sync.Mutex
 	named map[string]bool
 	whole map[string]bool
+	// The local paths given to an item in this run: two selectors of
+	// one local name ("" and "/", "/docs" and "/docs/") are one item,
+	// fetched and saved once.
+	claimed map[string]bool
+}
+
+// claim reports whether local is free in this run, and takes it.
+func (s *gopherSite) claim(local string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.claimed[local] {
+		return false
+	}
+	s.claimed[local] = true
+	return true
 }
 
 func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
@@ -78,7 +96,7 @@ func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
 	if v.Type != '1' {
 		return fmt.Errorf("mirror: %s is not a gopher menu (type %q); only a menu (type 1) can be mirrored", u, v.Type)
 	}
-	s := &gopherSite{c: r.opt.Access.Clone(), host: strings.ToLower(u.HostPort()), named: map[string]bool{}, whole: map[string]bool{}}
+	s := &gopherSite{c: r.opt.Access.Clone(), host: strings.ToLower(u.HostPort()), named: map[string]bool{}, whole: map[string]bool{}, claimed: map[string]bool{}}
 	s.c.KeepLineEnds = true // a copy keeps the server's bytes
 	s.raw = s.c.Clone()
 	s.raw.Listing = access.ListingRaw
@@ -95,6 +113,7 @@ func (r *run) mirrorGopher(ctx context.Context, u rfc1738.URL) error {
 		return fmt.Errorf("mirror: %s: %w", u, err)
 	}
 	it.url = string(b)
+	s.claim(s.localPath(it))
 	r.addGopher(s, it, 0, "")
 	if err := r.fr.Run(ctx); err != nil {
 		return err
@@ -250,8 +269,12 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		r.fileFailed(ctx, u, err)
 		return
 	}
+	// The menu reader refuses a menu beyond gopher.DefaultMaxMenuBytes
+	// (16 MiB): saved holds no more. Of the items, only those the walk
+	// follows or names are kept; the others are counted.
 	var saved bytes.Buffer
 	var items []gopherItem
+	recorded, plus := 0, false
 	for {
 		e, err := ents.Next()
 		wd.Touch()
@@ -271,22 +294,25 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		}
 		saved.WriteString(e.Attrs["line"])
 		saved.WriteString("\r\n")
-		items = append(items, itemOf(e))
+		it := itemOf(e)
+		plus = plus || it.Plus && s.itemHost(it) == s.itemHost(menu)
+		switch {
+		case it.Type == 'i' || it.Type == '3':
+		case keepsCopy(it):
+			items = append(items, it)
+		default:
+			recorded++
+		}
 	}
 	if err := ents.Close(); err != nil {
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.count(func(st *Stats) { st.Dirs++ })
+	r.count(func(st *Stats) { st.Dirs++; st.Recorded += recorded })
 	if parent == "" && !menu.Plus {
 		// No menu line marked the URL's own menu; its server is a
 		// Gopher+ one when it marks the menu's items so.
-		for _, it := range items {
-			if it.Plus && s.itemHost(it) == s.itemHost(menu) {
-				menu.Plus = true
-				break
-			}
-		}
+		menu.Plus = plus
 	}
 	if r.opt.Delete {
 		// Each item that has a local copy, followed in this run or
@@ -295,10 +321,8 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		whole = ents.Whole()
 		var named []string
 		for _, it := range items {
-			if keepsCopy(it) {
-				p := s.localPath(it)
-				named = append(named, p, p+GopherPlusSuffix)
-			}
+			p := s.localPath(it)
+			named = append(named, p, p+GopherPlusSuffix)
 		}
 		s.name(named...)
 	}
@@ -312,16 +336,15 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 	}
 	for _, it := range items {
 		switch {
-		case it.Type == 'i' || it.Type == '3':
-			continue
-		case !keepsCopy(it):
-			r.count(func(st *Stats) { st.Recorded++ })
-			continue
 		case !r.opt.SpanHosts && s.itemHost(it) != s.host:
 			r.count(func(st *Stats) { st.Recorded++ })
 			continue
 		case s.itemHost(it) != s.host && !r.guard(it):
 			continue
+		}
+		rel := s.localPath(it)
+		if !s.claim(rel) {
+			continue // "/x" and "/x/": one name, one item
 		}
 		if it.Type == '1' {
 			if r.opt.Depth > 0 && depth+2 > r.opt.Depth {
@@ -330,13 +353,20 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 			r.addGopher(s, it, depth+1, local)
 			continue
 		}
-		rel := s.localPath(it)
 		// A menu names no size or time: a document already complete in
-		// the manifest is not fetched again, unless it is a Gopher+ one
-		// whose attributes (+ADMIN's Mod-Date, +VIEWS' sizes) changed.
+		// the manifest is not fetched again. A Gopher+ one is fetched
+		// when its attributes (+ADMIN's Mod-Date, +VIEWS' sizes)
+		// changed; a plain one, with Recheck, when its SHA-256 did; else
+		// it is kept unverified, and counted so.
 		if fetch, unchanged := r.want(rel, -1, zeroTime); !fetch {
-			if unchanged && it.Plus && !r.opt.DryRun {
+			switch {
+			case !unchanged:
+			case it.Plus && !r.opt.DryRun:
 				r.add(it.URL(), depth, func(ctx context.Context, wd *watchdog.Watchdog) { r.gopherRecheck(ctx, wd, s, it, local) })
+			case r.opt.Recheck && !r.opt.DryRun:
+				r.add(it.URL(), depth, func(ctx context.Context, wd *watchdog.Watchdog) { r.gopherVerify(ctx, wd, s, it, local) })
+			default:
+				r.count(func(st *Stats) { st.Unchanged--; st.NotRechecked++ })
 			}
 			continue
 		}
@@ -403,26 +433,93 @@ func (r *run) gopherRecheck(ctx context.Context, wd *watchdog.Watchdog, s *gophe
 	r.gopherDocWith(ctx, wd, s, it, menu, b)
 }
 
+// gopherVerify fetches again a plain gopher document the manifest has
+// whole (Options.Recheck), and replaces the local copy only when the
+// SHA-256 of what came differs from the manifest's: an identical copy
+// is left as it was, its time included.
+func (r *run) gopherVerify(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopherItem, menu string) {
+	u := it.URL()
+	local := s.localPath(it)
+	old, _ := r.man.read(local)
+	resp, ok := r.gopherGet(ctx, s, u)
+	if !ok {
+		return
+	}
+	h := sha256.New()
+	cw := &countWriter{h: h}
+	end := &verifyEnd{body: resp.Body, same: func() bool { return hex.EncodeToString(h.Sum(nil)) == old.SHA256 }}
+	err := atomicfile.WriteIn(r.root, local, io.TeeReader(r.limited(wd.Reader(resp.Body)), cw), end)
+	switch {
+	case errors.Is(err, errSame):
+		if r.opt.Verbose {
+			r.logf("verified %s: its SHA-256 is the manifest's", u)
+		}
+		return
+	case err != nil:
+		resp.Body.Close()
+		r.fileFailed(ctx, u, err)
+		return
+	}
+	r.count(func(st *Stats) { st.Unchanged--; st.Planned++ })
+	r.logf("changed %s: its SHA-256 differs from the manifest's; replaced", u)
+	r.record(Record{URL: u, Path: local, Menu: menu, Size: cw.n}, cw.n, h)
+}
+
+// gopherGet asks for the document u; false (reported) when it cannot.
+func (r *run) gopherGet(ctx context.Context, s *gopherSite, u string) (*access.Response, bool) {
+	iu, err := rfc1738.Parse(u)
+	if err == nil {
+		var resp *access.Response
+		if resp, err = s.c.Get(ctx, iu); err == nil {
+			return resp, true
+		}
+	}
+	r.fileFailed(ctx, u, err)
+	return nil, false
+}
+
+// errSame ends the write of a rechecked document identical to its copy:
+// atomicfile drops what it wrote.
+var errSame = errors.New("the same bytes as the local copy")
+
+// verifyEnd is the closer of a rechecked document: it reads the
+// protocol's end, then refuses the new file when it is the same.
+type verifyEnd struct {
+	body io.Closer
+	same func() bool
+}
+
+func (v *verifyEnd) Close() error {
+	if err := v.body.Close(); err != nil {
+		return err
+	}
+	if v.same() {
+		return errSame
+	}
+	return nil
+}
+
 // gopherDocWith fetches a document, then saves attrs beside it, or, when
 // attrs is nil, asks its attributes.
 func (r *run) gopherDocWith(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopherItem, menu string, attrs []byte) {
 	u := it.URL()
 	local := s.localPath(it)
+	if r.totalReached() {
+		r.logf("skipped %s: --max-total reached", local)
+		r.count(func(st *Stats) { st.Skipped++; st.Planned-- })
+		return
+	}
 	if err := r.mkdir(parentDir(local)); err != nil {
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	iu, err := rfc1738.Parse(u)
-	if err != nil {
-		r.fileFailed(ctx, u, err)
+	resp, ok := r.gopherGet(ctx, s, u)
+	if !ok {
 		return
 	}
-	resp, err := s.c.Get(ctx, iu)
-	if err != nil {
-		r.fileFailed(ctx, u, err)
-		return
-	}
-	if !r.save(ctx, Record{URL: u, Path: local, Menu: menu}, wd.Reader(resp.Body), resp.Body) {
+	// A menu gives no size: --max-size and --max-total count the
+	// bytes as they come.
+	if !r.save(ctx, Record{URL: u, Path: local, Menu: menu}, r.limited(wd.Reader(resp.Body)), resp.Body) {
 		return
 	}
 	if attrs != nil {

@@ -47,9 +47,13 @@ type Options struct {
 	// relative to the mirror's top.
 	Include, Exclude []string
 	// MaxSize skips files larger than this many bytes; zero means none.
+	// A gopher document, whose menu gives no size, is counted as it
+	// arrives and stopped at the limit (ErrLimit).
 	MaxSize int64
 	// MaxTotal stops fetching once this many bytes were planned; zero
-	// means no bound.
+	// means no bound. Gopher documents count as their bytes arrive: the
+	// one that crosses the limit is stopped (ErrLimit), and the rest are
+	// skipped.
 	MaxTotal int64
 	// Delete removes local files whose remote ones are gone (only in
 	// directories listed whole in this run, and only inside the folder).
@@ -59,6 +63,12 @@ type Options struct {
 	DryRun bool
 	// SpanHosts lets a gopher mirror follow menus to other hosts.
 	SpanHosts bool
+	// Recheck fetches again the gopher documents that nothing else can
+	// recheck (a plain gopher menu gives no size or time) and replaces
+	// one only when its SHA-256 differs from the manifest's; without
+	// it they are kept on the manifest's word and counted in
+	// Stats.NotRechecked.
+	Recheck bool
 	// Access holds the §6 port guard (AllowPorts, AllowAnyPort) applied
 	// to the URL, to every gopher item on another server, and to the data
 	// ports an ftp server names, and the ftp trace; nil means
@@ -86,7 +96,14 @@ type Options struct {
 
 // Stats counts what a run did.
 type Stats struct {
+	// Unchanged counts files verified unchanged: an ftp listing's size
+	// and time, a Gopher+ item's attributes, or with Options.Recheck a
+	// gopher document fetched again whose SHA-256 is the manifest's.
 	Fetched, Unchanged, Deleted, Skipped, Failed, Refused int
+	// NotRechecked counts gopher documents the manifest has whole and
+	// that were not fetched again: a plain gopher menu gives no size or
+	// time to compare, so a change goes unseen (see Options.Recheck).
+	NotRechecked int
 	// Recorded counts gopher items kept in their menu, not followed:
 	// searches, telnet sessions, "h URL:" links, other servers.
 	Recorded int
@@ -109,6 +126,7 @@ type run struct {
 	jobs    map[string]job
 	stats   Stats
 	planned atomic.Int64
+	arrived atomic.Int64 // bytes of transfers counted as they came (see limited)
 	logMu   sync.Mutex
 }
 

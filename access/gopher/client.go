@@ -38,6 +38,9 @@ type Client struct {
 	// MaxMenuItems bounds the lines of a menu or attribute reply;
 	// 0 means DefaultMaxMenuItems.
 	MaxMenuItems int
+	// MaxMenuBytes bounds the bytes of a menu or attribute reply; 0
+	// means DefaultMaxMenuBytes (16 MiB).
+	MaxMenuBytes int64
 	// Unstuff removes the first dot of text lines that start with ".."
 	// (RFC 1436 dot-stuffing). Most servers never stuff (they send files
 	// as stored), so by default such lines are kept as sent.
@@ -62,6 +65,13 @@ func (c *Client) maxItems() int {
 		return c.MaxMenuItems
 	}
 	return DefaultMaxMenuItems
+}
+
+func (c *Client) maxBytes() int64 {
+	if c.MaxMenuBytes > 0 {
+		return c.MaxMenuBytes
+	}
+	return DefaultMaxMenuBytes
 }
 
 func (c *Client) trace(dir byte, line string) {
@@ -135,7 +145,7 @@ func (r *Response) Terminated() bool {
 // Menu returns a MenuReader over Body with the client's bounds and trace.
 func (r *Response) Menu() *MenuReader {
 	m := NewMenuReader(r.Body)
-	m.MaxLineLength, m.MaxItems, m.trace = r.c.maxLine(), r.c.maxItems(), r.c.Trace
+	m.MaxLineLength, m.MaxItems, m.MaxBytes, m.trace = r.c.maxLine(), r.c.maxItems(), r.c.maxBytes(), r.c.Trace
 	return m
 }
 
@@ -149,7 +159,7 @@ func (r *Response) Items() ([]Item, error) {
 // with the client's bounds and closes it.
 func (r *Response) Attributes() ([]Block, error) {
 	defer r.Body.Close()
-	return parseAttributes(bufio.NewReaderSize(r.Body, 4096), r.c.maxLine(), r.c.maxItems(), r.c.Trace)
+	return parseAttributes(bufio.NewReaderSize(r.Body, 4096), r.c.maxLine(), r.c.maxItems(), r.c.maxBytes(), r.c.Trace)
 }
 
 // Fetch connects to addr (host:port), sends the request line of req and

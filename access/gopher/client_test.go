@@ -114,8 +114,12 @@ func TestFetchText(t *testing.T) {
 		// ".." lines are kept as sent (most servers never dot-stuff).
 		{"terminated", "line 1\r\n..dots\r\n.x\r\nend\r\n.\r\n", "line 1\r\n..dots\r\n.x\r\nend\r\n", true},
 		{"LF only", "a\n.\n", "a\n", true},
-		{"terminator without CRLF", "a\r\n.", "a\r\n", true},
-		{"terminator without LF", "a\r\n.\r", "a\r\n", true},
+		// RFC 1436's terminator is a line: ".", CRLF. A last "." with no
+		// line ending is a file's own last line, sent as stored
+		// (gophernicus, pygopherd): data, as curl and lynx keep it.
+		{"last dot without CRLF is data", "a\r\n.", "a\r\n.", false},
+		{"last dot without LF is data", "a\r\n.\r", "a\r\n.\r", false},
+		{"only a dot without CRLF is data", ".", ".", false},
 		// gophernicus: no terminator, the server just closes.
 		{"closed", "Hello\r\nSecond line.\r\n", "Hello\r\nSecond line.\r\n", false},
 		{"no final newline", "Hello", "Hello", false},
@@ -431,6 +435,27 @@ func TestFetchFaults(t *testing.T) {
 		items, err := resp.Items()
 		if !errors.Is(err, gopher.ErrTooManyItems) || len(items) != 10 {
 			t.Errorf("%d items, err %v; want 10 and ErrTooManyItems", len(items), err)
+		}
+	})
+	t.Run("menu beyond DefaultMaxMenuBytes", func(t *testing.T) {
+		// Lines and line count within their bounds (64 KiB, 100,000):
+		// the bytes are not, and the read stops at 16 MiB.
+		h := testserver.NewHostile(t, testserver.HostileConfig{Fault: testserver.FaultEndless,
+			Line: "i" + strings.Repeat("x", 60000) + "	line %d	h	1"})
+		resp, err := (&gopher.Client{}).Fetch(ctxT(t), h.Addr, gopher.Request{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items, err := resp.Items()
+		if !errors.Is(err, gopher.ErrTooLarge) || len(items) > gopher.DefaultMaxMenuBytes/60000 {
+			t.Errorf("%d items, err %v; want ErrTooLarge", len(items), err)
+		}
+	})
+	t.Run("attributes beyond MaxMenuBytes", func(t *testing.T) {
+		f := testserver.NewGopherFake(t, reply("+-2\r\n+ABSTRACT:\r\n"+strings.Repeat(" abstract line\r\n", 1000)))
+		_, err := (&gopher.Client{MaxMenuBytes: 4096}).Attributes(ctxT(t), f.Addr, gopher.Request{Type: '0', Selector: "/a"})
+		if !errors.Is(err, gopher.ErrTooLarge) {
+			t.Errorf("err %v, want ErrTooLarge", err)
 		}
 	})
 	t.Run("oversized error block", func(t *testing.T) {

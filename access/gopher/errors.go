@@ -17,6 +17,10 @@ var ErrLineTooLong = errors.New("line too long")
 // the client's bound.
 var ErrTooManyItems = errors.New("too many items")
 
+// ErrTooLarge reports a menu or attribute reply longer than the client's
+// MaxMenuBytes: it is refused, and read no further.
+var ErrTooLarge = errors.New("reply too large")
+
 // RequestError reports a request that cannot be sent: a field holds a byte
 // the Gopher line protocol cannot carry (RFC 1738 §3.4.1, §6). Nothing was
 // sent when it is returned.

@@ -14,6 +14,11 @@ import (
 const (
 	DefaultMaxLineLength = 64 << 10 // bytes in one menu, header or attribute line
 	DefaultMaxMenuItems  = 100000   // lines in one menu or attribute reply
+	// DefaultMaxMenuBytes bounds one menu or attribute reply, its line
+	// ends included: 16 MiB, 100,000 lines of 160 bytes. The line and
+	// line-count bounds alone would admit 6.4 GB, and a reader that keeps
+	// a menu's lines (a mirror saves them) would hold it all.
+	DefaultMaxMenuBytes = 16 << 20
 )
 
 // Item is one line of a Gopher menu (RFC 1436 §3.8 "Item"):
@@ -107,15 +112,18 @@ func (e *MenuError) Error() string {
 // lone "." line or at EOF (pygopherd's menus have no final "."), and skips
 // malformed lines, keeping them in Malformed: a menu with one broken line is
 // still a menu, and the caller decides whether the broken lines matter.
-// A line longer than MaxLineLength or more than MaxItems lines end the read
-// with a *ProtocolError.
+// A line longer than MaxLineLength, more than MaxItems lines or more than
+// MaxBytes bytes end the read with a *ProtocolError (ErrLineTooLong,
+// ErrTooManyItems, ErrTooLarge).
 type MenuReader struct {
-	MaxLineLength int // 0 means DefaultMaxLineLength
-	MaxItems      int // 0 means DefaultMaxMenuItems; counts every line read
+	MaxLineLength int   // 0 means DefaultMaxLineLength
+	MaxItems      int   // 0 means DefaultMaxMenuItems; counts every line read
+	MaxBytes      int64 // 0 means DefaultMaxMenuBytes; counts every byte read
 	Malformed     []*LineError
 
 	br    *bufio.Reader
 	line  int
+	bytes int64
 	done  bool
 	trace func(dir byte, line string)
 }
@@ -139,8 +147,12 @@ func (m *MenuReader) Next() (Item, error) {
 	if maxItems <= 0 {
 		maxItems = DefaultMaxMenuItems
 	}
+	maxBytes := m.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxMenuBytes
+	}
 	for !m.done {
-		line, err := readLine(m.br, maxLine)
+		line, n, err := readLineN(m.br, maxLine)
 		if err == io.EOF {
 			m.done = true
 			break
@@ -149,6 +161,11 @@ func (m *MenuReader) Next() (Item, error) {
 		if err != nil {
 			m.done = true
 			return Item{}, &ProtocolError{Op: "read menu", Line: m.line, Err: err}
+		}
+		if m.bytes += int64(n); m.bytes > maxBytes {
+			m.done = true
+			return Item{}, &ProtocolError{Op: "read menu", Line: m.line,
+				Err: fmt.Errorf("more than %d bytes: %w", maxBytes, ErrTooLarge)}
 		}
 		if m.line > maxItems {
 			m.done = true

@@ -22,24 +22,29 @@ type Block struct {
 // item, "$" for every item of a directory; §3.4.6, §3.4.7). A leading
 // Gopher+ status line ("+-1", "+-2", "+N") is skipped if present, and a lone
 // "." ends the reply. Lines are bounded by DefaultMaxLineLength and the
-// reply by DefaultMaxMenuItems lines.
+// reply by DefaultMaxMenuItems lines and DefaultMaxMenuBytes bytes.
 func ParseAttributes(r io.Reader) ([]Block, error) {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReaderSize(r, 4096)
 	}
-	return parseAttributes(br, DefaultMaxLineLength, DefaultMaxMenuItems, nil)
+	return parseAttributes(br, DefaultMaxLineLength, DefaultMaxMenuItems, DefaultMaxMenuBytes, nil)
 }
 
-func parseAttributes(br *bufio.Reader, maxLine, maxLines int, trace func(byte, string)) ([]Block, error) {
+func parseAttributes(br *bufio.Reader, maxLine, maxLines int, maxBytes int64, trace func(byte, string)) ([]Block, error) {
 	var blocks []Block
+	var read int64
 	for n := 1; ; n++ {
-		line, err := readLine(br, maxLine)
+		line, size, err := readLineN(br, maxLine)
 		if err == io.EOF {
 			return blocks, nil
 		}
 		if err != nil {
 			return blocks, &ProtocolError{Op: "read attributes", Line: n, Err: err}
+		}
+		if read += int64(size); read > maxBytes {
+			return blocks, &ProtocolError{Op: "read attributes", Line: n,
+				Err: fmt.Errorf("more than %d bytes: %w", maxBytes, ErrTooLarge)}
 		}
 		if n > maxLines {
 			return blocks, &ProtocolError{Op: "read attributes", Line: n,

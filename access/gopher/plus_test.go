@@ -171,7 +171,7 @@ func FuzzParseAttributes(f *testing.F) {
 	f.Add([]byte("+ASK:\n Ask: a\tb\n Choose: c\n+VIEWS:\n x/y z: <1k>\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const maxLine, maxLines = 128, 32
-		blocks, err := parseAttributes(bufio.NewReader(bytes.NewReader(data)), maxLine, maxLines, nil)
+		blocks, err := parseAttributes(bufio.NewReader(bytes.NewReader(data)), maxLine, maxLines, 4096, nil)
 		var pe *ProtocolError
 		if err != nil && !errors.As(err, &pe) {
 			t.Fatalf("error type %T: %v", err, err)

@@ -28,7 +28,7 @@ func (e *ProbeError) Error() string { return e.Reason }
 
 // Probe sends req and reads the first bytes of the reply, the lightest
 // proof that the selector names an item: an error item (type 3, RFC
-// 1436) or a Gopher+ error status is a *ServerError, an empty reply, a
+// 1436) or a Gopher+ error status is a *ServerError, an empty menu, a
 // menu whose first line is no item and a one-line "Error: " text (what
 // gophernicus sends for a missing selector of any type) are a
 // *ProbeError. The connection is closed after.
@@ -51,6 +51,12 @@ func (c *Client) Probe(ctx context.Context, addr string, req Request) (Probe, er
 		}
 	}
 	if n == 0 {
+		if resp.Kind != Menu {
+			// An empty file is a document all the same (RFC 1436 puts
+			// no floor on a document's length): the server sent it
+			// whole, which is what a missing one never gets.
+			return Probe{Kind: resp.Kind}, nil
+		}
 		return Probe{}, &ProbeError{Reason: "empty reply"}
 	}
 	first, _, _ := strings.Cut(string(buf[:n]), "\n")

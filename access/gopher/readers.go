@@ -13,32 +13,40 @@ import (
 // a nil error; io.EOF comes only when nothing was left. The buffered reader
 // never holds more than its own size: a longer line is ErrLineTooLong.
 func readLine(br *bufio.Reader, max int) (string, error) {
+	line, _, err := readLineN(br, max)
+	return line, err
+}
+
+// readLineN is readLine that also returns the count of bytes read, the
+// line's ending included.
+func readLineN(br *bufio.Reader, max int) (string, int, error) {
 	var acc []byte
 	for {
 		frag, err := br.ReadSlice('\n')
 		if len(acc)+len(frag) > max+2 { // +2: the CRLF itself
-			return "", ErrLineTooLong
+			return "", len(acc) + len(frag), ErrLineTooLong
 		}
 		acc = append(acc, frag...)
+		n := len(acc)
 		switch err {
 		case nil:
 			acc = bytes.TrimSuffix(acc[:len(acc)-1], []byte{'\r'})
 			if len(acc) > max {
-				return "", ErrLineTooLong
+				return "", n, ErrLineTooLong
 			}
-			return string(acc), nil
+			return string(acc), n, nil
 		case bufio.ErrBufferFull:
 			continue
 		case io.EOF:
 			if len(acc) == 0 {
-				return "", io.EOF
+				return "", 0, io.EOF
 			}
 			if len(acc) > max {
-				return "", ErrLineTooLong
+				return "", n, ErrLineTooLong
 			}
-			return string(acc), nil
+			return string(acc), n, nil
 		default:
-			return "", err
+			return "", n, err
 		}
 	}
 }
@@ -49,9 +57,12 @@ func readLine(br *bufio.Reader, max int) (string, error) {
 // with ".", but most servers (gophernicus, geomyidae) send files as they
 // are on disk: no terminator, no stuffing, the end marked by the close. A
 // file may itself hold a "." line or a ".." line. So a lone "." line
-// (CRLF or LF, or "." at the very end) is taken as the terminator, and
-// removed, only when the connection closes right after it; anywhere else
-// it is data. Lines starting ".." are kept as sent, unless unstuff says
+// (".", then CRLF or LF) is taken as the terminator, and removed, only
+// when the connection closes right after it; anywhere else it is data.
+// A last line "." with no line ending after it is data too: RFC 1436's
+// terminator is a line, ".", CRLF, and a server that sends a file as
+// stored (gophernicus, pygopherd) sends a file ending in "\n." so; curl
+// and lynx keep that ".". Lines starting ".." are kept as sent, unless unstuff says
 // the server dot-stuffs, when they lose their first dot. Everything else,
 // including the end of the stream without a terminator, passes unchanged.
 // It keeps only a few bytes of lookahead, so lines of any length stream
@@ -140,9 +151,10 @@ func (d *dotReader) Read(p []byte) (int, error) {
 						return n, io.EOF
 					}
 					d.dotLines++
-				} else if err == io.EOF && (len(head) == 1 || len(head) == 2 && head[1] == '\r') {
-					// "." (or ".\r") then the close: a terminator without
-					// its line ending.
+				} else if d.eager && err == io.EOF && (len(head) == 1 || len(head) == 2 && head[1] == '\r') {
+					// A Gopher+ error block's "." (or ".\r") then the
+					// close: its end, without its line ending. In a text
+					// body it is data (see dotReader).
 					d.br.Discard(len(head))
 					d.done, d.terminated = true, true
 					return n, io.EOF

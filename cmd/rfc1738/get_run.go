@@ -474,10 +474,9 @@ func (g *getter) fetch(j *getJob) (int64, error) {
 		retry := attempt < g.o.retries && g.ctx.Err() == nil && transient &&
 			(part != nil || n == 0) // what went to stdout cannot be taken back
 		if !retry {
-			if part != nil && part.Abort(g.o.resume || g.interrupted() != nil && g.o.resume) {
-				g.mu.Lock()
-				g.kept = append(g.kept, safetext.Escape(part.Name))
-				g.mu.Unlock()
+			// An interrupt keeps what came, -C or not (as curl and wget
+			// do): -C resumes it, a run without -C starts it over.
+			if part != nil && g.abort(part, g.o.resume || g.interrupted() != nil) {
 				if g.interrupted() == nil {
 					err = fmt.Errorf("%w (kept %s, %d bytes, for -C to resume)", err, safetext.Escape(part.Name), part.Offset())
 				}
@@ -492,11 +491,23 @@ func (g *getter) fetch(j *getJob) (int64, error) {
 		case <-time.After(delay):
 		case <-g.ctx.Done():
 			if part != nil {
-				part.Abort(g.o.resume)
+				g.abort(part, true)
 			}
 			return total, context.Cause(g.ctx)
 		}
 	}
+}
+
+// abort closes a part file that failed, keeping it for a resume when keep
+// says so and it holds bytes; it reports whether it was kept.
+func (g *getter) abort(part *download.Part, keep bool) bool {
+	if !part.Abort(keep) {
+		return false
+	}
+	g.mu.Lock()
+	g.kept = append(g.kept, safetext.Escape(part.Name))
+	g.mu.Unlock()
+	return true
 }
 
 // attempt makes one try at a job: a resume from the part file's end when

@@ -87,8 +87,9 @@ func TestTTYInterrupt(t *testing.T) {
 		status                    int
 		kept                      bool
 	}{
-		{"Ctrl-C", "", "C-c", "interrupted by SIGINT", 130, false},
-		{"SIGTERM", "", "TERM", "interrupted by SIGTERM", 143, false},
+		// An interrupt keeps what came, -C or not, as curl and wget do.
+		{"Ctrl-C", "", "C-c", "interrupted by SIGINT; kept .out.bin.part for -C to resume", 130, true},
+		{"SIGTERM", "", "TERM", "interrupted by SIGTERM; kept .out.bin.part for -C to resume", 143, true},
 		{"Ctrl-C with -C", "-C - ", "C-c", "interrupted by SIGINT; kept .out.bin.part for -C to resume", 130, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -34,6 +34,7 @@ func runMirror(e *env, args []string) int {
 	del := fs.Bool("delete", false, "remove local files whose remote ones are gone (never outside DIR)")
 	dry := fs.Bool("dry-run", false, "print what would be fetched or deleted; change nothing")
 	span := fs.Bool("span-hosts", false, "gopher: follow menus to other hosts and ports too")
+	recheck := fs.Bool("recheck", false, "gopher: fetch again the documents a plain menu gives no size or time for, and replace one only when its SHA-256 differs")
 	idle := fs.Duration("idle-timeout", mirror.DefaultIdleTimeout, "give up on a listing or file when nothing arrives for this long (0: never); the run goes on")
 	verbose := fs.Bool("v", false, "print a line per fetched file, not only problems")
 	quiet := fs.Bool("q", false, "no progress line and no summary")
@@ -54,7 +55,7 @@ func runMirror(e *env, args []string) int {
 	opt := mirror.Options{
 		Parallel: *parallel, Depth: *depth, Include: include, Exclude: exclude,
 		MaxSize: *maxSize, MaxTotal: *maxTotal, Delete: *del, DryRun: *dry,
-		SpanHosts: *span, Email: c.Email, Verbose: *verbose || *dry, Log: e.stdout,
+		SpanHosts: *span, Recheck: *recheck, Email: c.Email, Verbose: *verbose || *dry, Log: e.stdout,
 		IdleTimeout: *idle, Access: c,
 	}
 	if *idle <= 0 {
@@ -102,6 +103,9 @@ func runMirror(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, " (exit status %d, the worst: %s)", w, statusName(w))
 		}
 		fmt.Fprintln(e.stderr)
+		if st.NotRechecked > 0 {
+			fmt.Fprintf(e.stderr, "mirror: %d not rechecked: a plain gopher server gives no size or time, so a change is not seen; --recheck fetches them again\n", st.NotRechecked)
+		}
 	}
 	if s := caught(); s != nil {
 		fmt.Fprintf(e.stderr, "rfc1738 mirror: interrupted by %s; run it again to go on\n", signalName(s))

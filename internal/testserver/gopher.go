@@ -90,6 +90,9 @@ echo "0Result for ${QUERY_STRING}	/hello.txt	127.0.0.1	7070"
 const (
 	GopherLoneDot = "line1\r\n.\r\n..dots\r\nend\r\n"
 	GopherDotEnd  = "text\r\n.\r\n"
+	// GopherDotNoEOL is a file whose last line is "." with no line ending
+	// after it: sent as stored, that "." is data, no terminator.
+	GopherDotNoEOL = "text\n."
 )
 
 // GopherLinks is the gophermap of the Gophernicus tree's /links menu:
@@ -108,6 +111,8 @@ const GopherLinks = "hExample link\tURL:http://example.org/\n" +
 //	dots.txt            lines starting with "." and "..", sent without dot-stuffing
 //	lonedot.txt         GopherLoneDot: a line that is only ".", then more lines
 //	dotend.txt          GopherDotEnd: text whose last line is only "."
+//	dotnoeol.txt        GopherDotNoEOL: text ending in "\n." (no line end)
+//	empty.txt           an empty file
 //	links/gophermap     GopherLinks: "h" items with "URL:" selectors
 //	docs/readme.txt, docs/with space.txt, docs/blob.bin (GopherBlob)
 //	cgi-bin/search      GophernicusSearchCGI
@@ -125,6 +130,8 @@ func Gophernicus(t testing.TB) *GopherServer {
 		"dots.txt":            ".dot line\r\n..two dots\r\nplain\r\n",
 		"lonedot.txt":         GopherLoneDot,
 		"dotend.txt":          GopherDotEnd,
+		"dotnoeol.txt":        GopherDotNoEOL,
+		"empty.txt":           "",
 		"links/gophermap":     GopherLinks,
 		"docs/readme.txt":     "a document\n",
 		"docs/with space.txt": "space name\n",
@@ -191,6 +198,8 @@ func Pygopherd(t testing.TB) *GopherServer {
 		"form.txt.ask":       PygopherdForm,
 		"docs/readme.txt":    "a document\n",
 		"docs/blob.bin":      string(GopherBlob()),
+		"dotnoeol.txt":       GopherDotNoEOL,
+		"empty.txt":          "",
 	})
 	state := t.TempDir()
 	port := FreePort(t)

@@ -1,0 +1,56 @@
+package mirror
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ErrLimit is wrapped by the error of a transfer stopped by
+// Options.MaxSize or Options.MaxTotal: more bytes arrived than they
+// allow. What came is dropped; nothing is saved under the item's name.
+var ErrLimit = errors.New("limit reached")
+
+// limited counts the bytes of one transfer as they arrive, against
+// Options.MaxSize for the item and Options.MaxTotal for the run: a
+// server that announces no size (a gopher document) or a wrong one is
+// stopped at the limit, one byte past it at most, whatever it sends.
+func (r *run) limited(src io.Reader) io.Reader {
+	if r.opt.MaxSize <= 0 && r.opt.MaxTotal <= 0 {
+		return src
+	}
+	return &limitReader{r: r, src: src}
+}
+
+// totalReached reports whether Options.MaxTotal bytes have arrived.
+func (r *run) totalReached() bool {
+	return r.opt.MaxTotal > 0 && r.arrived.Load() >= r.opt.MaxTotal
+}
+
+type limitReader struct {
+	r   *run
+	src io.Reader
+	n   int64 // bytes of this transfer
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	o := &l.r.opt
+	// Ask for one byte more than is left: an exact fit is no excess.
+	if o.MaxSize > 0 && int64(len(p)) > o.MaxSize-l.n+1 {
+		p = p[:o.MaxSize-l.n+1]
+	}
+	if o.MaxTotal > 0 {
+		if left := o.MaxTotal - l.r.arrived.Load() + 1; int64(len(p)) > left {
+			p = p[:max(left, 1)]
+		}
+	}
+	n, err := l.src.Read(p)
+	l.n += int64(n)
+	if o.MaxSize > 0 && l.n > o.MaxSize {
+		return n, fmt.Errorf("more than --max-size %d bytes arrived: %w", o.MaxSize, ErrLimit)
+	}
+	if o.MaxTotal > 0 && l.r.arrived.Add(int64(n)) > o.MaxTotal {
+		return n, fmt.Errorf("--max-total %d bytes reached: %w", o.MaxTotal, ErrLimit)
+	}
+	return n, err
+}

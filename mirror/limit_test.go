@@ -1,0 +1,98 @@
+package mirror
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rfc1738/rfc1738/access/gopher"
+	"github.com/rfc1738/rfc1738/internal/testserver"
+)
+
+// TestMirrorGopherLimits: a gopher menu gives no size, so --max-size and
+// --max-total count a document's bytes as they arrive. An 8 MiB document
+// under --max-size 1000, and a hole of 8 MiB under --max-total 1000, are
+// stopped at the limit: nothing under their names, no manifest line, the
+// error wraps ErrLimit; once the total is reached the other documents
+// are skipped. (The gopher mirror used to ignore both limits.)
+func TestMirrorGopherLimits(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<19)
+	fake := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
+		switch string(req) {
+		case "/menu\r\n":
+			return testserver.GopherReply{Reply: gopherMenu(addr, "9 /small", "9 /big", "9 /after")}
+		case "/big\r\n":
+			return testserver.GopherReply{Reply: big}
+		}
+		return testserver.GopherReply{Reply: []byte("small item")}
+	})
+	url := "gopher://" + fake.Addr + "/1/menu"
+	for _, tt := range []struct {
+		name    string
+		opt     Options
+		want    []string // files saved, besides the menu
+		msg     string
+		skipped int
+	}{
+		{"max-size", Options{MaxSize: 1000}, []string{"after", "small"}, "more than --max-size 1000 bytes arrived", 0},
+		{"max-total", Options{MaxTotal: 1000}, []string{"small"}, "--max-total 1000 bytes reached", 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var log bytes.Buffer
+			var errs []error
+			tt.opt.Log, tt.opt.Parallel = &log, 1
+			tt.opt.Failure = func(err error) { errs = append(errs, err) }
+			st, err := Mirror(context.Background(), url, dir, tt.opt)
+			if err != nil || st.Failed != 1 || st.Skipped != tt.skipped || st.Bytes > 1000 {
+				t.Fatalf("Mirror = %+v, %v; want big failed, %d skipped\n%s", st, err, tt.skipped, log.String())
+			}
+			if len(errs) != 1 || !errors.Is(errs[0], ErrLimit) || !strings.Contains(log.String(), tt.msg) {
+				t.Errorf("errors %v, want one wrapping ErrLimit; log lacks %q?\n%s", errs, tt.msg, log.String())
+			}
+			ents, _ := os.ReadDir(dir)
+			var names []string
+			for _, e := range ents {
+				if e.Name() != "menu" && e.Name() != ManifestName { // the menu is menu/%gophermap
+					names = append(names, e.Name())
+				}
+			}
+			if strings.Join(names, " ") != strings.Join(tt.want, " ") {
+				t.Errorf("the folder holds %q, want %q", names, tt.want)
+			}
+			recs := readManifest(t, dir)
+			if _, ok := recs["big"]; ok || len(recs) != len(tt.want)+1 {
+				t.Errorf("manifest %v", recs)
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, "small")); string(b) != "small item" {
+				t.Errorf("small = %q, %v", b, err)
+			}
+		})
+	}
+}
+
+// TestMirrorGopherMenuTooLarge: a menu of well-formed lines without end
+// is refused at gopher.DefaultMaxMenuBytes with an error naming it, and
+// nothing of it is saved.
+func TestMirrorGopherMenuTooLarge(t *testing.T) {
+	h := testserver.NewHostile(t, testserver.HostileConfig{Fault: testserver.FaultEndless,
+		Line: "0document %d " + strings.Repeat("x", 500) + "\t/doc/%d\t127.0.0.1\t1"})
+	dir := t.TempDir()
+	var log bytes.Buffer
+	var errs []error
+	url := "gopher://" + h.Addr + "/1/big"
+	st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Failure: func(err error) { errs = append(errs, err) }})
+	if err != nil || st.Failed != 1 || st.Fetched != 0 || len(errs) != 1 || !errors.Is(errs[0], gopher.ErrTooLarge) {
+		t.Fatalf("Mirror = %+v, %v, %v; want the menu failed with gopher.ErrTooLarge\n%s", st, err, errs, log.String())
+	}
+	if want := "fetch " + url + ": "; !strings.Contains(log.String(), want) || !strings.Contains(log.String(), "more than 16777216 bytes") {
+		t.Errorf("log lacks %q and the bound:\n%s", want, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "big")); err == nil {
+		t.Errorf("something of the menu was saved")
+	}
+}
