@@ -67,7 +67,8 @@ const (
 	KindSession   Kind = "session"   // an interactive session (telnet, gopher 8 and T)
 	KindMailbox   Kind = "mailbox"   // a mailto address
 	KindInfo      Kind = "info"      // a line of text in a listing, naming nothing
-	KindOther     Kind = "other"     // anything else a server lists (a symbolic link, a CSO server)
+	KindLink      Kind = "link"      // a symbolic link (ftp): Attrs["target"] is its target as listed
+	KindOther     Kind = "other"     // anything else a server lists (a CSO server)
 )
 
 // Info is what a Stat learned of a URL's object.
@@ -87,6 +88,9 @@ type Entry struct {
 	Kind Kind
 	Size int64     // bytes, -1 when unknown
 	Time time.Time // modification time, zero when unknown
+	// Precision is how coarse Time is: 0 when it is to the second (or
+	// unknown), time.Minute or a day for an ftp LIST's ls -l times.
+	Precision time.Duration
 	// Attrs holds the server's other facts, by protocol: the MLSD facts of
 	// an ftp entry ("perm", "unique"…), a gopher item's "type", "selector",
 	// "host", "port", "plus" and its "line" as sent, an article's

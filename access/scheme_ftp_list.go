@@ -127,10 +127,13 @@ func (h ftpHandler) list(ctx context.Context, c *Client, p *Plan) (_ *Entries, _
 		case err != nil:
 			return Entry{}, err
 		}
-		ent := Entry{Name: e.Name, Kind: KindFile, Size: e.Size, Time: e.Time}
+		ent := Entry{Name: e.Name, Kind: KindFile, Size: e.Size, Time: e.Time, Precision: e.Precision}
 		url, ok := ftp.ItemURL(base, e.Name)
 		if ok {
 			ent.URL = url
+		}
+		if e.IsLink {
+			ent.Kind, ent.Attrs = KindLink, map[string]string{"target": e.Link}
 		}
 		if e.Dir {
 			ent.Kind = KindDirectory

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
@@ -100,90 +101,28 @@ func (s *ftpSite) list(ctx context.Context, rel []string) (*access.Entries, erro
 	return s.c.List(ctx, u)
 }
 
-func (r *run) addFTPDir(s *ftpSite, rel []string, depth int) {
-	r.walk.addDir(func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpDir(ctx, wd, s, rel, depth) })
+func (r *run) addFTPDir(s *ftpSite, rel []string, depth int) { r.addFTPDirHops(s, rel, depth, 0) }
+
+// addFTPDirHops queues the listing of rel, reached through hops links
+// (--symlinks follow).
+func (r *run) addFTPDirHops(s *ftpSite, rel []string, depth, hops int) {
+	r.walk.addDir(func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpDir(ctx, wd, s, rel, depth, hops) })
 }
 
 // ftpDir lists one directory and queues its subdirectories and the
-// files that are new or changed.
-func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, depth int) {
-	local := path.Join(rel...)
+// files that are new or changed. The listing is read as a stream: what
+// stays of an entry is its local name (for --delete and for a name
+// listed twice) and, for a file to fetch, its name, size and time.
+func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, depth, hops int) {
+	local := localDir(rel)
 	where := s.url(rel, "", true)
 	ents, err := s.list(ctx, rel)
 	if err != nil {
 		r.failed(ctx, "list", where, err)
 		return
 	}
-	list, err := r.readFTPList(wd, ents, where)
-	if err != nil {
-		r.failed(ctx, "list", where, err)
-		return
-	}
-	r.count(func(st *Stats) { st.Dirs++ })
-	names := map[string]bool{}
-	type fileJob struct {
-		e        access.Entry
-		u, local string
-	}
-	var files []fileJob
-	for _, e := range list {
-		if err := safeName(e.Name, len(rel) == 0); err != nil {
-			r.logf("refused %q in %s: %v", e.Name, where, err.Error())
-			r.count(func(st *Stats) { st.Refused++ })
-			continue
-		}
-		if names[e.Name] {
-			continue // listed twice: fetched once
-		}
-		names[e.Name] = true
-		child := path.Join(local, e.Name)
-		if e.Kind == access.KindDirectory {
-			if matches(r.opt.Exclude, child) || (r.opt.Depth > 0 && depth+2 > r.opt.Depth) {
-				continue
-			}
-			if err := r.mkdir(child); err != nil {
-				r.logf("mkdir %s: %v", child, err.Error())
-				r.fail(err)
-				continue
-			}
-			sub := append(append([]string(nil), rel...), e.Name)
-			r.addFTPDir(s, sub, depth+1)
-			continue
-		}
-		if fetch, _ := r.want(child, e.Size, e.Time); !fetch {
-			continue
-		}
-		u := s.url(rel, e.Name, false)
-		if r.opt.DryRun {
-			r.logf("would fetch %s -> %s", u, child)
-			continue
-		}
-		files = append(files, fileJob{e, u, child})
-	}
-	// What the listing no longer names goes before any file of the
-	// folder is written, so no temporary file of this run is taken for
-	// a stray one.
-	if r.opt.Delete {
-		r.deleteGone(local, names)
-	}
-	if len(files) == 0 {
-		return
-	}
-	fo := r.openFolder(local)
-	for _, f := range files {
-		fo.left.Add(1)
-		r.walk.addFile(func(ctx context.Context, wd *watchdog.Watchdog) {
-			defer fo.done()
-			r.ftpFile(ctx, wd, s, f.e, f.u, f.local, fo)
-		})
-	}
-	fo.done() // the listing's own hold
-}
-
-// readFTPList reads a listing's entries (each arrival touches the
-// watchdog), reporting and counting its unreadable lines.
-func (r *run) readFTPList(wd *watchdog.Watchdog, ents *access.Entries, where string) ([]access.Entry, error) {
-	var list []access.Entry
+	names := map[string]bool{} // local names listed
+	var files []ftpFileJob
 	for {
 		e, err := ents.Next()
 		wd.Touch()
@@ -198,11 +137,89 @@ func (r *run) readFTPList(wd *watchdog.Watchdog, ents *access.Entries, where str
 		}
 		if err != nil {
 			ents.Close()
-			return nil, err
+			r.failed(ctx, "list", where, err)
+			return
 		}
-		list = append(list, e)
+		if j, ok := r.ftpEntry(s, rel, local, depth, hops, e, names); ok {
+			files = append(files, j)
+		}
 	}
-	return list, ents.Close()
+	if err := ents.Close(); err != nil {
+		r.failed(ctx, "list", where, err)
+		return
+	}
+	r.count(func(st *Stats) { st.Dirs++ })
+	// What the listing no longer names goes before any file of the
+	// folder is written, so no temporary file of this run is taken for
+	// a stray one.
+	if r.opt.Delete && r.listedWhole(ents, where) {
+		r.deleteGone(local, names)
+	}
+	if len(files) == 0 {
+		return
+	}
+	fo := r.openFolder(local)
+	for _, f := range files {
+		fo.left.Add(1)
+		r.walk.addFile(func(ctx context.Context, wd *watchdog.Watchdog) {
+			defer fo.done()
+			e := access.Entry{Name: f.name, Kind: access.KindFile, Size: f.size, Time: f.time}
+			r.ftpFile(ctx, wd, s, e, s.url(rel, f.name, false), path.Join(local, localSegment(f.name)), fo)
+		})
+	}
+	fo.done() // the listing's own hold
+}
+
+// An ftpFileJob is a file a listing queued for transfer: no more of its
+// entry than the fetch needs.
+type ftpFileJob struct {
+	name string
+	size int64
+	time time.Time
+}
+
+// ftpEntry takes one entry of the listing of rel (local, at depth):
+// a directory is made and queued, a symbolic link handled as --symlinks
+// says, a file that is new or changed returned for transfer. names
+// collects the local names listed.
+func (r *run) ftpEntry(s *ftpSite, rel []string, local string, depth, hops int, e access.Entry, names map[string]bool) (ftpFileJob, bool) {
+	where := s.url(rel, "", true)
+	if err := safeName(e.Name, len(rel) == 0); err != nil {
+		r.logf("refused %q in %s: %v", e.Name, where, err.Error())
+		r.count(func(st *Stats) { st.Refused++ })
+		return ftpFileJob{}, false
+	}
+	// Control bytes and "%" of a remote name are written %XX locally.
+	lname := localSegment(e.Name)
+	if names[lname] {
+		return ftpFileJob{}, false // listed twice: fetched once
+	}
+	names[lname] = true
+	child := path.Join(local, lname)
+	switch e.Kind {
+	case access.KindDirectory:
+		if matches(r.opt.Exclude, child) || (r.opt.Depth > 0 && depth+2 > r.opt.Depth) {
+			return ftpFileJob{}, false
+		}
+		if err := r.mkdir(child); err != nil {
+			r.logf("mkdir %s: %v", child, err.Error())
+			r.fail(err)
+			return ftpFileJob{}, false
+		}
+		r.addFTPDirHops(s, append(append([]string(nil), rel...), e.Name), depth+1, hops)
+		return ftpFileJob{}, false
+	case access.KindLink:
+		r.ftpLink(s, rel, depth, hops, local, child, e)
+		return ftpFileJob{}, false
+	}
+	if fetch, _ := r.want(child, e.Size, e.Time); !fetch {
+		return ftpFileJob{}, false
+	}
+	if r.opt.DryRun {
+		r.logf("would fetch %s -> %s", s.url(rel, e.Name, false), child)
+		return ftpFileJob{}, false
+	}
+	return ftpFileJob{e.Name, e.Size, e.Time}, true
 }
 
 // ftpFile fetches one file with TYPE I into DIR/local, atomically, and

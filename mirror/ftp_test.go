@@ -52,11 +52,18 @@ func writeTree(t *testing.T, root string) {
 	}
 }
 
-// checkTree compares dir with tree.
+// checkTree compares dir with tree, each remote name made local
+// (localSegment: "%" is written %25).
 func checkTree(t *testing.T, dir string) {
 	t.Helper()
 	for rel, body := range tree {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
+		segs := strings.Split(rel, "/")
+		for i, seg := range segs {
+			if seg != "" {
+				segs[i] = localSegment(seg)
+			}
+		}
+		p := filepath.Join(dir, filepath.FromSlash(strings.Join(segs, "/")))
 		if strings.HasSuffix(rel, "/") {
 			if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 				t.Errorf("directory %s missing: %v", rel, err)

@@ -57,6 +57,9 @@ type Options struct {
 	// DryRun lists and reports what would be fetched or deleted, and
 	// changes nothing.
 	DryRun bool
+	// Symlinks says what to do with a symbolic link in an ftp listing:
+	// SymlinksSkip (the default, ""), SymlinksKeep or SymlinksFollow.
+	Symlinks string
 	// SpanHosts lets a gopher mirror follow menus to other hosts.
 	SpanHosts bool
 	// Access holds the §6 port guard (AllowPorts, AllowAnyPort) applied
@@ -91,8 +94,12 @@ type Stats struct {
 	// searches, telnet sessions, "h URL:" links, other servers.
 	Recorded int
 	Dirs     int
-	Bytes    int64
-	Planned  int // files queued for transfer
+	// Links counts the symbolic links listed (each also counted as
+	// skipped, refused, or made); DeletesSkipped the folders whose
+	// listing was not read whole, so that --delete left them alone.
+	Links, DeletesSkipped int
+	Bytes                 int64
+	Planned               int // files queued for transfer
 }
 
 // A run is the state of one Mirror call.
@@ -131,6 +138,13 @@ func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error)
 	}
 	if opt.Access == nil {
 		opt.Access = access.NewClient()
+	}
+	switch opt.Symlinks {
+	case "":
+		opt.Symlinks = SymlinksSkip
+	case SymlinksSkip, SymlinksKeep, SymlinksFollow:
+	default:
+		return Stats{}, fmt.Errorf("mirror: --symlinks %q: want skip, keep or follow", opt.Symlinks)
 	}
 	// §6: the URL's own port passes the guard get applies.
 	if _, err := opt.Access.CheckPort(u); err != nil {

@@ -1,0 +1,48 @@
+package mirror
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// localSegment makes one remote name (an ftp file name, one
+// "/"-separated part of a gopher selector) a local name: "%", control
+// bytes and a name of dots are written %XX, so that two different remote
+// names never meet in one local path, none leaves the folder, and no
+// escape sequence of a server reaches a later ls.
+func localSegment(seg string) string {
+	if seg == "." || seg == ".." {
+		return strings.ReplaceAll(seg, ".", "%2E")
+	}
+	i := 0
+	for i < len(seg) && !needsPercent(seg[i]) {
+		i++
+	}
+	if i == len(seg) {
+		return seg
+	}
+	var b strings.Builder
+	b.WriteString(seg[:i])
+	for ; i < len(seg); i++ {
+		c := seg[i]
+		if needsPercent(c) {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func needsPercent(c byte) bool { return c == '%' || c < 0x20 || c == 0x7f }
+
+// localDir is the local path of the remote directory rel, each name
+// made a local one by localSegment.
+func localDir(rel []string) string {
+	parts := make([]string, len(rel))
+	for i, seg := range rel {
+		parts[i] = localSegment(seg)
+	}
+	return path.Join(parts...)
+}
