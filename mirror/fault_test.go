@@ -516,3 +516,44 @@ func TestLocalLinkTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestMirrorLimitsCountBytes: a server with no readable LIST (so NLST,
+// no size) and no SIZE, whose 150 reply says 10 bytes and which sends
+// 100,000. --max-size and --max-total count the bytes as they arrive:
+// the transfer is stopped at the limit and nothing is saved (the file
+// was saved whole before).
+func TestMirrorLimitsCountBytes(t *testing.T) {
+	big := strings.Repeat("x", 100_000)
+	fake := listFake(t, map[string]string{"/top/big": big, "/top/big2": big}, []string{"no listing"},
+		map[string]func(*testserver.FTPSession){
+			"RETR big":  func(s *testserver.FTPSession) { s.Send("150 Opening BINARY mode data connection for big (10 bytes).", big) },
+			"RETR big2": func(s *testserver.FTPSession) { s.Send("150 Opening BINARY mode data connection for big2 (10 bytes).", big) },
+		})
+	url := "ftp://" + fake.Addr + "/top/"
+	for _, tt := range []struct {
+		name string
+		opt  Options
+	}{
+		{"max-size", Options{MaxSize: 1000}},
+		{"max-total", Options{MaxTotal: 1000}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var log bytes.Buffer
+			tt.opt.Log, tt.opt.Parallel = &log, 1
+			st, err := Mirror(context.Background(), url, dir, tt.opt)
+			if err != nil || st.Fetched != 0 || st.Failed == 0 {
+				t.Fatalf("Mirror = %+v, %v; want nothing fetched\n%s", st, err, log.String())
+			}
+			ents, _ := os.ReadDir(dir)
+			for _, e := range ents {
+				if e.Name() != ManifestName {
+					t.Errorf("%s left in the folder", e.Name())
+				}
+			}
+			if !strings.Contains(log.String(), "more bytes than the limit") {
+				t.Errorf("log lacks the limit:\n%s", log.String())
+			}
+		})
+	}
+}

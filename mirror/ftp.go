@@ -234,12 +234,12 @@ func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, e 
 		r.ftpResumable(ctx, wd, s, pu, e, u, local, fo)
 		return
 	}
-	resp, err := s.c.Do(ctx, access.Request{URL: pu, Listed: &e})
+	resp, err := s.c.Do(ctx, r.request(pu, 0, &e))
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.saveIn(ctx, fo.root, fo.name(local), Record{URL: u, Path: local, Mtime: e.Time}, wd.Reader(resp.Body), resp.Body)
+	r.saveIn(ctx, fo.root, fo.name(local), Record{URL: u, Path: local, Mtime: e.Time}, totalReader{r, wd.Reader(resp.Body)}, resp.Body)
 }
 
 // A folder is the local directory of one listing, opened once for all
@@ -326,10 +326,10 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 			}
 		}
 	}
-	resp, err := s.c.Do(ctx, access.Request{URL: pu, Offset: offset, Listed: &e})
+	resp, err := s.c.Do(ctx, r.request(pu, offset, &e))
 	if offset > 0 && errors.Is(err, access.ErrNoResume) {
 		offset = 0
-		resp, err = s.c.Do(ctx, access.Request{URL: pu, Listed: &e})
+		resp, err = s.c.Do(ctx, r.request(pu, 0, &e))
 	}
 	if err != nil {
 		r.fileFailed(ctx, u, err)
@@ -349,7 +349,7 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	n, err := io.Copy(io.MultiWriter(f, h), wd.Reader(body))
+	n, err := io.Copy(io.MultiWriter(f, h), totalReader{r, wd.Reader(body)})
 	if err == nil {
 		err = body.Close()
 	} else {
@@ -363,6 +363,12 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 	}
 	if err == nil {
 		err = dir.Rename(part, name)
+	}
+	if errors.Is(err, access.ErrTooLarge) {
+		// Beyond --max-size or --max-total: nothing of it is kept.
+		dir.Remove(part)
+		r.fileFailed(ctx, u, err)
+		return
 	}
 	if err != nil && errors.Is(err, access.ErrLongTransfer) {
 		// More bytes than the listing's size: after REST the server

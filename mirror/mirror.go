@@ -116,6 +116,7 @@ type run struct {
 	jobs    map[string]job
 	stats   Stats
 	planned atomic.Int64
+	arrived atomic.Int64 // bytes of file transfers, counted as they come (--max-total)
 	logMu   sync.Mutex
 }
 
@@ -337,6 +338,11 @@ func (r *run) want(rel string, size int64, mtime time.Time) (fetch, unchanged bo
 	}
 	if r.opt.MaxTotal > 0 {
 		n := max(size, 0)
+		if r.arrived.Load() >= r.opt.MaxTotal {
+			r.logf("skipped %s: --max-total reached", rel)
+			r.count(func(s *Stats) { s.Skipped++ })
+			return false, false
+		}
 		if r.planned.Add(n) > r.opt.MaxTotal {
 			r.planned.Add(-n)
 			r.logf("skipped %s: --max-total reached", rel)
@@ -346,6 +352,33 @@ func (r *run) want(rel string, size int64, mtime time.Time) (fetch, unchanged bo
 	}
 	r.count(func(s *Stats) { s.Planned++ })
 	return true, false
+}
+
+// request is the fetch of pu from offset on, bounded by --max-size: the
+// bytes are counted as they arrive (access.Request.MaxBytes), whatever
+// the listing or the server announced.
+func (r *run) request(pu rfc1738.URL, offset int64, listed *access.Entry) access.Request {
+	req := access.Request{URL: pu, Offset: offset, Listed: listed}
+	if r.opt.MaxSize > 0 {
+		req.MaxBytes = max(r.opt.MaxSize-offset, 1)
+	}
+	return req
+}
+
+// totalReader counts the bytes of one transfer into the run's total as
+// they arrive, and fails the transfer with access.ErrTooLarge once the
+// total passes --max-total: sizes announced by a listing may lie.
+type totalReader struct {
+	r   *run
+	src io.Reader
+}
+
+func (t totalReader) Read(p []byte) (int, error) {
+	n, err := t.src.Read(p)
+	if t.r.opt.MaxTotal > 0 && t.r.arrived.Add(int64(n)) > t.r.opt.MaxTotal {
+		return n, fmt.Errorf("%w: --max-total %d reached", access.ErrTooLarge, t.r.opt.MaxTotal)
+	}
+	return n, err
 }
 
 // mkdir creates the local directory rel (dry run: nothing).
