@@ -526,8 +526,12 @@ func TestMirrorLimitsCountBytes(t *testing.T) {
 	big := strings.Repeat("x", 100_000)
 	fake := listFake(t, map[string]string{"/top/big": big, "/top/big2": big}, []string{"no listing"},
 		map[string]func(*testserver.FTPSession){
-			"RETR big":  func(s *testserver.FTPSession) { s.Send("150 Opening BINARY mode data connection for big (10 bytes).", big) },
-			"RETR big2": func(s *testserver.FTPSession) { s.Send("150 Opening BINARY mode data connection for big2 (10 bytes).", big) },
+			"RETR big": func(s *testserver.FTPSession) {
+				s.Send("150 Opening BINARY mode data connection for big (10 bytes).", big)
+			},
+			"RETR big2": func(s *testserver.FTPSession) {
+				s.Send("150 Opening BINARY mode data connection for big2 (10 bytes).", big)
+			},
 		})
 	url := "ftp://" + fake.Addr + "/top/"
 	for _, tt := range []struct {
