@@ -45,6 +45,16 @@ type Lister interface {
 	List(ctx context.Context, c *Client, p *Plan) (*Entries, error)
 }
 
+// A Timer is a Handler that can ask a file's modification time to the
+// second, where its listing gave it coarser: an ftp LIST shows ls -l
+// times (the minute, or the day for a file older than six months), and
+// MDTM (RFC 3659 §3) tells the second. A server that cannot answer is
+// an error wrapping ErrUnsupported.
+type Timer interface {
+	Handler
+	ModTime(ctx context.Context, c *Client, p *Plan) (time.Time, error)
+}
+
 // ErrNotVerified is wrapped by the error of a Stat that cannot prove the
 // URL's object without a side effect, or without a setting the client
 // lacks.
@@ -199,6 +209,25 @@ func (c *Client) Stat(ctx context.Context, u rfc1738.URL) (*Info, error) {
 		return nil, getError(ctx, p.URL, err)
 	}
 	return info, nil
+}
+
+// ModTime asks the modification time of what u names to the second (see
+// Timer). A scheme whose handler has no ModTime is an error wrapping
+// ErrUnsupported.
+func (c *Client) ModTime(ctx context.Context, u rfc1738.URL) (time.Time, error) {
+	p, err := c.Plan(u)
+	if err != nil {
+		return time.Time{}, err
+	}
+	tm, ok := p.handler.(Timer)
+	if !ok {
+		return time.Time{}, fmt.Errorf("%s: %w: the %s access method has no modification time", p.URL, ErrUnsupported, p.Scheme)
+	}
+	t, err := tm.ModTime(ctx, c, p)
+	if err != nil {
+		return time.Time{}, getError(ctx, p.URL, err)
+	}
+	return t, nil
 }
 
 // List reads the entries of what u names (see Lister). A scheme whose

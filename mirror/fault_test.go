@@ -561,3 +561,45 @@ func TestMirrorLimitsCountBytes(t *testing.T) {
 		})
 	}
 }
+
+// TestMirrorMDTM: a LIST time to the day (a year shown) and a server
+// whose MDTM tells the second. The local copy gets the second; a rewrite
+// of the same size on the same day, which the listing cannot show, is
+// fetched; a server without MDTM keeps the listed time.
+func TestMirrorMDTM(t *testing.T) {
+	var mdtm atomic.Value
+	mdtm.Store("213 20240101123456")
+	fake := listFake(t, map[string]string{"/top/a.txt": "a\n"}, []string{
+		"-rw-r--r--    1 0        0               2 Jan 01  2024 a.txt",
+	}, map[string]func(*testserver.FTPSession){
+		"MDTM a.txt": func(s *testserver.FTPSession) { s.Reply(mdtm.Load().(string)) },
+	})
+	dir := t.TempDir()
+	url := "ftp://" + fake.Addr + "/top/"
+	if st, err := Mirror(context.Background(), url, dir, Options{Parallel: 1}); err != nil || st.Fetched != 1 {
+		t.Fatalf("first run %+v, %v", st, err)
+	}
+	exact := time.Date(2024, 1, 1, 12, 34, 56, 0, time.UTC)
+	if fi, _ := os.Stat(filepath.Join(dir, "a.txt")); !fi.ModTime().Equal(exact) {
+		t.Errorf("a.txt: local time %v, want %v", fi.ModTime().UTC(), exact)
+	}
+	if rec := readManifest(t, dir)["a.txt"]; !rec.Exact.Equal(exact) {
+		t.Errorf("manifest line %+v, want exact %v", rec, exact)
+	}
+	if st, err := Mirror(context.Background(), url, dir, Options{Parallel: 1}); err != nil || st.Unchanged != 1 || st.Fetched != 0 {
+		t.Errorf("second run %+v, %v; want a.txt unchanged", st, err)
+	}
+	mdtm.Store("213 20240101200000")
+	var log bytes.Buffer
+	if st, err := Mirror(context.Background(), url, dir, Options{Parallel: 1, Log: &log}); err != nil || st.Fetched != 1 {
+		t.Errorf("third run %+v, %v; want a.txt fetched: MDTM changed\n%s", st, err, log.String())
+	}
+	mdtm.Store("502 MDTM not implemented.")
+	dir = t.TempDir()
+	if st, err := Mirror(context.Background(), url, dir, Options{Parallel: 1}); err != nil || st.Fetched != 1 {
+		t.Fatalf("without MDTM: %+v, %v", st, err)
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, "a.txt")); !fi.ModTime().Equal(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("without MDTM: local time %v, want the listed day", fi.ModTime().UTC())
+	}
+}

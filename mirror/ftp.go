@@ -163,8 +163,7 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 		fo.left.Add(1)
 		r.walk.addFile(func(ctx context.Context, wd *watchdog.Watchdog) {
 			defer fo.done()
-			e := access.Entry{Name: f.name, Kind: access.KindFile, Size: f.size, Time: f.time}
-			r.ftpFile(ctx, wd, s, e, s.url(rel, f.name, false), path.Join(local, localSegment(f.name)), fo)
+			r.ftpQueued(ctx, wd, s, rel, local, f, fo)
 		})
 	}
 	fo.done() // the listing's own hold
@@ -176,6 +175,11 @@ type ftpFileJob struct {
 	name string
 	size int64
 	time time.Time
+	// coarse: the listed time is to the minute or the day (LIST), and
+	// MDTM is asked for the second; check: the manifest has the file
+	// whole with that size and listed time, and MDTM decides whether it
+	// changed within the listing's precision.
+	coarse, check bool
 }
 
 // ftpEntry takes one entry of the listing of rel (local, at depth):
@@ -212,26 +216,77 @@ func (r *run) ftpEntry(s *ftpSite, rel []string, local string, depth, hops int, 
 		r.ftpLink(s, rel, depth, hops, local, child, e)
 		return ftpFileJob{}, false
 	}
-	if fetch, _ := r.want(child, e.Size, e.Time); !fetch {
+	// An ls -l time is to the minute, or to the day: a same-size
+	// rewrite within it looks unchanged, so MDTM (RFC 3659 §3) decides
+	// (as lftp does), in the file's own job.
+	coarse := e.Precision > 0 && !r.opt.DryRun
+	fetch, unchanged := r.decide(child, e.Size, e.Time, !coarse)
+	if !fetch && !(coarse && unchanged) {
 		return ftpFileJob{}, false
 	}
 	if r.opt.DryRun {
 		r.logf("would fetch %s -> %s", s.url(rel, e.Name, false), child)
 		return ftpFileJob{}, false
 	}
-	return ftpFileJob{e.Name, e.Size, e.Time}, true
+	return ftpFileJob{e.Name, e.Size, e.Time, coarse, unchanged}, true
 }
 
-// ftpFile fetches one file with TYPE I into DIR/local, atomically, and
-// records it in the manifest.
-func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, e access.Entry, u, local string, fo *folder) {
+// ftpQueued runs the job of a file a listing queued: MDTM first where
+// the listed time is coarse, then the fetch, unless MDTM finds the file
+// the manifest has.
+func (r *run) ftpQueued(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, local string, f ftpFileJob, fo *folder) {
+	u := s.url(rel, f.name, false)
+	child := path.Join(local, localSegment(f.name))
+	var exact time.Time
+	if f.coarse {
+		if pu, err := rfc1738.Parse(u); err == nil {
+			t, err := s.c.ModTime(ctx, pu)
+			wd.Touch()
+			switch {
+			case err == nil:
+				exact = t
+			case !errors.Is(err, access.ErrUnsupported):
+				r.fileFailed(ctx, u, err)
+				return
+			}
+		}
+	}
+	if f.check {
+		rec, _ := r.man.read(child)
+		switch {
+		case exact.IsZero(), rec.Exact.Equal(exact):
+			// No MDTM, or the second the manifest has: unchanged.
+			r.count(func(st *Stats) { st.Unchanged++ })
+			return
+		case rec.Exact.IsZero():
+			// A manifest from before MDTM was asked: the time is
+			// taken, once, as the file's.
+			rec.Exact = exact
+			r.man.add(rec)
+			fo.root.Chtimes(fo.name(child), exact, exact)
+			r.count(func(st *Stats) { st.Unchanged++ })
+			return
+		}
+		r.logf("changed %s: MDTM says %s, the copy is of %s", child, exact.Format(time.DateTime), rec.Exact.Format(time.DateTime))
+		if !r.plan(child, f.size) {
+			return
+		}
+	}
 	pu, err := rfc1738.Parse(u)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return
 	}
+	r.ftpFile(ctx, wd, s, pu, access.Entry{Name: f.name, Kind: access.KindFile, Size: f.size, Time: f.time}, exact, u, child, fo)
+}
+
+// ftpFile fetches one file with TYPE I into DIR/local, atomically, and
+// records it in the manifest.
+// exact, when not zero, is its time to the second (MDTM) where e's is
+// coarse: the local file gets it, and the manifest records both.
+func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, pu rfc1738.URL, e access.Entry, exact time.Time, u, local string, fo *folder) {
 	if e.Size > 0 && !e.Time.IsZero() {
-		r.ftpResumable(ctx, wd, s, pu, e, u, local, fo)
+		r.ftpResumable(ctx, wd, s, pu, e, exact, u, local, fo)
 		return
 	}
 	resp, err := s.c.Do(ctx, r.request(pu, 0, &e))
@@ -239,7 +294,7 @@ func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, e 
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.saveIn(ctx, fo.root, fo.name(local), Record{URL: u, Path: local, Mtime: e.Time}, totalReader{r, wd.Reader(resp.Body)}, resp.Body)
+	r.saveIn(ctx, fo.root, fo.name(local), Record{URL: u, Path: local, Mtime: e.Time, Exact: exact}, totalReader{r, wd.Reader(resp.Body)}, resp.Body)
 }
 
 // A folder is the local directory of one listing, opened once for all
@@ -312,12 +367,18 @@ func partialName(local string) string {
 // one that accepts REST but sends more than the listed size less the
 // offset (from byte 0) has the partial dropped and the file fetched
 // whole, once.
-func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, pu rfc1738.URL, e access.Entry, u, local string, fo *folder) {
+func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, pu rfc1738.URL, e access.Entry, exact time.Time, u, local string, fo *folder) {
 	dir, name := fo.root, fo.name(local)
+	// The time that marks the partial's version, and the local file's:
+	// to the second when MDTM told it.
+	mark := e.Time
+	if !exact.IsZero() {
+		mark = exact
+	}
 	part := partialName(name)
 	h := sha256.New()
 	var offset int64
-	if fi, err := dir.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.Size && fi.ModTime().Equal(e.Time) {
+	if fi, err := dir.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.Size && fi.ModTime().Equal(mark) {
 		if f, err := dir.Open(part); err == nil {
 			offset, err = io.Copy(h, f)
 			f.Close()
@@ -378,7 +439,7 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 		dir.Remove(part)
 		if offset > 0 {
 			r.logf("fetch %s: %v; fetching it whole", u, strings.TrimPrefix(err.Error(), u+": "))
-			r.ftpResumable(ctx, wd, s, pu, e, u, local, fo)
+			r.ftpResumable(ctx, wd, s, pu, e, exact, u, local, fo)
 			return
 		}
 		r.fileFailed(ctx, u, err)
@@ -387,15 +448,15 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 	if err != nil {
 		// The bytes that came stay for the next run, marked with the
 		// listed time of the version they belong to.
-		dir.Chtimes(part, e.Time, e.Time)
+		dir.Chtimes(part, mark, mark)
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	dir.Chtimes(name, e.Time, e.Time)
+	dir.Chtimes(name, mark, mark)
 	if offset > 0 {
 		r.logf("resumed %s at byte %s", u, strconv.FormatInt(offset, 10))
 	}
-	r.record(Record{URL: u, Path: local, Size: offset + n, Mtime: e.Time}, n, h)
+	r.record(Record{URL: u, Path: local, Size: offset + n, Mtime: e.Time, Exact: exact}, n, h)
 }
 
 // save writes src to rec.Path atomically, hashing it, closes body
@@ -415,7 +476,9 @@ func (r *run) saveIn(ctx context.Context, dir *os.Root, name string, rec Record,
 		r.fileFailed(ctx, rec.URL, err)
 		return false
 	}
-	if !rec.Mtime.IsZero() {
+	if !rec.Exact.IsZero() {
+		dir.Chtimes(name, rec.Exact, rec.Exact)
+	} else if !rec.Mtime.IsZero() {
 		dir.Chtimes(name, rec.Mtime, rec.Mtime)
 	}
 	rec.Size = cw.n

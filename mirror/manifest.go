@@ -36,6 +36,10 @@ type Record struct {
 	Menu    string    `json:"menu,omitempty"`
 	Size    int64     `json:"size"`
 	Mtime   time.Time `json:"mtime,omitzero"` // the remote time, as listed
+	// Exact is the remote time to the second (ftp MDTM, RFC 3659 §3)
+	// where the listing gave it coarser (an ftp LIST's ls -l times); the
+	// local file has it.
+	Exact   time.Time `json:"exact,omitzero"`
 	SHA256  string    `json:"sha256,omitempty"`
 	Deleted bool      `json:"deleted,omitempty"`
 }

@@ -321,6 +321,13 @@ func matches(globs []string, rel string) bool {
 // filters and limits, logging what it skips. unchanged reports a file
 // left alone because the manifest has it whole.
 func (r *run) want(rel string, size int64, mtime time.Time) (fetch, unchanged bool) {
+	return r.decide(rel, size, mtime, true)
+}
+
+// decide is want; with countUnchanged false, a file the manifest has
+// whole is returned unchanged but not counted (a later check may find it
+// changed all the same).
+func (r *run) decide(rel string, size int64, mtime time.Time, countUnchanged bool) (fetch, unchanged bool) {
 	if (len(r.opt.Include) > 0 && !matches(r.opt.Include, rel)) || matches(r.opt.Exclude, rel) {
 		r.count(func(s *Stats) { s.Skipped++ })
 		return false, false
@@ -332,26 +339,34 @@ func (r *run) want(rel string, size int64, mtime time.Time) (fetch, unchanged bo
 	}
 	if rsize, rtime, ok := r.man.stat(rel); ok && (size < 0 || rsize == size) && (mtime.IsZero() || rtime.Equal(mtime)) && r.root != nil {
 		if fi, err := r.root.Lstat(rel); err == nil && fi.Mode().IsRegular() && fi.Size() == rsize {
-			r.count(func(s *Stats) { s.Unchanged++ })
+			if countUnchanged {
+				r.count(func(s *Stats) { s.Unchanged++ })
+			}
 			return false, true
 		}
 	}
+	return r.plan(rel, size), false
+}
+
+// plan reserves size bytes of --max-total for the file rel, and counts it
+// planned; false when the total is reached.
+func (r *run) plan(rel string, size int64) bool {
 	if r.opt.MaxTotal > 0 {
 		n := max(size, 0)
 		if r.arrived.Load() >= r.opt.MaxTotal {
 			r.logf("skipped %s: --max-total reached", rel)
 			r.count(func(s *Stats) { s.Skipped++ })
-			return false, false
+			return false
 		}
 		if r.planned.Add(n) > r.opt.MaxTotal {
 			r.planned.Add(-n)
 			r.logf("skipped %s: --max-total reached", rel)
 			r.count(func(s *Stats) { s.Skipped++ })
-			return false, false
+			return false
 		}
 	}
 	r.count(func(s *Stats) { s.Planned++ })
-	return true, false
+	return true
 }
 
 // request is the fetch of pu from offset on, bounded by --max-size: the

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
@@ -88,7 +89,7 @@ func (r *run) followFTPLink(ctx context.Context, wd *watchdog.Watchdog, s *ftpSi
 	}
 	fo := r.openFolder(dir)
 	defer fo.done()
-	r.ftpFile(ctx, wd, s, access.Entry{Name: e.Name, Kind: access.KindFile, Size: info.Size, Time: info.Time}, u, child, fo)
+	r.ftpFile(ctx, wd, s, pu, access.Entry{Name: e.Name, Kind: access.KindFile, Size: info.Size, Time: info.Time}, time.Time{}, u, child, fo)
 }
 
 // keepLink makes the local link child (in the local folder dir) point to
