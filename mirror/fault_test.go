@@ -339,7 +339,7 @@ func TestMirrorResumeIgnored(t *testing.T) {
 // listFake serves files (absolute paths) and answers LIST of /top with
 // the lines given, as sent, and of any other folder with one file "c.txt"
 // of 2 bytes; other command lines by answers.
-func listFake(t *testing.T, files map[string]string, lines []string, answers map[string]func(*testserver.FTPSession)) *testserver.FTPFake {
+func listFake(t testing.TB, files map[string]string, lines []string, answers map[string]func(*testserver.FTPSession)) *testserver.FTPFake {
 	return testserver.NewFTPFake(t, testserver.FTPFakeOptions{
 		Files: files,
 		Handle: func(s *testserver.FTPSession, line string) bool {

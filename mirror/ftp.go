@@ -121,7 +121,7 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 		r.failed(ctx, "list", where, err)
 		return
 	}
-	names := map[string]bool{} // local names listed
+	names := nameSet{} // local names listed
 	var files []ftpFileJob
 	for {
 		e, err := ents.Next()
@@ -186,7 +186,7 @@ type ftpFileJob struct {
 // a directory is made and queued, a symbolic link handled as --symlinks
 // says, a file that is new or changed returned for transfer. names
 // collects the local names listed.
-func (r *run) ftpEntry(s *ftpSite, rel []string, local string, depth, hops int, e access.Entry, names map[string]bool) (ftpFileJob, bool) {
+func (r *run) ftpEntry(s *ftpSite, rel []string, local string, depth, hops int, e access.Entry, names nameSet) (ftpFileJob, bool) {
 	where := s.url(rel, "", true)
 	if err := safeName(e.Name, len(rel) == 0); err != nil {
 		r.logf("refused %q in %s: %v", e.Name, where, err.Error())
@@ -195,10 +195,9 @@ func (r *run) ftpEntry(s *ftpSite, rel []string, local string, depth, hops int, 
 	}
 	// Control bytes and "%" of a remote name are written %XX locally.
 	lname := localSegment(e.Name)
-	if names[lname] {
+	if !names.add(lname) {
 		return ftpFileJob{}, false // listed twice: fetched once
 	}
-	names[lname] = true
 	child := path.Join(local, lname)
 	switch e.Kind {
 	case access.KindDirectory:

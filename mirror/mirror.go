@@ -409,7 +409,7 @@ func (r *run) mkdir(rel string) error {
 // removal inside the folder, and symbolic links are removed, never
 // followed. It runs right after the listing, so that no directory's
 // names are held longer than its own listing.
-func (r *run) deleteGone(dir string, names map[string]bool) {
+func (r *run) deleteGone(dir string, names nameSet) {
 	d := dir
 	if d == "" {
 		d = "."
@@ -425,7 +425,7 @@ func (r *run) deleteGone(dir string, names map[string]bool) {
 	f.Close()
 	for _, e := range ents {
 		name := e.Name()
-		if names[name] || (dir == "" && name == ManifestName) || strings.HasSuffix(name, ".rfc1738-partial") {
+		if names.has(name) || (dir == "" && name == ManifestName) || strings.HasSuffix(name, ".rfc1738-partial") {
 			continue
 		}
 		rel := path.Join(dir, name)

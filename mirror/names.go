@@ -46,3 +46,24 @@ func localDir(rel []string) string {
 	}
 	return path.Join(parts...)
 }
+
+// A nameSet is the local names one listing named: a 128-bit hash of each
+// (pathKey, as the manifest keeps paths), so that a listing of 10⁶ names
+// costs the walk some 30 bytes a name, not the names themselves. Two
+// names share a key with a chance of about n²/2¹²⁹.
+type nameSet map[pathKey]struct{}
+
+// add adds name, and reports whether it was new.
+func (s nameSet) add(name string) bool {
+	k := keyOf(name)
+	if _, ok := s[k]; ok {
+		return false
+	}
+	s[k] = struct{}{}
+	return true
+}
+
+func (s nameSet) has(name string) bool {
+	_, ok := s[keyOf(name)]
+	return ok
+}
