@@ -201,15 +201,7 @@ func (r *run) ftpEntry(s *ftpSite, rel []string, local string, depth, hops int, 
 	child := path.Join(local, lname)
 	switch e.Kind {
 	case access.KindDirectory:
-		if matches(r.opt.Exclude, child) || (r.opt.Depth > 0 && depth+2 > r.opt.Depth) {
-			return ftpFileJob{}, false
-		}
-		if err := r.mkdir(child); err != nil {
-			r.logf("mkdir %s: %v", child, err.Error())
-			r.fail(err)
-			return ftpFileJob{}, false
-		}
-		r.addFTPDirHops(s, append(append([]string(nil), rel...), e.Name), depth+1, hops)
+		r.ftpSubdir(s, rel, e.Name, child, depth, hops)
 		return ftpFileJob{}, false
 	case access.KindLink:
 		r.ftpLink(s, rel, depth, hops, local, child, e)
@@ -228,6 +220,20 @@ func (r *run) ftpEntry(s *ftpSite, rel []string, local string, depth, hops int, 
 		return ftpFileJob{}, false
 	}
 	return ftpFileJob{e.Name, e.Size, e.Time, coarse, unchanged}, true
+}
+
+// ftpSubdir makes the local folder child of the directory name listed in
+// rel, and queues its listing, unless --exclude or --depth leave it out.
+func (r *run) ftpSubdir(s *ftpSite, rel []string, name, child string, depth, hops int) {
+	if matches(r.opt.Exclude, child) || (r.opt.Depth > 0 && depth+2 > r.opt.Depth) {
+		return
+	}
+	if err := r.mkdir(child); err != nil {
+		r.logf("mkdir %s: %v", child, err.Error())
+		r.fail(err)
+		return
+	}
+	r.addFTPDirHops(s, append(append([]string(nil), rel...), name), depth+1, hops)
 }
 
 // ftpQueued runs the job of a file a listing queued: MDTM first where

@@ -73,15 +73,7 @@ func (r *run) followFTPLink(ctx context.Context, wd *watchdog.Watchdog, s *ftpSi
 	}
 	r.count(func(st *Stats) { st.Links++ })
 	if info.Kind == access.KindDirectory {
-		if matches(r.opt.Exclude, child) || (r.opt.Depth > 0 && depth+2 > r.opt.Depth) {
-			return
-		}
-		if err := r.mkdir(child); err != nil {
-			r.logf("mkdir %s: %v", child, err.Error())
-			r.fail(err)
-			return
-		}
-		r.addFTPDirHops(s, append(append([]string(nil), rel...), e.Name), depth+1, hops)
+		r.ftpSubdir(s, rel, e.Name, child, depth, hops)
 		return
 	}
 	if fetch, _ := r.want(child, info.Size, info.Time); !fetch || r.opt.DryRun {
