@@ -603,3 +603,34 @@ func TestMirrorMDTM(t *testing.T) {
 		t.Errorf("without MDTM: local time %v, want the listed day", fi.ModTime().UTC())
 	}
 }
+
+// TestMirrorDeleteBadEnd: a LIST whose lines all read well but whose
+// transfer ends with 451, not 2xx, is not whole: nothing of that folder
+// is deleted, and nothing of it is fetched.
+func TestMirrorDeleteBadEnd(t *testing.T) {
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: map[string]string{"/top/a.txt": "a\n"},
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			if line != "LIST" {
+				return false
+			}
+			s.Reply("150 Here comes the directory listing.")
+			if dc, err := s.AcceptData(); err == nil {
+				dc.Write([]byte("-rw-r--r--    1 0        0               2 Jan 01  2024 a.txt\r\n"))
+				dc.Close()
+			}
+			s.Reply("451 Requested action aborted: local error in processing.")
+			return true
+		},
+	})
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("b\n"), 0o644)
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), "ftp://"+fake.Addr+"/top/", dir, Options{Log: &log, Parallel: 1, Delete: true})
+	if err != nil || st.Deleted != 0 || st.Failed != 1 || st.Fetched != 0 {
+		t.Fatalf("Mirror = %+v, %v; want the listing failed, nothing deleted\n%s", st, err, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err != nil {
+		t.Errorf("b.txt deleted after a listing that ended with 451: %v", err)
+	}
+}
