@@ -608,21 +608,7 @@ func TestMirrorMDTM(t *testing.T) {
 // transfer ends with 451, not 2xx, is not whole: nothing of that folder
 // is deleted, and nothing of it is fetched.
 func TestMirrorDeleteBadEnd(t *testing.T) {
-	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
-		Files: map[string]string{"/top/a.txt": "a\n"},
-		Handle: func(s *testserver.FTPSession, line string) bool {
-			if line != "LIST" {
-				return false
-			}
-			s.Reply("150 Here comes the directory listing.")
-			if dc, err := s.AcceptData(); err == nil {
-				dc.Write([]byte("-rw-r--r--    1 0        0               2 Jan 01  2024 a.txt\r\n"))
-				dc.Close()
-			}
-			s.Reply("451 Requested action aborted: local error in processing.")
-			return true
-		},
-	})
+	fake := rawListFake(t, "-rw-r--r--    1 0        0               2 Jan 01  2024 x\r\n", "451 Requested action aborted: local error in processing.")
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("b\n"), 0o644)
 	var log bytes.Buffer

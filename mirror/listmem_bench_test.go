@@ -26,8 +26,8 @@ func BenchmarkMirrorListMemory(b *testing.B) {
 	for i := range lines {
 		lines[i] = fmt.Sprintf("-rw-r--r--    1 0        0            %4d Jan 01  2024 file-with-a-longish-name-%07d.txt", i%1000, i)
 	}
-	big := bigListFake(b, strings.Join(lines, "\r\n")+"\r\n")
-	one := bigListFake(b, lines[0]+"\r\n")
+	big := rawListFake(b, strings.Join(lines, "\r\n")+"\r\n", "226 Directory send OK.")
+	one := rawListFake(b, lines[0]+"\r\n", "226 Directory send OK.")
 	for b.Loop() {
 		base := listMemoryChild(b, "ftp://"+one.Addr+"/top/")
 		rss := listMemoryChild(b, "ftp://"+big.Addr+"/top/")
@@ -36,10 +36,11 @@ func BenchmarkMirrorListMemory(b *testing.B) {
 	}
 }
 
-// bigListFake answers LIST of /top with listing, at the pace the client
-// reads it (the fake's own Send gives a transfer ten seconds).
-func bigListFake(b *testing.B, listing string) *testserver.FTPFake {
-	return testserver.NewFTPFake(b, testserver.FTPFakeOptions{
+// rawListFake answers LIST with listing, at the pace the client reads
+// it (the fake's own Send gives a transfer ten seconds), and then with
+// the final reply end.
+func rawListFake(t testing.TB, listing, end string) *testserver.FTPFake {
+	return testserver.NewFTPFake(t, testserver.FTPFakeOptions{
 		Files: map[string]string{"/top/x": ""},
 		Handle: func(s *testserver.FTPSession, line string) bool {
 			if line != "LIST" {
@@ -58,7 +59,7 @@ func bigListFake(b *testing.B, listing string) *testserver.FTPFake {
 				s.Reply("426 Failure writing network stream.")
 				return true
 			}
-			s.Reply("226 Directory send OK.")
+			s.Reply(end)
 			return true
 		},
 	})
