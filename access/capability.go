@@ -45,6 +45,16 @@ type Lister interface {
 	List(ctx context.Context, c *Client, p *Plan) (*Entries, error)
 }
 
+// A Timer is a Handler that can ask a file's modification time to the
+// second, where its listing gave it coarser: an ftp LIST shows ls -l
+// times (the minute, or the day for a file older than six months), and
+// MDTM (RFC 3659 §3) tells the second. A server that cannot answer is
+// an error wrapping ErrUnsupported.
+type Timer interface {
+	Handler
+	ModTime(ctx context.Context, c *Client, p *Plan) (time.Time, error)
+}
+
 // ErrNotVerified is wrapped by the error of a Stat that cannot prove the
 // URL's object without a side effect, or without a setting the client
 // lacks.
@@ -67,7 +77,8 @@ const (
 	KindSession   Kind = "session"   // an interactive session (telnet, gopher 8 and T)
 	KindMailbox   Kind = "mailbox"   // a mailto address
 	KindInfo      Kind = "info"      // a line of text in a listing, naming nothing
-	KindOther     Kind = "other"     // anything else a server lists (a symbolic link, a CSO server)
+	KindLink      Kind = "link"      // a symbolic link (ftp): Attrs["target"] is its target as listed
+	KindOther     Kind = "other"     // anything else a server lists (a CSO server)
 )
 
 // Info is what a Stat learned of a URL's object.
@@ -87,6 +98,9 @@ type Entry struct {
 	Kind Kind
 	Size int64     // bytes, -1 when unknown
 	Time time.Time // modification time, zero when unknown
+	// Precision is how coarse Time is: 0 when it is to the second (or
+	// unknown), time.Minute or a day for an ftp LIST's ls -l times.
+	Precision time.Duration
 	// Attrs holds the server's other facts, by protocol: the MLSD facts of
 	// an ftp entry ("perm", "unique"…), a gopher item's "type", "selector",
 	// "host", "port", "plus" and its "line" as sent, an article's
@@ -195,6 +209,25 @@ func (c *Client) Stat(ctx context.Context, u rfc1738.URL) (*Info, error) {
 		return nil, getError(ctx, p.URL, err)
 	}
 	return info, nil
+}
+
+// ModTime asks the modification time of what u names to the second (see
+// Timer). A scheme whose handler has no ModTime is an error wrapping
+// ErrUnsupported.
+func (c *Client) ModTime(ctx context.Context, u rfc1738.URL) (time.Time, error) {
+	p, err := c.Plan(u)
+	if err != nil {
+		return time.Time{}, err
+	}
+	tm, ok := p.handler.(Timer)
+	if !ok {
+		return time.Time{}, fmt.Errorf("%s: %w: the %s access method has no modification time", p.URL, ErrUnsupported, p.Scheme)
+	}
+	t, err := tm.ModTime(ctx, c, p)
+	if err != nil {
+		return time.Time{}, getError(ctx, p.URL, err)
+	}
+	return t, nil
 }
 
 // List reads the entries of what u names (see Lister). A scheme whose

@@ -38,6 +38,14 @@ type Request struct {
 	// caller to read and close.
 	KeepErrorBody bool
 
+	// MaxBytes, when positive, bounds the body: a size announced beyond
+	// it fails Do, and the body's Read fails with ErrTooLarge as soon as
+	// one byte more than MaxBytes has come, whatever the server
+	// announced (a listing's size, SIZE, a 150 reply): the bytes are
+	// counted as they arrive. A resumed fetch (Offset) counts from the
+	// offset on.
+	MaxBytes int64
+
 	// Listed, when set, is what a listing said of the resource (see
 	// Client.List): a handler takes its Size for the size announced
 	// instead of asking (ftp sends no FEAT and SIZE before RETR), and
@@ -50,6 +58,10 @@ type Request struct {
 // or the server refused (a REST answered 5xx). Nothing was fetched;
 // the caller may fetch the whole resource instead.
 var ErrNoResume = errors.New("cannot resume")
+
+// ErrTooLarge is wrapped by the error of a Request whose body is longer
+// than its MaxBytes.
+var ErrTooLarge = errors.New("more bytes than the limit")
 
 // ErrLongTransfer is wrapped by the body error of a transfer that brought
 // more bytes than the size announced before it (ftp SIZE, or
@@ -120,7 +132,43 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.execute(ctx, p)
+	resp, err := c.execute(ctx, p)
+	if err != nil || r.MaxBytes <= 0 {
+		return resp, err
+	}
+	if r.Offset == 0 && resp.Size > r.MaxBytes {
+		resp.Body.Close()
+		return nil, fmt.Errorf("%s: %w: %d bytes announced, the limit is %d", resp.URL, ErrTooLarge, resp.Size, r.MaxBytes)
+	}
+	resp.Body = &limitedBody{ReadCloser: resp.Body, left: r.MaxBytes, max: r.MaxBytes, url: resp.URL}
+	return resp, nil
+}
+
+// limitedBody is a body bounded by Request.MaxBytes: it reads at most
+// one byte beyond the bound, to tell a body of exactly MaxBytes from a
+// longer one, and never hands that byte on.
+type limitedBody struct {
+	io.ReadCloser
+	left, max int64
+	url       string
+	err       error
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	if int64(n) > b.left {
+		n = int(b.left)
+		b.err = fmt.Errorf("%s: %w: more than %d bytes came", b.url, ErrTooLarge, b.max)
+		err = b.err
+	}
+	b.left -= int64(n)
+	return n, err
 }
 
 // Transient reports whether err is a failure that may go away when the

@@ -238,3 +238,40 @@ func TestRetryAfter(t *testing.T) {
 		t.Errorf("RetryAfter of another error = %v", got)
 	}
 }
+
+// TestRequestMaxBytes: MaxBytes counts the bytes as they arrive, whatever
+// was announced: a 150 reply saying 10 bytes and 100,000 sent stops at
+// the limit with ErrTooLarge, one byte beyond never handed on; a body of
+// exactly MaxBytes is whole; an announced size beyond it fails Do.
+func TestRequestMaxBytes(t *testing.T) {
+	big := strings.Repeat("x", 100_000)
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: map[string]string{"/big": big, "/ten": "0123456789"},
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			if line == "RETR big" {
+				s.Send("150 Opening BINARY mode data connection for big (10 bytes).", big)
+				return true
+			}
+			return false
+		},
+	})
+	c := NewClient()
+	get := func(name string, limit int64) (string, error) {
+		resp, err := c.Do(ftpTestCtx(t), Request{URL: mustParse(t, "ftp://"+fake.Addr+"/"+name), MaxBytes: limit})
+		if err != nil {
+			return "", err
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		return string(b), err
+	}
+	if b, err := get("big", 1000); !errors.Is(err, ErrTooLarge) || len(b) != 1000 {
+		t.Errorf("big under 1000: %d bytes, %v; want 1000 and ErrTooLarge", len(b), err)
+	}
+	if b, err := get("ten", 10); err != nil || b != "0123456789" {
+		t.Errorf("ten under 10: %q, %v", b, err)
+	}
+	if _, err := get("ten", 9); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("ten under 9: %v, want ErrTooLarge (announced 10)", err)
+	}
+}

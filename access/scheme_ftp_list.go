@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/rfc1738/rfc1738/access/ftp"
 )
@@ -70,6 +71,45 @@ func (h ftpHandler) stat(ctx context.Context, c *Client, p *Plan) (_ *Info, _ er
 	return info, nil, true
 }
 
+// ModTime implements Timer: the plan's login and CWDs, then MDTM of its
+// <name> (RFC 3659 §3: the time in UTC, to the second). A server that
+// does not know MDTM (500-502) is ErrUnsupported.
+func (h ftpHandler) ModTime(ctx context.Context, c *Client, p *Plan) (time.Time, error) {
+	return ftpTries(ctx, c, func() (time.Time, error, bool) { return h.modTime(ctx, c, p) })
+}
+
+func (h ftpHandler) modTime(ctx context.Context, c *Client, p *Plan) (_ time.Time, _ error, fresh bool) {
+	s, err, fresh := h.login(ctx, c, p)
+	if err != nil {
+		return time.Time{}, err, fresh
+	}
+	name := ""
+	for _, st := range s.steps[s.rest:] {
+		if st.Verb == "RETR" {
+			name = st.Arg
+		}
+	}
+	if name == "" {
+		s.st.end(ctx, s.conn, nil)
+		return time.Time{}, fmt.Errorf("%s: %w: MDTM is for a file", p.URL, ErrUnsupported), true
+	}
+	t, _, err := s.conn.Mdtm(ctx, name)
+	var ce *ftp.CommandError
+	if errors.As(err, &ce) && ce.Reply.Code >= 500 && ce.Reply.Code <= 502 {
+		s.st.end(ctx, s.conn, nil)
+		return time.Time{}, fmt.Errorf("%s: %w: %v", p.URL, ErrUnsupported, err), true
+	}
+	if err != nil {
+		err, fresh := s.fail(ctx, p, err)
+		return time.Time{}, err, fresh
+	}
+	s.st.end(ctx, s.conn, nil)
+	if t.IsZero() {
+		return time.Time{}, fmt.Errorf("%s: %w: MDTM gave no time", p.URL, ErrUnsupported), true
+	}
+	return t, nil, true
+}
+
 // NotVerifiedError is the error of a Stat that cannot prove the URL's
 // object (see ErrNotVerified); it prints the URL and the reason.
 type NotVerifiedError struct {
@@ -127,10 +167,13 @@ func (h ftpHandler) list(ctx context.Context, c *Client, p *Plan) (_ *Entries, _
 		case err != nil:
 			return Entry{}, err
 		}
-		ent := Entry{Name: e.Name, Kind: KindFile, Size: e.Size, Time: e.Time}
+		ent := Entry{Name: e.Name, Kind: KindFile, Size: e.Size, Time: e.Time, Precision: e.Precision}
 		url, ok := ftp.ItemURL(base, e.Name)
 		if ok {
 			ent.URL = url
+		}
+		if e.IsLink {
+			ent.Kind, ent.Attrs = KindLink, map[string]string{"target": e.Link}
 		}
 		if e.Dir {
 			ent.Kind = KindDirectory

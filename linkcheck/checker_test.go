@@ -78,8 +78,10 @@ func itoa(n int) string {
 	return itoa(n/10) + string(rune('0'+n%10))
 }
 
-// §3.2.2 on one login: CWD per segment, SIZE for a file, CWD for a
-// directory, back to the login directory between URLs.
+// §3.2.2 on one login: CWD per segment, SIZE for a file and a RETR
+// closed at its 150 to prove it retrievable (no MLST in FEAT, asked once
+// per login), CWD for a directory, back to the login directory between
+// URLs.
 func TestFTPSequence(t *testing.T) {
 	f := ftpFake(t, nil)
 	k := newChecker(t)
@@ -96,16 +98,57 @@ func TestFTPSequence(t *testing.T) {
 	})
 	want := []string{
 		"USER anonymous", "PASS test@example.org", "PWD",
-		"CWD pub", "TYPE I", "SIZE hello.txt", "CWD /",
+		"CWD pub", "TYPE I", "SIZE hello.txt", "FEAT", "EPSV", "RETR hello.txt", "CWD /",
 		"CWD pub", "SIZE missing.txt", "CWD missing.txt", "CWD /",
 		"CWD nowhere", "CWD /",
 		"CWD pub", "SIZE nested", "CWD nested", "CWD /",
 		"CWD pub", "CWD nested", "CWD /",
 		"CWD pub", "CWD nested", "CWD /",
-		"SIZE top.txt",
+		"SIZE top.txt", "EPSV", "RETR top.txt",
 	}
 	if got := f.Commands(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("commands:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A file SIZE answers but RETR refuses (mode 600 on vsftpd) is broken:
+// SIZE proves a name, not a file one can fetch. With MLST, its perm fact
+// tells without a transfer.
+func TestFTPUnreadable(t *testing.T) {
+	f := ftpFake(t, func(s *testserver.FTPSession, line string) bool {
+		if line == "RETR hello.txt" && s.Dir() == "/pub" {
+			s.Reply("550 Failed to open file.")
+			return true
+		}
+		return false
+	})
+	checkAll(t, newChecker(t), []verdict{
+		{"ftp://" + f.Addr + "/pub/hello.txt", linkcheck.Broken, "RETR hello.txt: 550"},
+		{"ftp://" + f.Addr + "/top.txt", linkcheck.OK, "file, 4 bytes"},
+	})
+	var retrs atomic.Int32
+	m := ftpFake(t, func(s *testserver.FTPSession, line string) bool {
+		switch line {
+		case "FEAT":
+			s.Reply("211-Features:", " MLST type*;size*;modify*;perm*;", " SIZE", "211 End")
+		case "MLST hello.txt":
+			s.Reply("250-Listing hello.txt", " type=file;perm=adfw;size=7; /pub/hello.txt", "250 End")
+		case "MLST top.txt":
+			s.Reply("250-Listing top.txt", " type=file;perm=adfrw;size=4; /top.txt", "250 End")
+		default:
+			if strings.HasPrefix(line, "RETR ") {
+				retrs.Add(1)
+			}
+			return false
+		}
+		return true
+	})
+	checkAll(t, newChecker(t), []verdict{
+		{"ftp://" + m.Addr + "/pub/hello.txt", linkcheck.Broken, `perm=adfw has no "r"`},
+		{"ftp://" + m.Addr + "/top.txt", linkcheck.OK, "file, 4 bytes"},
+	})
+	if n := retrs.Load(); n != 0 {
+		t.Errorf("%d RETR sent though MLST's perm fact told", n)
 	}
 }
 
@@ -171,8 +214,8 @@ func TestFTPStaleLogin(t *testing.T) {
 		switch line {
 		case "USER anonymous":
 			logins.Add(1)
-		case "SIZE top.txt":
-			s.Reply("213 4")
+		case "RETR top.txt":
+			s.Send("150 Opening BINARY mode data connection for top.txt (4 bytes).", "top\n")
 			s.Drop() // gone while idle in the pool
 			return true
 		}

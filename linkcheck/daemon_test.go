@@ -3,6 +3,8 @@ package linkcheck_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,10 @@ import (
 // at most PerHost logins.
 func TestVSFTPD(t *testing.T) {
 	addr, root := testserver.VSFTPD(t)
+	// A file the anonymous user may not read (root's, mode 600).
+	if err := os.WriteFile(filepath.Join(root, "pub", "secret.txt"), []byte("secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	k := newChecker(t)
 	base := "ftp://" + addr
 	checkAll(t, k, []verdict{
@@ -27,6 +33,7 @@ func TestVSFTPD(t *testing.T) {
 		{base + "/pub/nested", linkcheck.OK, "directory"},        // no typecode, a directory
 		{base + "/pub/nested;type=d", linkcheck.OK, "directory"}, // ;type=d
 		{base + "/pub/missing.txt", linkcheck.Broken, "SIZE missing.txt: 550"},
+		{base + "/pub/secret.txt", linkcheck.Broken, "RETR secret.txt: 550"}, // mode 600: SIZE answers, RETR refuses
 		{base + "/nowhere/hello.txt", linkcheck.Broken, "CWD nowhere: 550"},
 		{base + "//hello.txt", linkcheck.Broken, "CWD : 550"}, // §3.2.2: a null CWD, which vsftpd refuses
 		{"ftp://" + testserver.VSFTPDUser + ":" + testserver.VSFTPDPassword + "@" + addr + "/files/local.txt", linkcheck.OK, "file, 16 bytes"},

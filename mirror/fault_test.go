@@ -335,3 +335,288 @@ func TestMirrorResumeIgnored(t *testing.T) {
 		t.Errorf("the partial is left: %v", err)
 	}
 }
+
+// listFake serves files (absolute paths) and answers LIST of /top with
+// the lines given, as sent, and of any other folder with one file "c.txt"
+// of 2 bytes; other command lines by answers.
+func listFake(t testing.TB, files map[string]string, lines []string, answers map[string]func(*testserver.FTPSession)) *testserver.FTPFake {
+	return testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: files,
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			if line == "LIST" {
+				ls := []string{"-rw-r--r--    1 0        0               2 Jan 01  2024 c.txt"}
+				if s.Dir() == "/top" {
+					ls = lines
+				}
+				s.Send("150 Here comes the directory listing.", strings.Join(ls, "\r\n")+"\r\n")
+				return true
+			}
+			if answer, ok := answers[line]; ok {
+				answer(s)
+				return true
+			}
+			return false
+		},
+	})
+}
+
+// TestMirrorDeleteNotWhole: a LIST with one line that cannot be read (its
+// size is no number) is not whole. --delete leaves that folder alone, and
+// says so: the file of the broken line is still on the server (it was
+// deleted before), and so may be any other name the listing lacks.
+func TestMirrorDeleteNotWhole(t *testing.T) {
+	fake := listFake(t, map[string]string{"/top/a.txt": "a\n", "/top/weird.txt": "w\n"}, []string{
+		"-rw-r--r--    1 0        0               2 Jan 01  2024 a.txt",
+		"-rw-r--r--    1 0        0              zz Jan 01  2024 weird.txt",
+	}, nil)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "weird.txt"), []byte("w\n"), 0o644)
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), "ftp://"+fake.Addr+"/top/", dir, Options{Log: &log, Parallel: 1, Delete: true})
+	if err != nil || st.Deleted != 0 || st.DeletesSkipped != 1 || st.Fetched != 1 {
+		t.Fatalf("Mirror = %+v, %v; want a.txt fetched, nothing deleted, one folder's deletions skipped\n%s", st, err, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "weird.txt")); err != nil {
+		t.Errorf("weird.txt deleted though the listing was not whole: %v", err)
+	}
+	if want := "deletions skipped in ftp://" + fake.Addr + "/top/: its listing was not read whole (unreadable lines)"; !strings.Contains(log.String(), want) {
+		t.Errorf("log lacks %q:\n%s", want, log.String())
+	}
+}
+
+// TestMirrorControlNames: a name holding ESC (a terminal's escape
+// sequence) and "%" is written with %XX locally, as the gopher mirror
+// writes a selector's (localSegment), and its manifest line too; a later
+// run finds it unchanged.
+func TestMirrorControlNames(t *testing.T) {
+	fake := listFake(t, map[string]string{"/top/red\x1b[31m%.txt": "red\n"}, []string{
+		"-rw-r--r--    1 0        0               4 Jan 01  2024 red\x1b[31m%.txt",
+	}, nil)
+	dir := t.TempDir()
+	url := "ftp://" + fake.Addr + "/top/"
+	if st, err := Mirror(context.Background(), url, dir, Options{Parallel: 1}); err != nil || st.Fetched != 1 {
+		t.Fatalf("Mirror = %+v, %v", st, err)
+	}
+	ents, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "red%1B[31m%25.txt")); string(b) != "red\n" {
+		t.Fatalf("red%%1B[31m%%25.txt = %q, %v; the folder holds %q", b, err, names)
+	}
+	if _, ok := readManifest(t, dir)["red%1B[31m%25.txt"]; !ok {
+		t.Errorf("no manifest line for the local name")
+	}
+	if st, err := Mirror(context.Background(), url, dir, Options{Parallel: 1, Delete: true}); err != nil || st.Unchanged != 1 || st.Deleted != 0 {
+		t.Errorf("second run %+v, %v; want it unchanged", st, err)
+	}
+}
+
+// symlinkLines is a listing with links: one inside the folder, one that
+// climbs out, one absolute, one to a directory.
+var symlinkLines = []string{
+	"-rw-r--r--    1 0        0               2 Jan 01  2024 a.txt",
+	"lrwxrwxrwx    1 0        0               5 Jan 01  2024 in -> a.txt",
+	"lrwxrwxrwx    1 0        0              16 Jan 01  2024 out -> ../../etc/passwd",
+	"lrwxrwxrwx    1 0        0              11 Jan 01  2024 abs -> /etc/passwd",
+	"lrwxrwxrwx    1 0        0               3 Jan 01  2024 dl -> sub",
+	"drwxr-xr-x    2 0        0            4096 Jan 01  2024 sub",
+}
+
+// symlinkFake serves symlinkLines; the server resolves in and dl as the
+// files and folder they point to, and refuses out and abs.
+func symlinkFake(t *testing.T) *testserver.FTPFake {
+	return listFake(t, map[string]string{
+		"/top/a.txt": "a\n", "/top/in": "a\n", "/top/sub/c.txt": "c\n", "/top/dl/c.txt": "c\n",
+	}, symlinkLines, map[string]func(*testserver.FTPSession){
+		"SIZE in":  func(s *testserver.FTPSession) { s.Reply("213 2") },
+		"SIZE dl":  func(s *testserver.FTPSession) { s.Reply("550 Could not get file size.") },
+		"SIZE out": func(s *testserver.FTPSession) { s.Reply("550 Could not get file size.") },
+		"SIZE abs": func(s *testserver.FTPSession) { s.Reply("550 Could not get file size.") },
+		"CWD out":  func(s *testserver.FTPSession) { s.Reply("550 Failed to change directory.") },
+		"CWD abs":  func(s *testserver.FTPSession) { s.Reply("550 Failed to change directory.") },
+	})
+}
+
+// TestMirrorSymlinks: links in a listing are reported and counted
+// (they vanished, and the summary said "0 skipped"); --symlinks keep
+// makes the links whose target stays inside the folder and refuses the
+// others; follow fetches what they point to.
+func TestMirrorSymlinks(t *testing.T) {
+	fake := symlinkFake(t)
+	url := "ftp://" + fake.Addr + "/top/"
+
+	dir := t.TempDir()
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Parallel: 1})
+	if err != nil || st.Links != 4 || st.Skipped != 4 || st.Fetched != 2 {
+		t.Fatalf("skip: %+v, %v; want 4 links skipped, a.txt and sub/c.txt fetched\n%s", st, err, log.String())
+	}
+	if !strings.Contains(log.String(), "skipped link in -> a.txt") {
+		t.Errorf("skip: log lacks the link:\n%s", log.String())
+	}
+
+	dir = t.TempDir()
+	log.Reset()
+	st, err = Mirror(context.Background(), url, dir, Options{Log: &log, Parallel: 1, Symlinks: SymlinksKeep})
+	if err != nil || st.Links != 4 || st.Refused != 2 {
+		t.Fatalf("keep: %+v, %v; want 4 links, out and abs refused\n%s", st, err, log.String())
+	}
+	for name, want := range map[string]string{"in": "a.txt", "dl": "sub"} {
+		if got, err := os.Readlink(filepath.Join(dir, name)); got != want {
+			t.Errorf("keep: %s -> %q, %v; want %q", name, got, err, want)
+		}
+	}
+	for _, name := range []string{"out", "abs"} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); !os.IsNotExist(err) {
+			t.Errorf("keep: %s made: %v", name, err)
+		}
+	}
+	if !strings.Contains(log.String(), "refused link out -> ../../etc/passwd: its target is outside the folder") {
+		t.Errorf("keep: log lacks the refusal:\n%s", log.String())
+	}
+
+	dir = t.TempDir()
+	log.Reset()
+	st, err = Mirror(context.Background(), url, dir, Options{Log: &log, Parallel: 1, Symlinks: SymlinksFollow})
+	if err != nil || st.Fetched != 4 || st.Failed != 2 {
+		t.Fatalf("follow: %+v, %v; want a.txt, in, sub/c.txt, dl/c.txt fetched, out and abs failed\n%s", st, err, log.String())
+	}
+	for name, want := range map[string]string{"in": "a\n", "dl/c.txt": "c\n"} {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); string(b) != want {
+			t.Errorf("follow: %s = %q, %v", name, b, err)
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "in")); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("follow: in is no regular file: %v", err)
+	}
+}
+
+func TestLocalLinkTarget(t *testing.T) {
+	for _, tt := range []struct {
+		dir, target, want string
+		ok                bool
+	}{
+		{"", "a.txt", "a.txt", true},
+		{"d", "../a.txt", "../a.txt", true},
+		{"d/e", "../../x/y", "../../x/y", true},
+		{"", "../a", "", false},
+		{"d", "../../a", "", false},
+		{"", "/etc/passwd", "", false},
+		// A ".." after a name climbs from where that name leads (maybe
+		// a link): refused.
+		{"", "d/e/l/../..", "", false},
+		{"", "esc\x1b", "esc%1B", true},
+		{"", ".", "", false},
+	} {
+		got, ok := localLinkTarget(tt.dir, tt.target)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("localLinkTarget(%q, %q) = %q, %v; want %q, %v", tt.dir, tt.target, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// TestMirrorLimitsCountBytes: a server with no readable LIST (so NLST,
+// no size) and no SIZE, whose 150 reply says 10 bytes and which sends
+// 100,000. --max-size and --max-total count the bytes as they arrive:
+// the transfer is stopped at the limit and nothing is saved (the file
+// was saved whole before).
+func TestMirrorLimitsCountBytes(t *testing.T) {
+	big := strings.Repeat("x", 100_000)
+	fake := listFake(t, map[string]string{"/top/big": big, "/top/big2": big}, []string{"no listing"},
+		map[string]func(*testserver.FTPSession){
+			"RETR big": func(s *testserver.FTPSession) {
+				s.Send("150 Opening BINARY mode data connection for big (10 bytes).", big)
+			},
+			"RETR big2": func(s *testserver.FTPSession) {
+				s.Send("150 Opening BINARY mode data connection for big2 (10 bytes).", big)
+			},
+		})
+	url := "ftp://" + fake.Addr + "/top/"
+	for _, tt := range []struct {
+		name string
+		opt  Options
+	}{
+		{"max-size", Options{MaxSize: 1000}},
+		{"max-total", Options{MaxTotal: 1000}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var log bytes.Buffer
+			tt.opt.Log, tt.opt.Parallel = &log, 1
+			st, err := Mirror(context.Background(), url, dir, tt.opt)
+			if err != nil || st.Fetched != 0 || st.Failed == 0 {
+				t.Fatalf("Mirror = %+v, %v; want nothing fetched\n%s", st, err, log.String())
+			}
+			ents, _ := os.ReadDir(dir)
+			for _, e := range ents {
+				if e.Name() != ManifestName {
+					t.Errorf("%s left in the folder", e.Name())
+				}
+			}
+			if !strings.Contains(log.String(), "more bytes than the limit") {
+				t.Errorf("log lacks the limit:\n%s", log.String())
+			}
+		})
+	}
+}
+
+// TestMirrorMDTM: a LIST time to the day (a year shown) and a server
+// whose MDTM tells the second. The local copy gets the second; a rewrite
+// of the same size on the same day, which the listing cannot show, is
+// fetched; a server without MDTM keeps the listed time.
+func TestMirrorMDTM(t *testing.T) {
+	var mdtm atomic.Value
+	mdtm.Store("213 20240101123456")
+	fake := listFake(t, map[string]string{"/top/a.txt": "a\n"}, []string{
+		"-rw-r--r--    1 0        0               2 Jan 01  2024 a.txt",
+	}, map[string]func(*testserver.FTPSession){
+		"MDTM a.txt": func(s *testserver.FTPSession) { s.Reply(mdtm.Load().(string)) },
+	})
+	dir := t.TempDir()
+	url := "ftp://" + fake.Addr + "/top/"
+	if st, err := Mirror(context.Background(), url, dir, Options{Parallel: 1}); err != nil || st.Fetched != 1 {
+		t.Fatalf("first run %+v, %v", st, err)
+	}
+	exact := time.Date(2024, 1, 1, 12, 34, 56, 0, time.UTC)
+	if fi, _ := os.Stat(filepath.Join(dir, "a.txt")); !fi.ModTime().Equal(exact) {
+		t.Errorf("a.txt: local time %v, want %v", fi.ModTime().UTC(), exact)
+	}
+	if rec := readManifest(t, dir)["a.txt"]; !rec.Exact.Equal(exact) {
+		t.Errorf("manifest line %+v, want exact %v", rec, exact)
+	}
+	if st, err := Mirror(context.Background(), url, dir, Options{Parallel: 1}); err != nil || st.Unchanged != 1 || st.Fetched != 0 {
+		t.Errorf("second run %+v, %v; want a.txt unchanged", st, err)
+	}
+	mdtm.Store("213 20240101200000")
+	var log bytes.Buffer
+	if st, err := Mirror(context.Background(), url, dir, Options{Parallel: 1, Log: &log}); err != nil || st.Fetched != 1 {
+		t.Errorf("third run %+v, %v; want a.txt fetched: MDTM changed\n%s", st, err, log.String())
+	}
+	mdtm.Store("502 MDTM not implemented.")
+	dir = t.TempDir()
+	if st, err := Mirror(context.Background(), url, dir, Options{Parallel: 1}); err != nil || st.Fetched != 1 {
+		t.Fatalf("without MDTM: %+v, %v", st, err)
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, "a.txt")); !fi.ModTime().Equal(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("without MDTM: local time %v, want the listed day", fi.ModTime().UTC())
+	}
+}
+
+// TestMirrorDeleteBadEnd: a LIST whose lines all read well but whose
+// transfer ends with 451, not 2xx, is not whole: nothing of that folder
+// is deleted, and nothing of it is fetched.
+func TestMirrorDeleteBadEnd(t *testing.T) {
+	fake := rawListFake(t, "-rw-r--r--    1 0        0               2 Jan 01  2024 x\r\n", "451 Requested action aborted: local error in processing.")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("b\n"), 0o644)
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), "ftp://"+fake.Addr+"/top/", dir, Options{Log: &log, Parallel: 1, Delete: true})
+	if err != nil || st.Deleted != 0 || st.Failed != 1 || st.Fetched != 0 {
+		t.Fatalf("Mirror = %+v, %v; want the listing failed, nothing deleted\n%s", st, err, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err != nil {
+		t.Errorf("b.txt deleted after a listing that ended with 451: %v", err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
@@ -100,90 +101,28 @@ func (s *ftpSite) list(ctx context.Context, rel []string) (*access.Entries, erro
 	return s.c.List(ctx, u)
 }
 
-func (r *run) addFTPDir(s *ftpSite, rel []string, depth int) {
-	r.walk.addDir(func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpDir(ctx, wd, s, rel, depth) })
+func (r *run) addFTPDir(s *ftpSite, rel []string, depth int) { r.addFTPDirHops(s, rel, depth, 0) }
+
+// addFTPDirHops queues the listing of rel, reached through hops links
+// (--symlinks follow).
+func (r *run) addFTPDirHops(s *ftpSite, rel []string, depth, hops int) {
+	r.walk.addDir(func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpDir(ctx, wd, s, rel, depth, hops) })
 }
 
 // ftpDir lists one directory and queues its subdirectories and the
-// files that are new or changed.
-func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, depth int) {
-	local := path.Join(rel...)
+// files that are new or changed. The listing is read as a stream: what
+// stays of an entry is its local name (for --delete and for a name
+// listed twice) and, for a file to fetch, its name, size and time.
+func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, depth, hops int) {
+	local := localDir(rel)
 	where := s.url(rel, "", true)
 	ents, err := s.list(ctx, rel)
 	if err != nil {
 		r.failed(ctx, "list", where, err)
 		return
 	}
-	list, err := r.readFTPList(wd, ents, where)
-	if err != nil {
-		r.failed(ctx, "list", where, err)
-		return
-	}
-	r.count(func(st *Stats) { st.Dirs++ })
-	names := map[string]bool{}
-	type fileJob struct {
-		e        access.Entry
-		u, local string
-	}
-	var files []fileJob
-	for _, e := range list {
-		if err := safeName(e.Name, len(rel) == 0); err != nil {
-			r.logf("refused %q in %s: %v", e.Name, where, err.Error())
-			r.count(func(st *Stats) { st.Refused++ })
-			continue
-		}
-		if names[e.Name] {
-			continue // listed twice: fetched once
-		}
-		names[e.Name] = true
-		child := path.Join(local, e.Name)
-		if e.Kind == access.KindDirectory {
-			if matches(r.opt.Exclude, child) || (r.opt.Depth > 0 && depth+2 > r.opt.Depth) {
-				continue
-			}
-			if err := r.mkdir(child); err != nil {
-				r.logf("mkdir %s: %v", child, err.Error())
-				r.fail(err)
-				continue
-			}
-			sub := append(append([]string(nil), rel...), e.Name)
-			r.addFTPDir(s, sub, depth+1)
-			continue
-		}
-		if fetch, _ := r.want(child, e.Size, e.Time); !fetch {
-			continue
-		}
-		u := s.url(rel, e.Name, false)
-		if r.opt.DryRun {
-			r.logf("would fetch %s -> %s", u, child)
-			continue
-		}
-		files = append(files, fileJob{e, u, child})
-	}
-	// What the listing no longer names goes before any file of the
-	// folder is written, so no temporary file of this run is taken for
-	// a stray one.
-	if r.opt.Delete {
-		r.deleteGone(local, names)
-	}
-	if len(files) == 0 {
-		return
-	}
-	fo := r.openFolder(local)
-	for _, f := range files {
-		fo.left.Add(1)
-		r.walk.addFile(func(ctx context.Context, wd *watchdog.Watchdog) {
-			defer fo.done()
-			r.ftpFile(ctx, wd, s, f.e, f.u, f.local, fo)
-		})
-	}
-	fo.done() // the listing's own hold
-}
-
-// readFTPList reads a listing's entries (each arrival touches the
-// watchdog), reporting and counting its unreadable lines.
-func (r *run) readFTPList(wd *watchdog.Watchdog, ents *access.Entries, where string) ([]access.Entry, error) {
-	var list []access.Entry
+	names := nameSet{} // local names listed
+	var files []ftpFileJob
 	for {
 		e, err := ents.Next()
 		wd.Touch()
@@ -198,31 +137,169 @@ func (r *run) readFTPList(wd *watchdog.Watchdog, ents *access.Entries, where str
 		}
 		if err != nil {
 			ents.Close()
-			return nil, err
+			r.failed(ctx, "list", where, err)
+			return
 		}
-		list = append(list, e)
+		if j, ok := r.ftpEntry(s, rel, local, depth, hops, e, names); ok {
+			files = append(files, j)
+		}
 	}
-	return list, ents.Close()
+	if err := ents.Close(); err != nil {
+		r.failed(ctx, "list", where, err)
+		return
+	}
+	r.count(func(st *Stats) { st.Dirs++ })
+	// What the listing no longer names goes before any file of the
+	// folder is written, so no temporary file of this run is taken for
+	// a stray one.
+	if r.opt.Delete && r.listedWhole(ents, where) {
+		r.deleteGone(local, names)
+	}
+	if len(files) == 0 {
+		return
+	}
+	fo := r.openFolder(local)
+	for _, f := range files {
+		fo.left.Add(1)
+		r.walk.addFile(func(ctx context.Context, wd *watchdog.Watchdog) {
+			defer fo.done()
+			r.ftpQueued(ctx, wd, s, rel, local, f, fo)
+		})
+	}
+	fo.done() // the listing's own hold
 }
 
-// ftpFile fetches one file with TYPE I into DIR/local, atomically, and
-// records it in the manifest.
-func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, e access.Entry, u, local string, fo *folder) {
+// An ftpFileJob is a file a listing queued for transfer: no more of its
+// entry than the fetch needs.
+type ftpFileJob struct {
+	name string
+	size int64
+	time time.Time
+	// coarse: the listed time is to the minute or the day (LIST), and
+	// MDTM is asked for the second; check: the manifest has the file
+	// whole with that size and listed time, and MDTM decides whether it
+	// changed within the listing's precision.
+	coarse, check bool
+}
+
+// ftpEntry takes one entry of the listing of rel (local, at depth):
+// a directory is made and queued, a symbolic link handled as --symlinks
+// says, a file that is new or changed returned for transfer. names
+// collects the local names listed.
+func (r *run) ftpEntry(s *ftpSite, rel []string, local string, depth, hops int, e access.Entry, names nameSet) (ftpFileJob, bool) {
+	where := s.url(rel, "", true)
+	if err := safeName(e.Name, len(rel) == 0); err != nil {
+		r.logf("refused %q in %s: %v", e.Name, where, err.Error())
+		r.count(func(st *Stats) { st.Refused++ })
+		return ftpFileJob{}, false
+	}
+	// Control bytes and "%" of a remote name are written %XX locally.
+	lname := localSegment(e.Name)
+	if !names.add(lname) {
+		return ftpFileJob{}, false // listed twice: fetched once
+	}
+	child := path.Join(local, lname)
+	switch e.Kind {
+	case access.KindDirectory:
+		r.ftpSubdir(s, rel, e.Name, child, depth, hops)
+		return ftpFileJob{}, false
+	case access.KindLink:
+		r.ftpLink(s, rel, depth, hops, local, child, e)
+		return ftpFileJob{}, false
+	}
+	// An ls -l time is to the minute, or to the day: a same-size
+	// rewrite within it looks unchanged, so MDTM (RFC 3659 §3) decides
+	// (as lftp does), in the file's own job.
+	coarse := e.Precision > 0 && !r.opt.DryRun
+	fetch, unchanged := r.decide(child, e.Size, e.Time, !coarse)
+	if !fetch && !(coarse && unchanged) {
+		return ftpFileJob{}, false
+	}
+	if r.opt.DryRun {
+		r.logf("would fetch %s -> %s", s.url(rel, e.Name, false), child)
+		return ftpFileJob{}, false
+	}
+	return ftpFileJob{e.Name, e.Size, e.Time, coarse, unchanged}, true
+}
+
+// ftpSubdir makes the local folder child of the directory name listed in
+// rel, and queues its listing, unless --exclude or --depth leave it out.
+func (r *run) ftpSubdir(s *ftpSite, rel []string, name, child string, depth, hops int) {
+	if matches(r.opt.Exclude, child) || (r.opt.Depth > 0 && depth+2 > r.opt.Depth) {
+		return
+	}
+	if err := r.mkdir(child); err != nil {
+		r.logf("mkdir %s: %v", child, err.Error())
+		r.fail(err)
+		return
+	}
+	r.addFTPDirHops(s, append(append([]string(nil), rel...), name), depth+1, hops)
+}
+
+// ftpQueued runs the job of a file a listing queued: MDTM first where
+// the listed time is coarse, then the fetch, unless MDTM finds the file
+// the manifest has.
+func (r *run) ftpQueued(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, local string, f ftpFileJob, fo *folder) {
+	u := s.url(rel, f.name, false)
+	child := path.Join(local, localSegment(f.name))
+	var exact time.Time
+	if f.coarse {
+		if pu, err := rfc1738.Parse(u); err == nil {
+			t, err := s.c.ModTime(ctx, pu)
+			wd.Touch()
+			switch {
+			case err == nil:
+				exact = t
+			case !errors.Is(err, access.ErrUnsupported):
+				r.fileFailed(ctx, u, err)
+				return
+			}
+		}
+	}
+	if f.check {
+		rec, _ := r.man.read(child)
+		switch {
+		case exact.IsZero(), rec.Exact.Equal(exact):
+			// No MDTM, or the second the manifest has: unchanged.
+			r.count(func(st *Stats) { st.Unchanged++ })
+			return
+		case rec.Exact.IsZero():
+			// A manifest from before MDTM was asked: the time is
+			// taken, once, as the file's.
+			rec.Exact = exact
+			r.man.add(rec)
+			fo.root.Chtimes(fo.name(child), exact, exact)
+			r.count(func(st *Stats) { st.Unchanged++ })
+			return
+		}
+		r.logf("changed %s: MDTM says %s, the copy is of %s", child, exact.Format(time.DateTime), rec.Exact.Format(time.DateTime))
+		if !r.plan(child, f.size) {
+			return
+		}
+	}
 	pu, err := rfc1738.Parse(u)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return
 	}
+	r.ftpFile(ctx, wd, s, pu, access.Entry{Name: f.name, Kind: access.KindFile, Size: f.size, Time: f.time}, exact, u, child, fo)
+}
+
+// ftpFile fetches one file with TYPE I into DIR/local, atomically, and
+// records it in the manifest.
+// exact, when not zero, is its time to the second (MDTM) where e's is
+// coarse: the local file gets it, and the manifest records both.
+func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, pu rfc1738.URL, e access.Entry, exact time.Time, u, local string, fo *folder) {
 	if e.Size > 0 && !e.Time.IsZero() {
-		r.ftpResumable(ctx, wd, s, pu, e, u, local, fo)
+		r.ftpResumable(ctx, wd, s, pu, e, exact, u, local, fo)
 		return
 	}
-	resp, err := s.c.Do(ctx, access.Request{URL: pu, Listed: &e})
+	resp, err := s.c.Do(ctx, r.request(pu, 0, &e))
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.saveIn(ctx, fo.root, fo.name(local), Record{URL: u, Path: local, Mtime: e.Time}, wd.Reader(resp.Body), resp.Body)
+	r.saveIn(ctx, fo.root, fo.name(local), Record{URL: u, Path: local, Mtime: e.Time, Exact: exact}, totalReader{r, wd.Reader(resp.Body)}, resp.Body)
 }
 
 // A folder is the local directory of one listing, opened once for all
@@ -295,12 +372,18 @@ func partialName(local string) string {
 // one that accepts REST but sends more than the listed size less the
 // offset (from byte 0) has the partial dropped and the file fetched
 // whole, once.
-func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, pu rfc1738.URL, e access.Entry, u, local string, fo *folder) {
+func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, pu rfc1738.URL, e access.Entry, exact time.Time, u, local string, fo *folder) {
 	dir, name := fo.root, fo.name(local)
+	// The time that marks the partial's version, and the local file's:
+	// to the second when MDTM told it.
+	mark := e.Time
+	if !exact.IsZero() {
+		mark = exact
+	}
 	part := partialName(name)
 	h := sha256.New()
 	var offset int64
-	if fi, err := dir.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.Size && fi.ModTime().Equal(e.Time) {
+	if fi, err := dir.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.Size && fi.ModTime().Equal(mark) {
 		if f, err := dir.Open(part); err == nil {
 			offset, err = io.Copy(h, f)
 			f.Close()
@@ -309,10 +392,10 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 			}
 		}
 	}
-	resp, err := s.c.Do(ctx, access.Request{URL: pu, Offset: offset, Listed: &e})
+	resp, err := s.c.Do(ctx, r.request(pu, offset, &e))
 	if offset > 0 && errors.Is(err, access.ErrNoResume) {
 		offset = 0
-		resp, err = s.c.Do(ctx, access.Request{URL: pu, Listed: &e})
+		resp, err = s.c.Do(ctx, r.request(pu, 0, &e))
 	}
 	if err != nil {
 		r.fileFailed(ctx, u, err)
@@ -332,7 +415,7 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	n, err := io.Copy(io.MultiWriter(f, h), wd.Reader(body))
+	n, err := io.Copy(io.MultiWriter(f, h), totalReader{r, wd.Reader(body)})
 	if err == nil {
 		err = body.Close()
 	} else {
@@ -347,6 +430,12 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 	if err == nil {
 		err = dir.Rename(part, name)
 	}
+	if errors.Is(err, access.ErrTooLarge) {
+		// Beyond --max-size or --max-total: nothing of it is kept.
+		dir.Remove(part)
+		r.fileFailed(ctx, u, err)
+		return
+	}
 	if err != nil && errors.Is(err, access.ErrLongTransfer) {
 		// More bytes than the listing's size: after REST the server
 		// sent from elsewhere (from 0), or the file changed. The
@@ -355,7 +444,7 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 		dir.Remove(part)
 		if offset > 0 {
 			r.logf("fetch %s: %v; fetching it whole", u, strings.TrimPrefix(err.Error(), u+": "))
-			r.ftpResumable(ctx, wd, s, pu, e, u, local, fo)
+			r.ftpResumable(ctx, wd, s, pu, e, exact, u, local, fo)
 			return
 		}
 		r.fileFailed(ctx, u, err)
@@ -364,15 +453,15 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 	if err != nil {
 		// The bytes that came stay for the next run, marked with the
 		// listed time of the version they belong to.
-		dir.Chtimes(part, e.Time, e.Time)
+		dir.Chtimes(part, mark, mark)
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	dir.Chtimes(name, e.Time, e.Time)
+	dir.Chtimes(name, mark, mark)
 	if offset > 0 {
 		r.logf("resumed %s at byte %s", u, strconv.FormatInt(offset, 10))
 	}
-	r.record(Record{URL: u, Path: local, Size: offset + n, Mtime: e.Time}, n, h)
+	r.record(Record{URL: u, Path: local, Size: offset + n, Mtime: e.Time, Exact: exact}, n, h)
 }
 
 // save writes src to rec.Path atomically, hashing it, closes body
@@ -392,7 +481,9 @@ func (r *run) saveIn(ctx context.Context, dir *os.Root, name string, rec Record,
 		r.fileFailed(ctx, rec.URL, err)
 		return false
 	}
-	if !rec.Mtime.IsZero() {
+	if !rec.Exact.IsZero() {
+		dir.Chtimes(name, rec.Exact, rec.Exact)
+	} else if !rec.Mtime.IsZero() {
 		dir.Chtimes(name, rec.Mtime, rec.Mtime)
 	}
 	rec.Size = cw.n

@@ -52,11 +52,18 @@ func writeTree(t *testing.T, root string) {
 	}
 }
 
-// checkTree compares dir with tree.
+// checkTree compares dir with tree, each remote name made local
+// (localSegment: "%" is written %25).
 func checkTree(t *testing.T, dir string) {
 	t.Helper()
 	for rel, body := range tree {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
+		segs := strings.Split(rel, "/")
+		for i, seg := range segs {
+			if seg != "" {
+				segs[i] = localSegment(seg)
+			}
+		}
+		p := filepath.Join(dir, filepath.FromSlash(strings.Join(segs, "/")))
 		if strings.HasSuffix(rel, "/") {
 			if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 				t.Errorf("directory %s missing: %v", rel, err)
@@ -206,8 +213,9 @@ func TestMirrorFTP(t *testing.T) {
 	}
 }
 
-// TestMirrorResumeVSFTPD: a partial file left by a broken run, with the
-// listed time, is completed with REST, as vsftpd's log shows.
+// TestMirrorResumeVSFTPD: a partial file left by a broken run, marked
+// with the file's time to the second (MDTM: vsftpd's LIST gives the
+// minute), is completed with REST, as vsftpd's log shows.
 func TestMirrorResumeVSFTPD(t *testing.T) {
 	addr, root := testserver.VSFTPD(t)
 	top := filepath.Join(root, "resume")
@@ -218,8 +226,8 @@ func TestMirrorResumeVSFTPD(t *testing.T) {
 	}
 	chmodTree(t, top)
 	fi, _ := os.Stat(filepath.Join(top, "big.bin"))
-	// vsftpd lists times in UTC to the minute.
-	listed := fi.ModTime().UTC().Truncate(time.Minute)
+	// vsftpd lists times in UTC to the minute; MDTM tells the second.
+	listed := fi.ModTime().UTC().Truncate(time.Second)
 	dir := t.TempDir()
 	part := filepath.Join(dir, ".big.bin.rfc1738-partial")
 	os.WriteFile(part, big[:100000], 0o644)
@@ -235,5 +243,50 @@ func TestMirrorResumeVSFTPD(t *testing.T) {
 	}
 	if l := testserver.VSFTPDLog(root); !strings.Contains(l, `"REST 100000"`) {
 		t.Errorf("vsftpd's log shows no REST 100000:\n%s", l)
+	}
+}
+
+// TestMirrorMDTMVSFTPD: vsftpd has no MLSD, and its LIST gives the
+// minute for a recent file and the day for one older than six months.
+// MDTM tells the second: the local copy gets it, and a same-size rewrite
+// within the minute is fetched (it was reported unchanged).
+func TestMirrorMDTMVSFTPD(t *testing.T) {
+	addr, root := testserver.VSFTPD(t)
+	top := filepath.Join(root, "times")
+	os.MkdirAll(top, 0o755)
+	recent := time.Now().UTC().Truncate(time.Minute).Add(-time.Hour).Add(10 * time.Second)
+	old := time.Date(2020, 3, 4, 5, 6, 7, 0, time.UTC)
+	write := func(name, body string, at time.Time) {
+		p := filepath.Join(top, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, at, at)
+	}
+	write("recent.txt", "version 1\n", recent)
+	write("old.txt", "old\n", old)
+	chmodTree(t, top)
+	url := "ftp://" + addr + "/times/"
+	dir := t.TempDir()
+	if st, err := Mirror(context.Background(), url, dir, Options{}); err != nil || st.Fetched != 2 {
+		t.Fatalf("first run %+v, %v", st, err)
+	}
+	for name, want := range map[string]time.Time{"recent.txt": recent, "old.txt": old} {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || !fi.ModTime().Equal(want) {
+			t.Errorf("%s: local time %v, %v; want the second, %v", name, fi.ModTime().UTC(), err, want)
+		}
+	}
+	// The same size, 30 seconds later in the same minute.
+	write("recent.txt", "version 2\n", recent.Add(30*time.Second))
+	var log bytes.Buffer
+	st, err := Mirror(context.Background(), url, dir, Options{Log: &log})
+	if err != nil || st.Fetched != 1 || st.Unchanged != 1 {
+		t.Fatalf("second run %+v, %v; want recent.txt fetched, old.txt unchanged\n%s", st, err, log.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "recent.txt")); string(b) != "version 2\n" {
+		t.Errorf("recent.txt = %q, want version 2", b)
+	}
+	if l := testserver.VSFTPDLog(root); !strings.Contains(l, `"MDTM recent.txt"`) {
+		t.Errorf("vsftpd's log shows no MDTM")
 	}
 }

@@ -22,14 +22,14 @@ import (
 )
 
 // GopherMenuName is the local name of a saved menu inside the folder of
-// its selector. A bare "%" never comes from a remote name (gopherSegment
+// its selector. A bare "%" never comes from a remote name (localSegment
 // writes "%" as "%25"), so it collides with nothing.
 const GopherMenuName = "%gophermap"
 
 // GopherPlusSuffix ends the local name of the Gopher+ attributes of an
 // item, saved beside it: "docs/a.txt" has "docs/a.txt%gopher+", a menu
 // "docs/%gophermap" has "docs/%gophermap%gopher+". A "%" that comes from
-// a remote name is always followed by two hex digits (gopherSegment), and
+// a remote name is always followed by two hex digits (localSegment), and
 // "g" is none, so no item's own name ends this way.
 const GopherPlusSuffix = "%gopher+"
 
@@ -190,37 +190,17 @@ func (s *gopherSite) menuRead(local string, whole bool) {
 	}
 }
 
-// gopherSegment makes one "/"-separated part of a selector a local name:
-// "%", control bytes and a name of dots are written %XX, so that two
-// different selectors never meet in one local path and none leaves the
-// folder.
-func gopherSegment(seg string) string {
-	if seg == "." || seg == ".." {
-		return strings.ReplaceAll(seg, ".", "%2E")
-	}
-	var b strings.Builder
-	for i := 0; i < len(seg); i++ {
-		c := seg[i]
-		if c == '%' || c < 0x20 || c == 0x7f {
-			fmt.Fprintf(&b, "%%%02X", c)
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
 // localPath is the local path of item it: its selector's parts made safe
-// (see gopherSegment), under "%host:port/" when it is on another server
+// (see localSegment), under "%host:port/" when it is on another server
 // than the URL's; a menu is the folder, its lines in GopherMenuName.
 func (s *gopherSite) localPath(it gopherItem) string {
 	var parts []string
 	if hp := s.itemHost(it); hp != s.host {
-		parts = append(parts, "%"+gopherSegment(hp))
+		parts = append(parts, "%"+localSegment(hp))
 	}
 	for _, seg := range strings.Split(it.Selector, "/") {
 		if seg != "" {
-			parts = append(parts, gopherSegment(seg))
+			parts = append(parts, localSegment(seg))
 		}
 	}
 	if it.Type == '1' {
@@ -318,7 +298,7 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		// Each item that has a local copy, followed in this run or
 		// not (another server, --depth), keeps it and its attributes;
 		// a menu with a line that could not be read is not whole.
-		whole = ents.Whole()
+		whole = r.listedWhole(ents, u)
 		var named []string
 		for _, it := range items {
 			p := s.localPath(it)

@@ -100,8 +100,8 @@ func TestGopherSegment(t *testing.T) {
 		"tab\there": "tab%09here",
 		"東京":        "東京",
 	} {
-		if got := gopherSegment(in); got != want {
-			t.Errorf("gopherSegment(%q) = %q, want %q", in, got, want)
+		if got := localSegment(in); got != want {
+			t.Errorf("localSegment(%q) = %q, want %q", in, got, want)
 		}
 	}
 	s := &gopherSite{host: "h:70"}

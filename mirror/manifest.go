@@ -33,9 +33,13 @@ type Record struct {
 	// Menu is, for a gopher item, the local path of the menu that
 	// listed it (empty for the URL's own menu): --delete removes an
 	// item that menu, read whole again, no longer lists.
-	Menu    string    `json:"menu,omitempty"`
-	Size    int64     `json:"size"`
-	Mtime   time.Time `json:"mtime,omitzero"` // the remote time, as listed
+	Menu  string    `json:"menu,omitempty"`
+	Size  int64     `json:"size"`
+	Mtime time.Time `json:"mtime,omitzero"` // the remote time, as listed
+	// Exact is the remote time to the second (ftp MDTM, RFC 3659 §3)
+	// where the listing gave it coarser (an ftp LIST's ls -l times); the
+	// local file has it.
+	Exact   time.Time `json:"exact,omitzero"`
 	SHA256  string    `json:"sha256,omitempty"`
 	Deleted bool      `json:"deleted,omitempty"`
 }

@@ -61,6 +61,9 @@ type Options struct {
 	// DryRun lists and reports what would be fetched or deleted, and
 	// changes nothing.
 	DryRun bool
+	// Symlinks says what to do with a symbolic link in an ftp listing:
+	// SymlinksSkip (the default, ""), SymlinksKeep or SymlinksFollow.
+	Symlinks string
 	// SpanHosts lets a gopher mirror follow menus to other hosts.
 	SpanHosts bool
 	// Recheck fetches again the gopher documents that nothing else can
@@ -108,8 +111,12 @@ type Stats struct {
 	// searches, telnet sessions, "h URL:" links, other servers.
 	Recorded int
 	Dirs     int
-	Bytes    int64
-	Planned  int // files queued for transfer
+	// Links counts the symbolic links listed (each also counted as
+	// skipped, refused, or made); DeletesSkipped the folders whose
+	// listing was not read whole, so that --delete left them alone.
+	Links, DeletesSkipped int
+	Bytes                 int64
+	Planned               int // files queued for transfer
 }
 
 // A run is the state of one Mirror call.
@@ -126,7 +133,7 @@ type run struct {
 	jobs    map[string]job
 	stats   Stats
 	planned atomic.Int64
-	arrived atomic.Int64 // bytes of transfers counted as they came (see limited)
+	arrived atomic.Int64 // bytes of transfers, counted as they come (--max-total; see limited)
 	logMu   sync.Mutex
 }
 
@@ -149,6 +156,13 @@ func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error)
 	}
 	if opt.Access == nil {
 		opt.Access = access.NewClient()
+	}
+	switch opt.Symlinks {
+	case "":
+		opt.Symlinks = SymlinksSkip
+	case SymlinksSkip, SymlinksKeep, SymlinksFollow:
+	default:
+		return Stats{}, fmt.Errorf("mirror: --symlinks %q: want skip, keep or follow", opt.Symlinks)
 	}
 	// §6: the URL's own port passes the guard get applies.
 	if _, err := opt.Access.CheckPort(u); err != nil {
@@ -324,6 +338,13 @@ func matches(globs []string, rel string) bool {
 // filters and limits, logging what it skips. unchanged reports a file
 // left alone because the manifest has it whole.
 func (r *run) want(rel string, size int64, mtime time.Time) (fetch, unchanged bool) {
+	return r.decide(rel, size, mtime, true)
+}
+
+// decide is want; with countUnchanged false, a file the manifest has
+// whole is returned unchanged but not counted (a later check may find it
+// changed all the same).
+func (r *run) decide(rel string, size int64, mtime time.Time, countUnchanged bool) (fetch, unchanged bool) {
 	if (len(r.opt.Include) > 0 && !matches(r.opt.Include, rel)) || matches(r.opt.Exclude, rel) {
 		r.count(func(s *Stats) { s.Skipped++ })
 		return false, false
@@ -335,21 +356,61 @@ func (r *run) want(rel string, size int64, mtime time.Time) (fetch, unchanged bo
 	}
 	if rsize, rtime, ok := r.man.stat(rel); ok && (size < 0 || rsize == size) && (mtime.IsZero() || rtime.Equal(mtime)) && r.root != nil {
 		if fi, err := r.root.Lstat(rel); err == nil && fi.Mode().IsRegular() && fi.Size() == rsize {
-			r.count(func(s *Stats) { s.Unchanged++ })
+			if countUnchanged {
+				r.count(func(s *Stats) { s.Unchanged++ })
+			}
 			return false, true
 		}
 	}
+	return r.plan(rel, size), false
+}
+
+// plan reserves size bytes of --max-total for the file rel, and counts it
+// planned; false when the total is reached.
+func (r *run) plan(rel string, size int64) bool {
 	if r.opt.MaxTotal > 0 {
 		n := max(size, 0)
+		if r.arrived.Load() >= r.opt.MaxTotal {
+			r.logf("skipped %s: --max-total reached", rel)
+			r.count(func(s *Stats) { s.Skipped++ })
+			return false
+		}
 		if r.planned.Add(n) > r.opt.MaxTotal {
 			r.planned.Add(-n)
 			r.logf("skipped %s: --max-total reached", rel)
 			r.count(func(s *Stats) { s.Skipped++ })
-			return false, false
+			return false
 		}
 	}
 	r.count(func(s *Stats) { s.Planned++ })
-	return true, false
+	return true
+}
+
+// request is the fetch of pu from offset on, bounded by --max-size: the
+// bytes are counted as they arrive (access.Request.MaxBytes), whatever
+// the listing or the server announced.
+func (r *run) request(pu rfc1738.URL, offset int64, listed *access.Entry) access.Request {
+	req := access.Request{URL: pu, Offset: offset, Listed: listed}
+	if r.opt.MaxSize > 0 {
+		req.MaxBytes = max(r.opt.MaxSize-offset, 1)
+	}
+	return req
+}
+
+// totalReader counts the bytes of one transfer into the run's total as
+// they arrive, and fails the transfer with access.ErrTooLarge once the
+// total passes --max-total: sizes announced by a listing may lie.
+type totalReader struct {
+	r   *run
+	src io.Reader
+}
+
+func (t totalReader) Read(p []byte) (int, error) {
+	n, err := t.src.Read(p)
+	if t.r.opt.MaxTotal > 0 && t.r.arrived.Add(int64(n)) > t.r.opt.MaxTotal {
+		return n, fmt.Errorf("%w: --max-total %d reached", access.ErrTooLarge, t.r.opt.MaxTotal)
+	}
+	return n, err
 }
 
 // mkdir creates the local directory rel (dry run: nothing).
@@ -365,7 +426,7 @@ func (r *run) mkdir(rel string) error {
 // removal inside the folder, and symbolic links are removed, never
 // followed. It runs right after the listing, so that no directory's
 // names are held longer than its own listing.
-func (r *run) deleteGone(dir string, names map[string]bool) {
+func (r *run) deleteGone(dir string, names nameSet) {
 	d := dir
 	if d == "" {
 		d = "."
@@ -381,7 +442,7 @@ func (r *run) deleteGone(dir string, names map[string]bool) {
 	f.Close()
 	for _, e := range ents {
 		name := e.Name()
-		if names[name] || (dir == "" && name == ManifestName) || strings.HasSuffix(name, ".rfc1738-partial") {
+		if names.has(name) || (dir == "" && name == ManifestName) || strings.HasSuffix(name, ".rfc1738-partial") {
 			continue
 		}
 		rel := path.Join(dir, name)

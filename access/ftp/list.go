@@ -12,6 +12,15 @@ type DirEntry struct {
 	Dir  bool
 	Size int64     // -1 when unknown
 	Time time.Time // zero when unknown
+	// Precision is how coarse Time is: 0 for a time to the second (an
+	// MLSD modify fact, RFC 3659 §2.3), time.Minute for an ls -l time of
+	// day, 24h for an ls -l year (a file older than six months).
+	Precision time.Duration
+	// IsLink marks a symbolic link; Link is its target as listed
+	// ("name -> target", or an MLSD "OS.unix=slink:target" type), ""
+	// when the listing did not show it.
+	IsLink bool
+	Link   string
 }
 
 var months = map[string]time.Month{
@@ -23,7 +32,8 @@ var months = map[string]time.Month{
 // its format to the server) in the two formats nearly every server
 // uses: Unix "ls -l" and the DOS/IIS one. ok is false for a line in
 // neither; skip is true for a line that names nothing ("total 12", ".",
-// "..", a symbolic link, whose target's kind LIST does not tell).
+// "..", a device). A symbolic link is an entry with IsLink set and its
+// target in Link: its target's kind LIST does not tell.
 func ParseListLine(line string, now time.Time) (e DirEntry, skip, ok bool) {
 	if strings.HasPrefix(line, "total ") {
 		return e, true, true
@@ -80,6 +90,7 @@ func parseUnixLine(line string, now time.Time) (e DirEntry, skip, ok bool) {
 		}
 		ty := line[f[i+3][0]:f[i+3][1]]
 		var t time.Time
+		var prec time.Duration
 		if h, m, found := strings.Cut(ty, ":"); found {
 			hh, err1 := strconv.Atoi(h)
 			mm, err2 := strconv.Atoi(m)
@@ -92,22 +103,31 @@ func parseUnixLine(line string, now time.Time) (e DirEntry, skip, ok bool) {
 			if t.After(now.Add(24 * time.Hour)) {
 				t = t.AddDate(-1, 0, 0)
 			}
+			prec = time.Minute
 		} else {
 			y, err := strconv.Atoi(ty)
 			if err != nil {
 				continue
 			}
 			t = time.Date(y, mon, day, 0, 0, 0, 0, time.UTC)
+			prec = 24 * time.Hour
 		}
 		start := f[i+3][1] + 1
 		if start >= len(line) {
 			return e, false, false
 		}
-		e = DirEntry{Name: line[start:], Size: size, Time: t}
+		e = DirEntry{Name: line[start:], Size: size, Time: t, Precision: prec}
 		switch line[0] {
 		case 'd':
 			e.Dir, e.Size = true, -1
 		case '-':
+		case 'l':
+			// ls -l: "name -> target"; a name holding " -> " itself
+			// cannot be told from it, and is cut at the first.
+			e.IsLink, e.Size = true, -1
+			if n, target, found := strings.Cut(e.Name, " -> "); found {
+				e.Name, e.Link = n, target
+			}
 		default:
 			return e, true, true
 		}
@@ -141,7 +161,7 @@ func parseDOSLine(line string) (e DirEntry, skip, ok bool) {
 	if rest == "" {
 		return e, false, false
 	}
-	e = DirEntry{Name: rest, Time: t, Size: -1}
+	e = DirEntry{Name: rest, Time: t, Size: -1, Precision: time.Minute}
 	if what == "<DIR>" {
 		e.Dir = true
 	} else if e.Size, err = strconv.ParseInt(what, 10, 64); err != nil || e.Size < 0 {

@@ -14,7 +14,7 @@ var listTests = []struct {
 }{
 	// vsftpd, a recent file: the time, no year.
 	{line: "-rw-r--r--    1 1000     1000           12 Nov 24 02:00 a b.txt",
-		want: DirEntry{Name: "a b.txt", Size: 12, Time: time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)}},
+		want: DirEntry{Name: "a b.txt", Size: 12, Time: time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC), Precision: time.Minute}},
 	// An older file: the year; a name with two spaces in a row.
 	{line: "-rw-r--r--    1 0        0         1048576 Jan 01  2024 two  spaces",
 		want: DirEntry{Name: "two  spaces", Size: 1048576, Time: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}},
@@ -24,8 +24,11 @@ var listTests = []struct {
 	// No group column (some servers).
 	{line: "drwxr-xr-x    2 ftp          4096 Mar  3  2020 dir",
 		want: DirEntry{Name: "dir", Dir: true, Size: -1, Time: time.Date(2020, 3, 3, 0, 0, 0, 0, time.UTC)}},
-	// Symbolic links and dot entries name nothing to fetch.
-	{line: "lrwxrwxrwx    1 0        0               4 Jan 01  2024 link -> dest", skip: true},
+	// A symbolic link is an entry of its own, its target apart (issue:
+	// links vanished from the listing unreported); dot entries name
+	// nothing to fetch.
+	{line: "lrwxrwxrwx    1 0        0               4 Jan 01  2024 link -> dest",
+		want: DirEntry{Name: "link", IsLink: true, Link: "dest", Size: -1, Time: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), Precision: 24 * time.Hour}},
 	{line: "drwxr-xr-x    2 0        0            4096 Jan 01  2024 ..", skip: true},
 	{line: "total 24", skip: true},
 	// DOS / IIS.
@@ -50,7 +53,8 @@ func TestParseListLine(t *testing.T) {
 			t.Errorf("%q: skip = %v, want %v", tt.line, skip, tt.skip)
 			continue
 		}
-		if ok && !skip && (e.Name != tt.want.Name || e.Dir != tt.want.Dir || e.Size != tt.want.Size || !e.Time.Equal(tt.want.Time)) {
+		if ok && !skip && (e.Name != tt.want.Name || e.Dir != tt.want.Dir || e.Size != tt.want.Size || !e.Time.Equal(tt.want.Time) ||
+			e.IsLink != tt.want.IsLink || e.Link != tt.want.Link || (tt.want.Precision != 0 && e.Precision != tt.want.Precision)) {
 			t.Errorf("%q:\n got %+v\nwant %+v", tt.line, e, tt.want)
 		}
 	}

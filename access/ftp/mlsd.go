@@ -63,6 +63,9 @@ type MLSxEntry struct {
 	Size int64
 	// Modify is the "modify" fact (§7.5.3, UTC), zero when absent.
 	Modify time.Time
+	// Perm is the "perm" fact (§7.5.5), lower case, "" when absent: "r"
+	// in it says RETR may be applied.
+	Perm string
 }
 
 // ParseMLSxEntry parses one MLSD line without its CRLF. RFC 3659 §7.2:
@@ -101,6 +104,8 @@ func ParseMLSxEntry(line string) (e MLSxEntry, ok bool) {
 			e.Size = n
 		case "modify":
 			e.Modify = parseTimeVal(v)
+		case "perm":
+			e.Perm = strings.ToLower(v)
 		}
 	}
 	return e, true

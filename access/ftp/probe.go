@@ -37,6 +37,21 @@ func (c *Conn) Mdtm(ctx context.Context, name string) (time.Time, Reply, error) 
 	return parseTimeVal(strings.TrimSpace(rep.Msg)), rep, nil
 }
 
+// Mlst sends "MLST name" (RFC 3659 §7) and returns the facts of name:
+// the 250 reply's entry line, which §7.2 sets off with one space.
+func (c *Conn) Mlst(ctx context.Context, name string) (MLSxEntry, Reply, error) {
+	rep, err := c.simple(ctx, "MLST", name, true, func(code int) bool { return code == 250 })
+	if err != nil {
+		return MLSxEntry{}, rep, err
+	}
+	for line := range strings.SplitSeq(rep.Msg, "\n") {
+		if e, ok := ParseMLSxEntry(strings.TrimSuffix(strings.TrimPrefix(line, " "), "\r")); ok && strings.HasPrefix(line, " ") {
+			return e, rep, nil
+		}
+	}
+	return MLSxEntry{}, rep, &ProtocolError{Cmd: redact("MLST", name, true), Reason: "no entry line in the 250 reply", Line: rep.String()}
+}
+
 // Pwd sends "PWD" (RFC 959 §4.1.3) and returns the directory named in the
 // 257 reply. RFC 959 Appendix II: the name is quoted, a quote inside it is
 // doubled. A reply without a quoted name returns "" and the reply.

@@ -214,8 +214,20 @@ func (d *DirReader) parse(line string) (e DirEntry, skip, ok bool) {
 		return DirEntry{Name: m.Name, Size: m.Size, Time: m.Modify}, false, true
 	case "dir":
 		return DirEntry{Name: m.Name, Dir: true, Size: -1}, false, true
+	case "os.unix=symlink", "os.unix=slink":
+		return DirEntry{Name: m.Name, IsLink: true, Size: -1}, false, true
 	}
-	return e, true, true // cdir, pdir, links and devices: nothing to fetch
+	if target, ok := strings.CutPrefix(m.Type, "os.unix=slink:"); ok {
+		// The "OS.unix=slink:target" of proftpd and pure-ftpd (RFC 3659
+		// §7.5.1 leaves OS-specific types to the server); the type fact
+		// was lowered, and so the target taken from the line as sent.
+		if i := strings.Index(strings.ToLower(line), "os.unix=slink:"); i >= 0 {
+			target = line[i+len("os.unix=slink:"):]
+			target, _, _ = strings.Cut(target, ";")
+		}
+		return DirEntry{Name: m.Name, IsLink: true, Link: target, Size: -1}, false, true
+	}
+	return e, true, true // cdir, pdir and devices: nothing to fetch
 }
 
 // probe tells the next NLST name a directory (CWD succeeds, then back)

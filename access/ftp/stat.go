@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -59,7 +60,13 @@ func (c *Conn) Stat(ctx context.Context, name string, dir bool) (Probe, error) {
 	}
 	size, _, err := c.Size(ctx, name)
 	if err == nil {
-		return Probe{Size: size}, nil
+		// SIZE answers from the directory, readable file or not (vsftpd
+		// gives the size of a mode 600 file its RETR refuses).
+		aborted, err := c.retrievable(ctx, name)
+		if err != nil {
+			return Probe{}, err
+		}
+		return Probe{Size: size, Aborted: aborted}, nil
 	}
 	if !isRefusal(err) || replyCode(err)/100 == 4 {
 		// Not a refusal, or a transient one (RFC 959 §4.2: 4yz): the
@@ -93,6 +100,45 @@ func (c *Conn) Stat(ctx context.Context, name string, dir bool) (Probe, error) {
 		return Probe{}, cerr
 	}
 	return Probe{}, err
+}
+
+// ErrNotRetrievable is wrapped by the error of a Stat whose file exists
+// but that the server says it would not send (an MLST perm fact without
+// "r").
+var ErrNotRetrievable = errors.New("the file cannot be retrieved")
+
+// retrievable proves that the file name can be retrieved, with the
+// lightest exchange that does: where FEAT lists MLST, its "perm" fact
+// (RFC 3659 §7.5.5: "r", RETR may be applied); else, or when the server
+// gives no perm fact, a RETR closed right after its preliminary 150
+// reply (RFC 959 §4.2, 1yz) — aborted reports that. A RETR refused
+// (550) is the error; a perm fact without "r" is ErrNotRetrievable.
+func (c *Conn) retrievable(ctx context.Context, name string) (aborted bool, err error) {
+	mlst, err := c.Features(ctx)
+	if err != nil {
+		return false, err
+	}
+	if mlst {
+		e, _, err := c.Mlst(ctx, name)
+		var pe *ProtocolError
+		switch {
+		case err == nil && e.Perm != "" && strings.Contains(e.Perm, "r"):
+			return false, nil
+		case err == nil && e.Perm != "":
+			return false, fmt.Errorf("ftp: %s: %w: perm=%s has no \"r\" (RFC 3659 §7.5.5)", redact("MLST", name, true), ErrNotRetrievable, e.Perm)
+		case err != nil && !isRefusal(err) && !errors.As(err, &pe):
+			return false, err
+		}
+		// No perm fact, or MLST refused: the RETR tells.
+	}
+	body, _, err := c.Retr(ctx, name)
+	if err != nil {
+		return false, err
+	}
+	if cerr := body.Close(); cerr != nil && !isRefusal(cerr) {
+		return false, cerr
+	}
+	return true, nil
 }
 
 // notImplemented reports a 500, 501 or 502: the server does not know the

@@ -33,6 +33,7 @@ func runMirror(e *env, args []string) int {
 	maxTotal := fs.Int64("max-total", 0, "fetch at most `BYTES` in all (0: no limit)")
 	del := fs.Bool("delete", false, "remove local files whose remote ones are gone (never outside DIR)")
 	dry := fs.Bool("dry-run", false, "print what would be fetched or deleted; change nothing")
+	symlinks := choice(fs, "symlinks", mirror.SymlinksSkip, "ftp: what to do with a symbolic link: skip (reported and counted), keep (the same link, when its target stays inside DIR), or follow (fetch what it points to)", mirror.SymlinkModes...)
 	span := fs.Bool("span-hosts", false, "gopher: follow menus to other hosts and ports too")
 	recheck := fs.Bool("recheck", false, "gopher: fetch again the documents a plain menu gives no size or time for, and replace one only when its SHA-256 differs")
 	idle := fs.Duration("idle-timeout", mirror.DefaultIdleTimeout, "give up on a listing or file when nothing arrives for this long (0: never); the run goes on")
@@ -55,7 +56,7 @@ func runMirror(e *env, args []string) int {
 	opt := mirror.Options{
 		Parallel: *parallel, Depth: *depth, Include: include, Exclude: exclude,
 		MaxSize: *maxSize, MaxTotal: *maxTotal, Delete: *del, DryRun: *dry,
-		SpanHosts: *span, Recheck: *recheck, Email: c.Email, Verbose: *verbose || *dry, Log: e.stdout,
+		Symlinks: *symlinks, SpanHosts: *span, Recheck: *recheck, Email: c.Email, Verbose: *verbose || *dry, Log: e.stdout,
 		IdleTimeout: *idle, Access: c,
 	}
 	if *idle <= 0 {
@@ -96,6 +97,12 @@ func runMirror(e *env, args []string) int {
 		el := time.Since(start)
 		fmt.Fprintf(e.stderr, "mirror: %d fetched (%s), %d unchanged, %d deleted, %d skipped, %d refused, %d failed; %d directories in %s",
 			st.Fetched, formatBytes(st.Bytes), st.Unchanged, st.Deleted, st.Skipped, st.Refused, st.Failed, st.Dirs, el.Round(time.Millisecond))
+		if st.Links > 0 {
+			fmt.Fprintf(e.stderr, "; %d symbolic links (--symlinks %s)", st.Links, *symlinks)
+		}
+		if st.DeletesSkipped > 0 {
+			fmt.Fprintf(e.stderr, "; deletions skipped in %d folders not listed whole", st.DeletesSkipped)
+		}
 		if st.Failed > 0 {
 			mu.Lock()
 			w := worseStatus(worst, exitNegative)
