@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rfc1738/rfc1738/internal/testserver"
+	"github.com/rfc1738/rfc1738/internal/testenv"
 )
 
 // The URL lists of shared/bench/urls: real data used by published URL
@@ -20,7 +20,7 @@ var datasets = []string{"kasztp.txt", "node_files.txt", "isaacs_files.txt"}
 
 func loadDataset(tb testing.TB, name string) []string {
 	tb.Helper()
-	data, err := os.ReadFile(testserver.SharedFile(tb, "bench/urls/"+name))
+	data, err := os.ReadFile(testenv.SharedFile(tb, "bench/urls/"+name))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -162,11 +162,11 @@ func BenchmarkRatio(b *testing.B) {
 			defer runtime.UnlockOSThread()
 			var peer, parse, valid, check time.Duration
 			timed := func(lines []string, f func(string)) time.Duration {
-				t := testserver.ThreadCPU()
+				t := testenv.ThreadCPU()
 				for _, u := range lines {
 					f(u)
 				}
-				return testserver.ThreadCPU() - t
+				return testenv.ThreadCPU() - t
 			}
 			for b.Loop() {
 				for i := 0; i < len(urls); i += 1024 {

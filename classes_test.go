@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rfc1738/rfc1738/internal/testserver"
+	"github.com/rfc1738/rfc1738/internal/testenv"
 )
 
 // TestClassesMatchRFC reads the §5 BNF from the RFC text and checks that
 // the class strings the tables are generated from say the same.
 func TestClassesMatchRFC(t *testing.T) {
-	text, err := os.ReadFile(testserver.SharedFile(t, "spec/rfc1738.txt"))
+	text, err := os.ReadFile(testenv.SharedFile(t, "spec/rfc1738.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

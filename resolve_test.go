@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rfc1738/rfc1738/internal/testserver"
+	"github.com/rfc1738/rfc1738/internal/testenv"
 )
 
 // exampleBase is the base of RFC 1808 §5 (RFC 3986 §5.4 uses it without
@@ -149,7 +149,7 @@ func TestResolveRFC1808Examples(t *testing.T) {
 // TestRFC1808ExamplesText reads §5.1 and §5.2 from the RFC's text and
 // checks the table above is exactly them.
 func TestRFC1808ExamplesText(t *testing.T) {
-	text, err := os.ReadFile(testserver.SharedFile(t, "spec/rfc1808.txt"))
+	text, err := os.ReadFile(testenv.SharedFile(t, "spec/rfc1808.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/rfc1738/rfc1738/internal/testserver"
+	"github.com/rfc1738/rfc1738/internal/testenv"
 )
 
 // rfcProse returns the RFC's text repeated to at least 4 MiB: prose with
@@ -75,7 +75,7 @@ func BenchmarkScanRFCProse(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	var n int
-	defer testserver.CPUThroughput(b, int64(len(text)))()
+	defer testenv.CPUThroughput(b, int64(len(text)))()
 	for b.Loop() {
 		r.Reset(text)
 		sc.Reset(r)
@@ -100,7 +100,7 @@ func BenchmarkScanDocTree(b *testing.B) {
 	b.SetBytes(total)
 	b.ReportAllocs()
 	var n int
-	defer testserver.CPUThroughput(b, total)()
+	defer testenv.CPUThroughput(b, total)()
 	for b.Loop() {
 		n = 0
 		for _, f := range files {
@@ -175,20 +175,20 @@ func BenchmarkScanVsIndexByte(b *testing.B) {
 	var n int
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		t := testserver.ThreadCPU()
+		t := testenv.ThreadCPU()
 		if bytes.IndexByte(text, absent) >= 0 {
 			b.Fatal("the absent octet is present")
 		}
-		index += testserver.ThreadCPU() - t
+		index += testenv.ThreadCPU() - t
 
-		t = testserver.ThreadCPU()
+		t = testenv.ThreadCPU()
 		r.Reset(text)
 		sc.Reset(r)
 		n = 0
 		for sc.Scan() {
 			n++
 		}
-		scan += testserver.ThreadCPU() - t
+		scan += testenv.ThreadCPU() - t
 	}
 	mb := float64(len(text)) * float64(b.N) / 1e6
 	b.ReportMetric(mb/index.Seconds(), "IndexByte-MB/cpu-s")

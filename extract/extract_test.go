@@ -11,7 +11,7 @@ import (
 	"testing/iotest"
 
 	"github.com/rfc1738/rfc1738"
-	"github.com/rfc1738/rfc1738/internal/testserver"
+	"github.com/rfc1738/rfc1738/internal/testenv"
 )
 
 // rfcURLs is every URL of RFC 1738, in order, as the Appendix says to read
@@ -53,7 +53,7 @@ var rfcURLs = []string{
 
 func readRFC(t testing.TB) string {
 	t.Helper()
-	b, err := os.ReadFile(testserver.SharedFile(t, "spec/rfc1738.txt"))
+	b, err := os.ReadFile(testenv.SharedFile(t, "spec/rfc1738.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/rfc1738/rfc1738"
-	"github.com/rfc1738/rfc1738/internal/testserver"
+	"github.com/rfc1738/rfc1738/internal/testenv"
 )
 
 // formatCorpus is every URL of the test corpus: the RFC's own, those of
@@ -21,7 +21,7 @@ func formatCorpus(t *testing.T) (small, lists []string) {
 		}
 	}
 	for _, name := range []string{"kasztp.txt", "node_files.txt", "isaacs_files.txt"} {
-		f, err := os.Open(testserver.SharedFile(t, "bench/urls/"+name))
+		f, err := os.Open(testenv.SharedFile(t, "bench/urls/"+name))
 		if err != nil {
 			t.Fatal(err)
 		}

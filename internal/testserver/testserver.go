@@ -16,25 +16,22 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rfc1738/rfc1738/internal/testenv"
 )
 
 // InCI reports whether the tests run under CI, where nothing may be skipped
 // for want of a daemon or a shared file.
-func InCI() bool { return os.Getenv("CI") == "true" }
+func InCI() bool { return testenv.InCI() }
 
 // Unavailable skips the test with the reason, or fails it under CI.
 func Unavailable(t testing.TB, format string, args ...any) {
 	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if InCI() {
-		t.Fatalf("CI=true and %s", msg)
-	}
-	t.Skip(msg)
+	testenv.Unavailable(t, format, args...)
 }
 
 // Need looks each program up (a bare name on PATH or an absolute path) and
@@ -62,43 +59,23 @@ func NeedRoot(t testing.TB) {
 	}
 }
 
-// ModuleRoot returns the folder that holds go.mod, found by walking up from
-// this source file.
-func ModuleRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Dir(file)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
+// ModuleRoot returns the folder that holds go.mod.
+func ModuleRoot() string { return testenv.ModuleRoot() }
 
 // SharedDir returns the shared/ folder beside the checkout (or the one named
-// by RFC1738_SHARED). It holds the RFC text and the benchmark datasets, which
-// the project reads but does not copy.
-func SharedDir() string {
-	if d := os.Getenv("RFC1738_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join(filepath.Dir(ModuleRoot()), "shared")
-}
+// by RFC1738_SHARED).
+func SharedDir() string { return testenv.SharedDir() }
 
 // SharedFile returns the path of shared/rel, making the test Unavailable
 // when it is not there.
 func SharedFile(t testing.TB, rel string) string {
 	t.Helper()
-	p := filepath.Join(SharedDir(), filepath.FromSlash(rel))
-	if _, err := os.Stat(p); err != nil {
-		Unavailable(t, "shared file %s is missing (it lives beside the checkout, in ../shared)", p)
-	}
-	return p
+	return testenv.SharedFile(t, rel)
 }
+
+// ThreadCPU returns the CPU time the calling thread has used (see
+// testenv.ThreadCPU).
+func ThreadCPU() time.Duration { return testenv.ThreadCPU() }
 
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
 func FreePort(t testing.TB) int {
@@ -222,4 +199,10 @@ func (w *FailAfter) ReadFrom(r io.Reader) (int64, error) {
 		err = ErrDiskFull
 	}
 	return n, err
+}
+
+// CPUThroughput reports a benchmark's bytes per second of CPU (see
+// testenv.CPUThroughput).
+func CPUThroughput(b *testing.B, bytesPerOp int64) (stop func()) {
+	return testenv.CPUThroughput(b, bytesPerOp)
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package testserver
+package testenv
 
 import (
 	"syscall"

@@ -1,4 +1,4 @@
-package testserver
+package testenv
 
 import (
 	"syscall"
