@@ -47,6 +47,41 @@ func TestBatchRoundTrip(t *testing.T) {
 	}
 }
 
+// TestPackBatch: what crosses the runner is the URL count and the batch
+// compressed; a stream that is not DEFLATE, or inflates past the bound, is
+// an error.
+func TestPackBatch(t *testing.T) {
+	raw := appendBatch(nil, sampleBatch())
+	data := packBatch(raw)
+	if packedCount(data) != int64(len(sampleBatch().URLs)) {
+		t.Errorf("count %d", packedCount(data))
+	}
+	for range 2 { // the second time with pooled compressors
+		if got, err := unpackBatch(packBatch(raw)); err != nil || !bytes.Equal(got, raw) {
+			t.Fatalf("got %q, %v; want %q", got, err, raw)
+		}
+	}
+	var be *batchError
+	if _, err := unpackBatch([]byte{5, 0xff, 0xff}); !errors.As(err, &be) || !strings.HasPrefix(be.Msg, "deflate: ") {
+		t.Errorf("not DEFLATE: got %v", err)
+	}
+	if _, err := unpackBatch(nil); !errors.As(err, &be) {
+		t.Errorf("empty: got %v", err)
+	}
+	defer func(n int64) { maxBatchBytes = n }(maxBatchBytes)
+	maxBatchBytes = int64(len(raw)) - 1
+	if _, err := unpackBatch(data); !errors.As(err, &be) || !strings.Contains(be.Msg, "once decompressed") {
+		t.Errorf("past the bound: got %v", err)
+	}
+	maxBatchBytes++
+	if _, err := unpackBatch(data); err != nil {
+		t.Errorf("at the bound: %v", err)
+	}
+	if _, err := decodeAcc(encodeAcc(mergeAcc{Batches: [][]byte{raw, raw}})[:10]); err == nil {
+		t.Error("a cut accumulator decodes")
+	}
+}
+
 func TestBatchMalformed(t *testing.T) {
 	good := appendBatch(nil, sampleBatch())
 	// one URL: "u", valid, scheme "s", count 1, no samples
@@ -131,7 +166,9 @@ func TestCensusBatches(t *testing.T) {
 		c.add("doc", 0, sc.Match())
 	}
 	const buckets = 64
-	keys, bs := c.batches(buckets)
+	var keys []int
+	var bs [][]byte
+	c.batches(buckets, func(k int, b []byte) { keys, bs = append(keys, k), append(bs, b) })
 	if len(keys) != len(bs) || len(keys) == 0 || len(keys) >= buckets || !slices.IsSorted(keys) {
 		t.Fatalf("buckets %v for %d batches", keys, len(bs))
 	}
@@ -206,10 +243,10 @@ func TestMergeBatches(t *testing.T) {
 		scan(one, doc, text)
 		c := newCensus(2)
 		scan(c, doc, text)
-		_, bs := c.batches(1)
-		parts = append(parts, bs...)
+		c.batches(1, func(_ int, b []byte) { parts = append(parts, b) })
 	}
-	_, want := one.batches(1)
+	var want, other [][]byte
+	one.batches(1, func(_ int, b []byte) { want = append(want, b) })
 	got, err := mergeBatches(2, parts)
 	if err != nil {
 		t.Fatal(err)
@@ -231,13 +268,21 @@ func TestMergeBatches(t *testing.T) {
 		if len(a.Batches) > 2 {
 			t.Errorf("%d batches held", len(a.Batches))
 		}
+		// The accumulator crosses the runner through its coder.
+		if a, err = decodeAcc(encodeAcc(a)); err != nil {
+			t.Fatal(err)
+		}
 		a, _ = fn.MergeAccumulators(a, mergeAcc{Batches: parts[3:]})
-		if out, err := fn.ExtractOutput(a); err != nil || !bytes.Equal(out, want[0]) {
+		out, err := fn.ExtractOutput(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if raw, err := unpackBatch(out); err != nil || !bytes.Equal(raw, want[0]) || packedCount(out) != int64(len(one.urls)) {
 			t.Errorf("order %v: merged differently (%v)", order, err)
 		}
 	}
 	// Batches of two bucket counts are an error, not a guess.
-	_, other := one.batches(2)
+	one.batches(2, func(_ int, b []byte) { other = append(other, b) })
 	if _, err := mergeBatches(2, append(parts[:1:1], other[0])); !errors.Is(err, errBuckets) {
 		t.Errorf("got %v, want %v", err, errBuckets)
 	}
@@ -307,7 +352,7 @@ func TestWriteShard(t *testing.T) {
 	run := func(bs ...*batch) (ShardResult, []Count, map[string]int64, error) {
 		var data [][]byte
 		for _, b := range bs {
-			data = append(data, appendBatch(nil, b))
+			data = append(data, packBatch(appendBatch(nil, b)))
 		}
 		var res ShardResult
 		var hosts []Count

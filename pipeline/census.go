@@ -153,12 +153,11 @@ func schemeOf(s string) string {
 	return ""
 }
 
-// batches divides the census between buckets and encodes each bucket
-// that has URLs or hosts: each distinct URL goes to the batch of its
-// bucket, and each host, with the occurrences of the valid URLs it serves,
-// to the batch of the host's bucket. It returns the buckets in order and
-// their batches.
-func (c *census) batches(buckets int) ([]int, [][]byte) {
+// batches divides the census between buckets and hands emit the batch of
+// each bucket that has URLs or hosts, in bucket order: each distinct URL
+// goes to the batch of its bucket, and each host, with the occurrences of
+// the valid URLs it serves, to the batch of the host's bucket.
+func (c *census) batches(buckets int, emit func(bucket int, batch []byte)) {
 	urls := map[int][]urlEntry{}
 	hosts := map[int]map[string]int64{}
 	for url, u := range c.urls {
@@ -182,11 +181,10 @@ func (c *census) batches(buckets int) ([]int, [][]byte) {
 		}
 	}
 	slices.Sort(keys)
-	out := make([][]byte, len(keys))
-	for i, b := range keys {
+	for _, b := range keys {
 		es := urls[b]
+		delete(urls, b)
 		slices.SortFunc(es, func(x, y urlEntry) int { return compareURLs(x.URL, y.URL) })
-		out[i] = appendBatch(nil, &batch{Buckets: buckets, URLs: es, Hosts: sortedCounts(hosts[b])})
+		emit(b, appendBatch(nil, &batch{Buckets: buckets, URLs: es, Hosts: sortedCounts(hosts[b])}))
 	}
-	return keys, out
 }

@@ -131,8 +131,11 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches f
 	var all [][]byte
 	var data []byte
 	for batches(&data) {
-		// A copy: the runner may reuse the bytes once the iterator moves on.
-		all = append(all, bytes.Clone(data))
+		raw, err := unpackBatch(data)
+		if err != nil {
+			return fmt.Errorf("shard %d: %w", shard, err)
+		}
+		all = append(all, raw)
 	}
 	res := ShardResult{Shard: shard, Shards: shards}
 	res.Temp = joinPath(fn.Output, tempDir+"/"+shardName(shard, shards)+"."+randomSuffix())
@@ -388,8 +391,13 @@ func (fn *commitFn) ProcessElement(ctx context.Context, _ []byte, results func(*
 		name := joinPath(fn.Output, shardName(shard, shards))
 		keep[name] = true
 		if temp == "" {
-			if err := writeFile(ctx, name, nil); err != nil {
-				return err
+			// Empty, so whole once it is there: no temporary file.
+			f, err := fsys.OpenWrite(ctx, name)
+			if err == nil {
+				err = f.Close()
+			}
+			if err != nil {
+				return fmt.Errorf("commit: writing %s: %w", name, err)
 			}
 		} else if err := filesystem.Rename(ctx, fsys, temp, name); err != nil {
 			return fmt.Errorf("commit: renaming %s to %s: %w", temp, name, err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"reflect"
@@ -107,9 +108,10 @@ func lessCount(a, b Count) bool {
 }
 
 func init() {
-	for _, t := range []any{Cut{}, Range{}, ScanStats{}, BadInput{}, MalformedRecord{}, Count{}, SchemeCount{}, Totals{}, ShardResult{}, mergeAcc{}} {
+	for _, t := range []any{Cut{}, Range{}, ScanStats{}, BadInput{}, MalformedRecord{}, Count{}, SchemeCount{}, Totals{}, ShardResult{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
+	beam.RegisterCoder(reflect.TypeOf(mergeAcc{}), encodeAcc, decodeAcc)
 	register.DoFn3x1[context.Context, fileio.FileMetadata, func(Range), error](&cutFn{})
 	register.Emitter1[Range]()
 	register.DoFn7x1[context.Context, *sdf.LockRTracker, Range, func(int, []byte), func(ScanStats), func(BadInput), func(MalformedRecord), error](&scanFn{})
@@ -176,8 +178,8 @@ func Build(s beam.Scope, o Options) {
 }
 
 // distinctOf is how many distinct URLs a merged batch holds.
-func distinctOf(_ int, data []byte) int64 {
-	return int64(newBatchReader(data).left)
+func distinctOf(_ int, packed []byte) int64 {
+	return packedCount(packed)
 }
 
 func ruleCount(rule string, n int64) Count { return Count{rule, n} }
@@ -222,16 +224,13 @@ func (fn *scanFn) Teardown() {
 }
 
 // flushAt bounds the distinct URLs a scan holds before it hands them on.
-const flushAt = 1 << 17
+const flushAt = 1 << 16
 
 func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, r Range,
 	emitBatch func(int, []byte), emitScan func(ScanStats), emitBad func(BadInput), emitMalformed func(MalformedRecord)) error {
 	c := newCensus(fn.Samples)
 	flush := func() {
-		keys, batches := c.batches(fn.Buckets)
-		for i, k := range keys {
-			emitBatch(k, batches[i])
-		}
+		c.batches(fn.Buckets, emitBatch)
 		c = newCensus(fn.Samples)
 	}
 	if fn.sc == nil {
@@ -356,9 +355,44 @@ func indexScheme(path string) int {
 // mergeAcc is the accumulator of a bucket's merge: encoded batches, each
 // sorted, in decreasing size. Adding one merges the last ones while the
 // last is at least half the one before, so a bucket holds O(log n)
-// batches and each URL is merged O(log n) times.
+// batches and each URL is merged O(log n) times. It crosses the runner
+// with its batches packed (encodeAcc).
 type mergeAcc struct {
 	Batches [][]byte
+}
+
+// encodeAcc is the coder of mergeAcc: the count of batches, then each
+// packed, after its length.
+func encodeAcc(a mergeAcc) []byte {
+	out := binary.AppendUvarint(nil, uint64(len(a.Batches)))
+	for _, b := range a.Batches {
+		p := packBatch(b)
+		out = binary.AppendUvarint(out, uint64(len(p)))
+		out = append(out, p...)
+	}
+	return out
+}
+
+func decodeAcc(data []byte) (mergeAcc, error) {
+	var a mergeAcc
+	n, k := binary.Uvarint(data)
+	if k <= 0 || n > uint64(len(data)) {
+		return a, &batchError{0, "want the batch count of an accumulator"}
+	}
+	data = data[k:]
+	for range n {
+		size, k := binary.Uvarint(data)
+		if k <= 0 || size > uint64(len(data)-k) {
+			return a, &batchError{0, "an accumulator's batch is cut"}
+		}
+		raw, err := unpackBatch(data[k : k+int(size)])
+		if err != nil {
+			return a, err
+		}
+		a.Batches = append(a.Batches, raw)
+		data = data[k+int(size):]
+	}
+	return a, nil
 }
 
 // mergeFn merges the batches of a bucket into one.
@@ -394,12 +428,17 @@ func (fn *mergeFn) add(a mergeAcc, b []byte) (mergeAcc, error) {
 	return a, nil
 }
 
+// ExtractOutput is the bucket's batch, packed.
 func (fn *mergeFn) ExtractOutput(a mergeAcc) ([]byte, error) {
 	if len(a.Batches) == 0 {
 		var w batchWriter // not reached: a bucket has a batch, or no key
-		return w.finish(fn.Buckets, nil), nil
+		return packBatch(w.finish(fn.Buckets, nil)), nil
 	}
-	return mergeBatches(fn.Samples, a.Batches)
+	raw, err := mergeBatches(fn.Samples, a.Batches)
+	if err != nil {
+		return nil, err
+	}
+	return packBatch(raw), nil
 }
 
 // assignFn hands each bucket's batch to its shard: the bucket modulo the
