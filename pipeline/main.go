@@ -62,7 +62,10 @@ func usage() {
 
 func printFlag(w io.Writer, f *flag.Flag) {
 	name, use := flag.UnquoteUsage(f)
-	fmt.Fprintf(w, "  --%s %s\n    \t%s", f.Name, name, strings.ReplaceAll(use, "\n", "\n    \t"))
+	if name != "" {
+		name = " " + name
+	}
+	fmt.Fprintf(w, "  --%s%s\n    \t%s", f.Name, name, strings.ReplaceAll(use, "\n", "\n    \t"))
 	if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
 		fmt.Fprintf(w, " (default %s)", f.DefValue)
 	}

@@ -238,6 +238,7 @@ func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, r Ra
 	}
 	var st ScanStats
 	var n docCounts
+	var urls int64
 	var f io.ReadCloser
 	var pos int64 // where f stands
 	var failed error
@@ -276,6 +277,7 @@ func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, r Ra
 		failed = fn.rd.eachDocument(r.Path, lr, r.piece(int(i)), &n, func(doc string, lines int, rd io.Reader) error {
 			fn.sc.Reset(rd)
 			for fn.sc.Scan() {
+				urls++
 				c.add(doc, lines, fn.sc.Match())
 				if len(c.urls) >= flushAt {
 					flush()
@@ -293,16 +295,14 @@ func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, r Ra
 	for _, e := range n.MalformedAt {
 		emitMalformed(MalformedRecord{File: r.Path, Offset: e.Offset, Reason: e.Msg})
 	}
-	urls := int64(0)
-	for _, u := range c.urls {
-		urls += u.Count
-	}
 	urlsCounter.Inc(ctx, urls)
 	filesCounter.Inc(ctx, st.Files)
 	bytesCounter.Inc(ctx, st.Bytes)
 	recordsCounter.Inc(ctx, st.Records)
 	flush()
-	emitScan(st)
+	if st != (ScanStats{}) { // no empty elements: a split may leave a restriction nothing
+		emitScan(st)
+	}
 	return rt.GetError()
 }
 

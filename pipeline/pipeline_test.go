@@ -9,12 +9,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/rfc1738/rfc1738"
@@ -592,5 +595,66 @@ func TestCommit(t *testing.T) {
 		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}))
 	if err == nil {
 		t.Error("a shard of another run committed")
+	}
+}
+
+// TestScanSplit: a range split between any two of its pieces, as a runner
+// splits a splittable DoFn while it runs, is read by the two halves
+// exactly as by one reader: the same URLs, counts, samples and records.
+func TestScanSplit(t *testing.T) {
+	dir := t.TempDir()
+	corpus(t, dir)
+	ctx := context.Background()
+	type result struct {
+		batch     string
+		stats     ScanStats
+		bad       []BadInput
+		malformed []MalformedRecord
+	}
+	scan := func(r Range, rests ...offsetrange.Restriction) result {
+		var res result
+		var batches [][]byte
+		for _, rest := range rests {
+			fn := &scanFn{Samples: 2, Buckets: 1}
+			err := fn.ProcessElement(ctx, sdf.NewLockRTracker(offsetrange.NewTracker(rest)), r,
+				func(_ int, b []byte) { batches = append(batches, b) },
+				func(s ScanStats) { res.stats = addScanStats(res.stats, s) },
+				func(b BadInput) { res.bad = append(res.bad, b) },
+				func(m MalformedRecord) { res.malformed = append(res.malformed, m) })
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(batches) > 0 {
+			m, err := mergeBatches(2, batches)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := decodeBatch(m)
+			res.batch = jsonOf(b)
+		}
+		return res
+	}
+	for _, name := range []string{"a-rfc1738.txt", "d-pages.warc.wet.gz", "e-crawl.warc"} {
+		p := filepath.Join(dir, "in", name)
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kind, cuts := (&cutFn{Piece: 1}).cuts(ctx, p)
+		r := Range{Path: p, Kind: kind, First: true, Cuts: append(append([]Cut{{0, 0, 1}}, cuts...), Cut{Off: st.Size()})}
+		n := int64(len(r.Cuts) - 1)
+		if n < 3 {
+			t.Fatalf("%s: %d pieces", name, n)
+		}
+		whole := scan(r, offsetrange.Restriction{Start: 0, End: n})
+		if whole.batch == "" || whole.stats.Files != 1 || whole.stats.Bytes != st.Size() {
+			t.Fatalf("%s: %+v", name, whole)
+		}
+		for k := int64(1); k < n; k++ {
+			if got := scan(r, offsetrange.Restriction{Start: 0, End: k}, offsetrange.Restriction{Start: k, End: n}); !reflect.DeepEqual(got, whole) {
+				t.Errorf("%s split at piece %d of %d:\n%+v\nwant\n%+v", name, k, n, got, whole)
+			}
+		}
 	}
 }
