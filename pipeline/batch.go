@@ -384,26 +384,35 @@ func mergeBatches(samples int, batches [][]byte) ([]byte, error) {
 		return batches[0], nil
 	}
 	var w batchWriter
-	buckets := 0
-	hosts := map[string]int64{}
+	hosts := hostTotals{hosts: map[string]int64{}}
 	err := eachURL(batches, samples, func(url string, u *URLStats) error {
 		w.add(url, u)
 		return nil
-	}, func(r *batchReader) error {
-		if buckets != 0 && r.buckets != buckets {
-			return fmt.Errorf("%w (%d, %d)", errBuckets, buckets, r.buckets)
-		}
-		buckets = r.buckets
-		hs, err := r.hosts()
-		for _, h := range hs {
-			hosts[h.Name] += h.Count
-		}
-		return err
-	})
+	}, hosts.add)
 	if err != nil {
 		return nil, err
 	}
-	return w.finish(max(buckets, 1), sortedCounts(hosts)), nil
+	return w.finish(max(hosts.buckets, 1), sortedCounts(hosts.hosts)), nil
+}
+
+// hostTotals adds up the hosts of the batches of a merge, which must agree
+// on the bucket count.
+type hostTotals struct {
+	buckets int
+	hosts   map[string]int64
+}
+
+// add reads the hosts of a batch whose URLs have been read.
+func (t *hostTotals) add(r *batchReader) error {
+	if t.buckets != 0 && r.buckets != t.buckets {
+		return fmt.Errorf("%w (%d, %d)", errBuckets, t.buckets, r.buckets)
+	}
+	t.buckets = r.buckets
+	hs, err := r.hosts()
+	for _, h := range hs {
+		t.hosts[h.Name] += h.Count
+	}
+	return err
 }
 
 // eachURL calls fn for each distinct URL of the batches, in the order of

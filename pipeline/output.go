@@ -151,8 +151,7 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches f
 	w := bufio.NewWriterSize(f, 1<<20)
 	schemes := map[string]SchemeStats{}
 	rules := map[string]int64{}
-	hosts := map[string]int64{}
-	buckets := 0
+	hosts := hostTotals{hosts: map[string]int64{}}
 	var line []byte
 	err = eachURL(all, fn.Samples, func(url string, u *URLStats) error {
 		t, sc := tally(u)
@@ -166,17 +165,7 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches f
 		line = appendURLLine(line[:0], l)
 		_, err := w.Write(line)
 		return err
-	}, func(r *batchReader) error {
-		if buckets != 0 && r.buckets != buckets {
-			return fmt.Errorf("%w (%d, %d)", errBuckets, buckets, r.buckets)
-		}
-		buckets = r.buckets
-		hs, err := r.hosts()
-		for _, h := range hs {
-			hosts[h.Name] += h.Count
-		}
-		return err
-	})
+	}, hosts.add)
 	if err == nil {
 		err = w.Flush()
 	}
@@ -189,8 +178,8 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches f
 		}
 		return fmt.Errorf("shard %d: %w", shard, err)
 	}
-	if buckets != 0 && buckets%shards != 0 {
-		return fmt.Errorf("shard %d: %d buckets do not divide into %d shards", shard, buckets, shards)
+	if hosts.buckets%shards != 0 {
+		return fmt.Errorf("shard %d: %d buckets do not divide into %d shards", shard, hosts.buckets, shards)
 	}
 	for name, st := range schemes {
 		res.Schemes = append(res.Schemes, SchemeCount{name, st})
@@ -198,7 +187,7 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches f
 	for name, n := range rules {
 		emitRule(name, n)
 	}
-	for _, h := range topK(counts(hosts), fn.Top) {
+	for _, h := range topK(counts(hosts.hosts), fn.Top) {
 		emitHost(h)
 	}
 	emit(res)

@@ -403,6 +403,21 @@ func outputs(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// sameOutputs checks that two runs of the census on the corpus wrote the
+// same bytes: 3 shards and summary.json.
+func sameOutputs(t *testing.T, aName, a, bName, b string) {
+	t.Helper()
+	ao, bo := outputs(t, a), outputs(t, b)
+	if len(ao) != 4 || len(bo) != len(ao) {
+		t.Fatalf("%s: %d files, %s: %d files", aName, len(ao), bName, len(bo))
+	}
+	for name, data := range ao {
+		if bo[name] != data {
+			t.Errorf("%s differs:\n%s\n%s\n%s\n%s", name, aName, data, bName, bo[name])
+		}
+	}
+}
+
 // TestCensusCut: a census that cuts every file it can at every safe place
 // writes byte for byte what a census that reads every file whole writes:
 // text cut at empty lines, a WARC file at record starts, a .warc.gz at
@@ -423,15 +438,7 @@ func TestCensusCut(t *testing.T) {
 	runCensus(t, Options{Input: in, Output: whole, Shards: 3, Samples: 2, Top: 5})
 	cut := filepath.Join(dir, "cut")
 	runCensus(t, Options{Input: in, Output: cut, Shards: 3, Samples: 2, Top: 5, PieceBytes: 1, RangeBytes: 100})
-	w, c := outputs(t, whole), outputs(t, cut)
-	if len(w) != 4 || len(c) != len(w) {
-		t.Fatalf("whole: %d files, cut: %d files", len(w), len(c))
-	}
-	for name, data := range w {
-		if c[name] != data {
-			t.Errorf("%s differs:\nwhole\n%s\ncut\n%s", name, data, c[name])
-		}
-	}
+	sameOutputs(t, "whole", whole, "cut", cut)
 
 	// The files were cut, in ranges of the size asked for.
 	fn := &cutFn{Piece: 1, Range: 100}

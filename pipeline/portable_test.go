@@ -66,15 +66,7 @@ func TestPortableRunner(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the census on %s: %v\n%s", endpoint, err, out)
 	}
-	e, p := outputs(t, embedded), outputs(t, portable)
-	if len(e) != 4 || len(p) != len(e) {
-		t.Fatalf("embedded: %d files, portable: %d files", len(e), len(p))
-	}
-	for name, data := range e {
-		if p[name] != data {
-			t.Errorf("%s differs:\nembedded\n%s\nportable\n%s", name, data, p[name])
-		}
-	}
+	sameOutputs(t, "embedded", embedded, "portable", portable)
 }
 
 // freePort is a TCP port of the loopback interface that nothing listens on.
