@@ -41,7 +41,7 @@ import (
 // columns fit an int32.
 //
 // What crosses the runner is a batch packed (packBatch): the count of its
-// URLs, then the batch compressed with DEFLATE (RFC 1951) at its fastest
+// URLs and its length, then the batch compressed with DEFLATE (RFC 1951) at its fastest
 // level. Prism keeps and copies every element's bytes several times, and
 // the compressed batch is about a third of the encoding. Compressors are
 // pooled: a new one costs about 1.2 MB.
@@ -190,11 +190,11 @@ var (
 )
 
 // packBatch is what crosses the runner for an encoded batch: its URL
-// count, then the batch compressed.
+// count and its length, then the batch compressed.
 func packBatch(raw []byte) []byte {
 	n := newBatchReader(raw).left
 	out := bytes.NewBuffer(make([]byte, 0, len(raw)/3+64))
-	out.Write(binary.AppendUvarint(nil, uint64(n)))
+	out.Write(binary.AppendUvarint(binary.AppendUvarint(nil, uint64(n)), uint64(len(raw))))
 	zw, _ := compressors.Get().(*flate.Writer)
 	if zw == nil {
 		zw, _ = flate.NewWriter(out, flate.BestSpeed) // only fails for a bad level
@@ -210,13 +210,20 @@ func packBatch(raw []byte) []byte {
 // maxBatchBytes bounds a batch once decompressed.
 var maxBatchBytes int64 = 1 << 30
 
-// unpackBatch returns the encoded batch that packBatch packed.
+// unpackBatch returns the encoded batch that packBatch packed, in a buffer
+// of its exact size.
 func unpackBatch(data []byte) ([]byte, error) {
-	_, n := binary.Uvarint(data)
-	if n <= 0 {
-		return nil, &batchError{0, "want the URL count: a varint, found the end or an overflow"}
+	d := batchDecoder{data: data}
+	d.uvarint("the URL count")
+	at := d.off
+	size := d.uvarint("the length")
+	if d.err != nil {
+		return nil, d.err
 	}
-	src := bytes.NewReader(data[n:])
+	if size > uint64(maxBatchBytes) {
+		return nil, &batchError{at, fmt.Sprintf("a length of %d, more than %d", size, maxBatchBytes)}
+	}
+	src := bytes.NewReader(data[d.off:])
 	zr, _ := decompressors.Get().(io.ReadCloser)
 	if zr == nil {
 		zr = flate.NewReader(src)
@@ -224,15 +231,14 @@ func unpackBatch(data []byte) ([]byte, error) {
 		zr.(flate.Resetter).Reset(src, nil)
 	}
 	defer decompressors.Put(zr)
-	var raw bytes.Buffer
-	raw.Grow(3 * len(data))
-	if _, err := raw.ReadFrom(io.LimitReader(zr, maxBatchBytes+1)); err != nil {
-		return nil, &batchError{n, "deflate: " + err.Error()}
+	raw := make([]byte, size)
+	if _, err := io.ReadFull(zr, raw); err != nil {
+		return nil, &batchError{d.off, "deflate: " + err.Error()}
 	}
-	if int64(raw.Len()) > maxBatchBytes {
-		return nil, &batchError{n, fmt.Sprintf("more than %d bytes once decompressed", maxBatchBytes)}
+	if n, err := zr.Read(make([]byte, 1)); n > 0 || err != io.EOF {
+		return nil, &batchError{d.off, fmt.Sprintf("deflate: more than the length of %d", size)}
 	}
-	return raw.Bytes(), nil
+	return raw, nil
 }
 
 // packedCount is the URL count of a packed batch.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,15 +63,23 @@ func TestPackBatch(t *testing.T) {
 		}
 	}
 	var be *batchError
-	if _, err := unpackBatch([]byte{5, 0xff, 0xff}); !errors.As(err, &be) || !strings.HasPrefix(be.Msg, "deflate: ") {
+	if _, err := unpackBatch([]byte{5, 9, 0xff, 0xff}); !errors.As(err, &be) || !strings.HasPrefix(be.Msg, "deflate: ") {
 		t.Errorf("not DEFLATE: got %v", err)
 	}
 	if _, err := unpackBatch(nil); !errors.As(err, &be) {
 		t.Errorf("empty: got %v", err)
 	}
+	// The length said must be the length inflated.
+	n := len(binary.AppendUvarint(nil, uint64(len(raw))))
+	for _, size := range []int{len(raw) - 1, len(raw) + 1} {
+		lied := append(binary.AppendUvarint([]byte{data[0]}, uint64(size)), data[1+n:]...)
+		if _, err := unpackBatch(lied); !errors.As(err, &be) || !strings.HasPrefix(be.Msg, "deflate: ") {
+			t.Errorf("a length of %d for %d bytes: got %v", size, len(raw), err)
+		}
+	}
 	defer func(n int64) { maxBatchBytes = n }(maxBatchBytes)
 	maxBatchBytes = int64(len(raw)) - 1
-	if _, err := unpackBatch(data); !errors.As(err, &be) || !strings.Contains(be.Msg, "once decompressed") {
+	if _, err := unpackBatch(data); !errors.As(err, &be) || !strings.Contains(be.Msg, "more than") {
 		t.Errorf("past the bound: got %v", err)
 	}
 	maxBatchBytes++

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 
@@ -32,7 +33,7 @@ import (
 var (
 	input   = flag.String("input", "", "files to read: a glob on a Beam file system (local, gs://, s3://)")
 	output  = flag.String("output", "", "folder to write urls-*.jsonl and summary.json to")
-	shards  = flag.Int("shards", 0, "how many urls-*.jsonl files; 0: one per 2^20 distinct URLs, a power of two")
+	shards  = flag.Int("shards", 0, "how many urls-*.jsonl files; 0: one per 2^19 distinct URLs, a power of two")
 	samples = flag.Int("samples", 3, "places (document, line, column) kept per URL")
 	topN    = flag.Int("top", 20, "hosts and error rules listed in summary.json")
 	cpuProf = flag.String("cpuprofile", "", "write a CPU profile of the whole process (Prism runs in it) to this file")
@@ -72,7 +73,17 @@ func printFlag(w io.Writer, f *flag.Flag) {
 	fmt.Fprintln(w)
 }
 
+// gcPercent is the garbage collector's target when GOGC is not set: the
+// heap grows to 1.5 times what is live rather than twice. The embedded
+// runner keeps every element's bytes in this process, so most of its
+// memory is Prism's copies and their garbage: 1,000,000 distinct URLs took
+// 296 MB of RSS at 50, 370-392 MB at Go's default of 100.
+const gcPercent = 50
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	flag.Usage = usage
 	flag.Parse()
 	beam.Init()

@@ -40,7 +40,7 @@ const autoBuckets = 1024
 // urlsPerShard is the distinct URLs one shard is made for when the shard
 // count is left to the census: the writer of a shard holds its batches,
 // about 60 bytes per URL.
-const urlsPerShard = 1 << 20
+const urlsPerShard = 1 << 19
 
 // buckets is how many buckets the URLs are counted in.
 func buckets(shards int) int {
@@ -182,6 +182,7 @@ func distinctOf(_ int, packed []byte) int64 {
 	return packedCount(packed)
 }
 
+// ruleCount is a rule's summed occurrences as a Count, for top.Largest.
 func ruleCount(rule string, n int64) Count { return Count{rule, n} }
 
 // scanFn finds the URLs of a range of a file. It is splittable between
