@@ -2,43 +2,53 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"compress/flate"
+	"container/heap"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
+	"slices"
+	"strings"
 	"sync"
+	"unsafe"
 )
 
-// A batch is what one scan hands on to one output shard: the distinct
-// URLs it counted that belong to the shard (by the hash of the URL) and
-// the hosts it counted that belong to the shard (by the hash of the host),
-// in a compact encoding of our own. The runner moves a few batches per
-// scan and shard instead of one element per distinct URL, which is what
-// made the census slow: Beam's encode, shuffle and combine cost about
-// 100 µs per element on the embedded runner.
+// A batch is a piece of the census in a compact encoding of our own: the
+// distinct URLs of one bucket (by the hash of the URL), sorted in the order
+// of their lines in urls-*.jsonl (compareURLs), and the hosts of the bucket
+// (by the hash of the host) with the occurrences of the valid URLs they
+// serve, sorted by name. A scan hands on one batch per bucket it found
+// URLs for, the CombineFn merges the batches of a bucket (mergeBatches, a
+// streaming merge of sorted runs), and the writer of a shard merges the
+// batches of its buckets straight into its file. The runner moves a few
+// batches per range and bucket instead of one element per distinct URL:
+// Beam's encode, shuffle and combine cost about 100 µs and a few KB per
+// element on the embedded runner.
 //
-//	batch   = version:uvarint shards:uvarint ndocs:uvarint *str nurls:uvarint *url nhosts:uvarint *host
-//	url     = str flags:byte scheme:str (host:str if valid, rule:str if not)
+//	batch   = version:uvarint buckets:uvarint ndocs:uvarint *str nurls:uvarint *url nhosts:uvarint *host
+//	url     = str flags:byte scheme:str [rule:str if invalid]
 //	          count:uvarint nsamples:uvarint *(document:uvarint line:uvarint column:uvarint)
 //	host    = str count:uvarint
 //	str     = length:uvarint bytes
-//
-// On its way through the runner a batch is compressed with DEFLATE (RFC
-// 1951) at its fastest level (encodeBatch, readBatch): Prism copies each
-// element's bytes several times, and the encoding shrinks to about a
-// third, which saves more CPU than it costs.
 //
 // The documents of the samples are written once, in a table at the start,
 // and a sample names its document by its index in the table. flags is 1
 // for a valid URL, 0 for an invalid one. Counts are at least 1; lines and
 // columns fit an int32.
+//
+// What crosses the runner is a batch packed (packBatch): the count of its
+// URLs and its length, then the batch compressed with DEFLATE (RFC 1951) at its fastest
+// level. Prism keeps and copies every element's bytes several times, and
+// the compressed batch is about a third of the encoding. Compressors are
+// pooled: a new one costs about 1.2 MB.
 type batch struct {
-	Shards int
-	URLs   []urlEntry
-	Hosts  []Count
+	Buckets int
+	URLs    []urlEntry
+	Hosts   []Count
 }
 
 // urlEntry is one distinct URL of a batch.
@@ -47,86 +57,126 @@ type urlEntry struct {
 	Stats *URLStats
 }
 
-const batchVersion = 2
+const batchVersion = 3
 
-// shardOf is the shard of a URL or a host: its FNV-1a hash modulo shards.
-func shardOf(s string, shards int) int {
+// shardOf is the bucket of a URL or a host: its FNV-1a hash modulo n.
+func shardOf(s string, n int) int {
 	h := fnv.New32a()
 	h.Write([]byte(s))
-	return int(h.Sum32() % uint32(shards))
+	return int(h.Sum32() % uint32(n))
 }
 
-// appendBatch appends the encoding of b to dst.
-func appendBatch(dst []byte, b *batch) []byte {
-	if dst == nil {
-		dst = make([]byte, 0, b.size())
+// compareURLs orders URLs as their lines in urls-*.jsonl sort, byte for
+// byte: by the URL written as a JSON string, closing quote included. A
+// URL of printable ASCII other than '"' and '\' is written as it is, so
+// the strings compare as they are, the end of the shorter one standing
+// for its closing quote.
+func compareURLs(a, b string) int {
+	if !plainJSON(a) || !plainJSON(b) {
+		return bytes.Compare(appendJSONString(nil, a), appendJSONString(nil, b))
 	}
-	dst = binary.AppendUvarint(dst, batchVersion)
-	dst = binary.AppendUvarint(dst, uint64(b.Shards))
-	docs := map[string]int{}
-	var table []string
-	for i := range b.URLs {
-		for _, p := range b.URLs[i].Stats.Samples {
-			if _, ok := docs[p.Document]; !ok {
-				docs[p.Document] = len(table)
-				table = append(table, p.Document)
-			}
+	n := min(len(a), len(b))
+	if c := strings.Compare(a[:n], b[:n]); c != 0 {
+		return c
+	}
+	switch {
+	case len(a) == len(b):
+		return 0
+	case len(a) < len(b):
+		return cmp.Compare('"', b[n])
+	default:
+		return cmp.Compare(a[n], '"')
+	}
+}
+
+// plainJSON reports whether encoding/json writes s between quotes as it is.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
 		}
 	}
-	dst = binary.AppendUvarint(dst, uint64(len(table)))
-	for _, d := range table {
+	return true
+}
+
+// batchWriter encodes a batch one URL at a time: the URLs must come in
+// the order of compareURLs, each once.
+type batchWriter struct {
+	docs  map[string]int
+	table []string
+	urls  []byte // the encoded URLs
+	n     int
+}
+
+func (w *batchWriter) add(url string, u *URLStats) {
+	if w.docs == nil {
+		w.docs = map[string]int{}
+	}
+	dst := appendStr(w.urls, url)
+	if u.Valid {
+		dst = append(dst, 1)
+		dst = appendStr(dst, u.Scheme)
+	} else {
+		dst = append(dst, 0)
+		dst = appendStr(dst, u.Scheme)
+		dst = appendStr(dst, u.Rule)
+	}
+	dst = binary.AppendUvarint(dst, uint64(u.Count))
+	dst = binary.AppendUvarint(dst, uint64(len(u.Samples)))
+	for _, p := range u.Samples {
+		i, ok := w.docs[p.Document]
+		if !ok {
+			i = len(w.table)
+			w.docs[p.Document] = i
+			w.table = append(w.table, p.Document)
+		}
+		dst = binary.AppendUvarint(dst, uint64(i))
+		dst = binary.AppendUvarint(dst, uint64(p.Line))
+		dst = binary.AppendUvarint(dst, uint64(p.Column))
+	}
+	w.urls = dst
+	w.n++
+}
+
+// finish returns the encoding of the batch: the URLs added and hosts,
+// which must be sorted by name.
+func (w *batchWriter) finish(buckets int, hosts []Count) []byte {
+	n := 4*binary.MaxVarintLen64 + len(w.urls)
+	for _, d := range w.table {
+		n += len(d) + binary.MaxVarintLen64
+	}
+	for _, h := range hosts {
+		n += len(h.Name) + 2*binary.MaxVarintLen64
+	}
+	dst := make([]byte, 0, n)
+	dst = binary.AppendUvarint(dst, batchVersion)
+	dst = binary.AppendUvarint(dst, uint64(buckets))
+	dst = binary.AppendUvarint(dst, uint64(len(w.table)))
+	for _, d := range w.table {
 		dst = appendStr(dst, d)
 	}
-	dst = binary.AppendUvarint(dst, uint64(len(b.URLs)))
-	for i := range b.URLs {
-		e := &b.URLs[i]
-		dst = appendStr(dst, e.URL)
-		if e.Stats.Valid {
-			dst = append(dst, 1)
-			dst = appendStr(dst, e.Stats.Scheme)
-			dst = appendStr(dst, e.Stats.Host)
-		} else {
-			dst = append(dst, 0)
-			dst = appendStr(dst, e.Stats.Scheme)
-			dst = appendStr(dst, e.Stats.Rule)
-		}
-		dst = binary.AppendUvarint(dst, uint64(e.Stats.Count))
-		dst = binary.AppendUvarint(dst, uint64(len(e.Stats.Samples)))
-		for _, p := range e.Stats.Samples {
-			dst = binary.AppendUvarint(dst, uint64(docs[p.Document]))
-			dst = binary.AppendUvarint(dst, uint64(p.Line))
-			dst = binary.AppendUvarint(dst, uint64(p.Column))
-		}
-	}
-	dst = binary.AppendUvarint(dst, uint64(len(b.Hosts)))
-	for _, h := range b.Hosts {
+	dst = binary.AppendUvarint(dst, uint64(w.n))
+	dst = append(dst, w.urls...)
+	dst = binary.AppendUvarint(dst, uint64(len(hosts)))
+	for _, h := range hosts {
 		dst = appendStr(dst, h.Name)
 		dst = binary.AppendUvarint(dst, uint64(h.Count))
 	}
 	return dst
 }
 
-// size is about the size of b's encoding, at least as large.
-func (b *batch) size() int {
-	n := 5 * binary.MaxVarintLen64
-	seen := ""
-	for i := range b.URLs {
-		for _, p := range b.URLs[i].Stats.Samples {
-			if p.Document != seen { // documents come in runs; a bound, not an exact size
-				n += len(p.Document) + binary.MaxVarintLen64
-				seen = p.Document
-			}
-		}
+// appendBatch appends the encoding of b to dst; b's URLs must be sorted
+// by compareURLs and its hosts by name.
+func appendBatch(dst []byte, b *batch) []byte {
+	size := 0
+	for _, e := range b.URLs {
+		size += len(e.URL) + len(e.Stats.Scheme) + len(e.Stats.Rule) + 8 + 4*len(e.Stats.Samples)
 	}
-	for i := range b.URLs {
-		e := &b.URLs[i]
-		n += len(e.URL) + len(e.Stats.Scheme) + len(e.Stats.Host) + len(e.Stats.Rule) + 1 + 5*binary.MaxVarintLen64
-		n += len(e.Stats.Samples) * 3 * binary.MaxVarintLen64
+	w := batchWriter{urls: make([]byte, 0, size)}
+	for _, e := range b.URLs {
+		w.add(e.URL, e.Stats)
 	}
-	for _, h := range b.Hosts {
-		n += len(h.Name) + 2*binary.MaxVarintLen64
-	}
-	return n
+	return append(dst, w.finish(b.Buckets, b.Hosts)...)
 }
 
 func appendStr(dst []byte, s string) []byte {
@@ -134,49 +184,67 @@ func appendStr(dst []byte, s string) []byte {
 	return append(dst, s...)
 }
 
-// encodeBatch is what a scan hands on for b: its encoding, compressed.
-func encodeBatch(b *batch) []byte {
-	raw := appendBatch(nil, b)
-	var out bytes.Buffer
-	out.Grow(len(raw)/2 + 64)
-	zw, _ := flate.NewWriter(&out, flate.BestSpeed) // only fails for a bad level
-	zw.Write(raw)                                   // a bytes.Buffer does not fail
-	zw.Close()
-	return out.Bytes()
-}
+var (
+	compressors   sync.Pool // *flate.Writer
+	decompressors sync.Pool // io.ReadCloser that is a flate.Resetter
+)
 
-// encodeBatches is encodeBatch of each batch, in order, at most
-// scanWorkers at once: a scan's last batches are made after its readers
-// are done, when the cores are free.
-func encodeBatches(bs []*batch) [][]byte {
-	out := make([][]byte, len(bs))
-	slots := make(chan struct{}, scanWorkers())
-	var wg sync.WaitGroup
-	for i, b := range bs {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			out[i] = encodeBatch(b)
-		})
+// packBatch is what crosses the runner for an encoded batch: its URL
+// count and its length, then the batch compressed.
+func packBatch(raw []byte) []byte {
+	n := newBatchReader(raw).left
+	out := bytes.NewBuffer(make([]byte, 0, len(raw)/3+64))
+	out.Write(binary.AppendUvarint(binary.AppendUvarint(nil, uint64(n)), uint64(len(raw))))
+	zw, _ := compressors.Get().(*flate.Writer)
+	if zw == nil {
+		zw, _ = flate.NewWriter(out, flate.BestSpeed) // only fails for a bad level
+	} else {
+		zw.Reset(out)
 	}
-	wg.Wait()
-	return out
+	zw.Write(raw) // a bytes.Buffer does not fail
+	zw.Close()
+	compressors.Put(zw)
+	return out.Bytes()
 }
 
 // maxBatchBytes bounds a batch once decompressed.
 var maxBatchBytes int64 = 1 << 30
 
-// readBatch decompresses and decodes what encodeBatch made.
-func readBatch(data []byte) (*batch, error) {
-	zr := flate.NewReader(bytes.NewReader(data))
-	raw, err := io.ReadAll(io.LimitReader(zr, maxBatchBytes+1))
-	if err != nil {
-		return nil, &batchError{0, "deflate: " + err.Error()}
+// unpackBatch returns the encoded batch that packBatch packed, in a buffer
+// of its exact size.
+func unpackBatch(data []byte) ([]byte, error) {
+	d := batchDecoder{data: data}
+	d.uvarint("the URL count")
+	at := d.off
+	size := d.uvarint("the length")
+	if d.err != nil {
+		return nil, d.err
 	}
-	if int64(len(raw)) > maxBatchBytes {
-		return nil, &batchError{0, fmt.Sprintf("more than %d bytes once decompressed", maxBatchBytes)}
+	if size > uint64(maxBatchBytes) {
+		return nil, &batchError{at, fmt.Sprintf("a length of %d, more than %d", size, maxBatchBytes)}
 	}
-	return decodeBatch(raw)
+	src := bytes.NewReader(data[d.off:])
+	zr, _ := decompressors.Get().(io.ReadCloser)
+	if zr == nil {
+		zr = flate.NewReader(src)
+	} else {
+		zr.(flate.Resetter).Reset(src, nil)
+	}
+	defer decompressors.Put(zr)
+	raw := make([]byte, size)
+	if _, err := io.ReadFull(zr, raw); err != nil {
+		return nil, &batchError{d.off, "deflate: " + err.Error()}
+	}
+	if n, err := zr.Read(make([]byte, 1)); n > 0 || err != io.EOF {
+		return nil, &batchError{d.off, fmt.Sprintf("deflate: more than the length of %d", size)}
+	}
+	return raw, nil
+}
+
+// packedCount is the URL count of a packed batch.
+func packedCount(data []byte) int64 {
+	v, _ := binary.Uvarint(data)
+	return int64(v)
 }
 
 // batchError is a batch that cannot be decoded: where and why.
@@ -189,80 +257,242 @@ func (e *batchError) Error() string {
 	return fmt.Sprintf("batch: offset %d: %s", e.Offset, e.Msg)
 }
 
-// decodeBatch decodes a batch that appendBatch wrote. Bytes that are not
-// one are an error naming the offset and what was wanted there, never a
+// batchReader decodes a batch one URL at a time. Bytes that are not a
+// batch are an error naming the offset and what was wanted there, never a
 // panic; no count read from the bytes sizes an allocation larger than the
-// bytes themselves.
-func decodeBatch(data []byte) (*batch, error) {
-	d := batchDecoder{data: data, text: string(data)}
+// bytes themselves. The strings it returns share the batch's bytes, which
+// must not change.
+type batchReader struct {
+	d       batchDecoder
+	buckets int
+	docs    []string
+	left    int      // URLs not yet read
+	url     string   // the URL read last
+	stats   URLStats // and what the batch says of it
+}
+
+func newBatchReader(data []byte) *batchReader {
+	r := &batchReader{d: batchDecoder{data: data, text: unsafeString(data)}}
+	d := &r.d
 	if v := d.uvarint("the version"); d.err == nil && v != batchVersion {
 		d.fail(0, fmt.Sprintf("version %d, want %d", v, batchVersion))
 	}
 	at := d.off
-	b := &batch{Shards: d.int("the shard count", math.MaxInt32)}
-	if d.err == nil && b.Shards < 1 {
-		d.fail(at, "a shard count of 0")
+	r.buckets = d.int("the bucket count", math.MaxInt32)
+	if d.err == nil && r.buckets < 1 {
+		d.fail(at, "a bucket count of 0")
 	}
-	// Each document takes at least 1 byte, each URL 6, each host 2.
-	docs := make([]string, d.count("the document count", 1))
-	for i := range docs {
-		docs[i] = d.str("a document")
+	// Each document takes at least 1 byte, each URL 5, each host 2.
+	r.docs = make([]string, d.count("the document count", 1))
+	for i := range r.docs {
+		r.docs[i] = d.str("a document")
 	}
-	n := d.count("the URL count", 6)
-	b.URLs = make([]urlEntry, 0, n)
-	stats := make([]URLStats, n) // one allocation for all
-	for i := range n {
-		e := urlEntry{Stats: &stats[i]}
-		e.URL = d.str("a URL")
+	r.left = d.count("the URL count", 5)
+	return r
+}
+
+// next reads the next URL into r.url and r.stats; false at the end of the
+// URLs or at an error (r.err). r.stats.Samples is reused by the next call.
+func (r *batchReader) next() bool {
+	d := &r.d
+	if r.left == 0 || d.err != nil {
+		return false
+	}
+	r.left--
+	r.url = d.str("a URL")
+	samples := r.stats.Samples[:0]
+	r.stats = URLStats{}
+	at := d.off
+	switch f := d.byte("the flags"); {
+	case d.err != nil:
+	case f == 1:
+		r.stats.Valid = true
+		r.stats.Scheme = d.str("a scheme")
+	case f == 0:
+		r.stats.Scheme = d.str("a scheme")
+		r.stats.Rule = d.str("a rule")
+	default:
+		d.fail(at, fmt.Sprintf("flags %d, want 0 or 1", f))
+	}
+	r.stats.Count = d.positive("a URL's count")
+	ns := d.count("the sample count", 3)
+	for range ns {
 		at := d.off
-		switch f := d.byte("the flags"); {
-		case d.err != nil:
-		case f == 1:
-			e.Stats.Valid = true
-			e.Stats.Scheme = d.str("a scheme")
-			e.Stats.Host = d.str("a host")
-		case f == 0:
-			e.Stats.Scheme = d.str("a scheme")
-			e.Stats.Rule = d.str("a rule")
-		default:
-			d.fail(at, fmt.Sprintf("flags %d, want 0 or 1", f))
+		var p Place
+		if doc := d.int("a document", math.MaxInt32); doc < len(r.docs) {
+			p.Document = r.docs[doc]
+		} else {
+			d.fail(at, fmt.Sprintf("document %d of %d", doc, len(r.docs)))
 		}
-		e.Stats.Count = d.positive("a URL's count")
-		if ns := d.count("the sample count", 3); ns > 0 {
-			e.Stats.Samples = make([]Place, ns)
-			for i := range e.Stats.Samples {
-				at := d.off
-				if doc := d.int("a document", math.MaxInt32); doc < len(docs) {
-					e.Stats.Samples[i].Document = docs[doc]
-				} else {
-					d.fail(at, fmt.Sprintf("document %d of %d", doc, len(docs)))
-				}
-				e.Stats.Samples[i].Line = d.int("a line", math.MaxInt32)
-				e.Stats.Samples[i].Column = d.int("a column", math.MaxInt32)
-			}
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		b.URLs = append(b.URLs, e)
+		p.Line = d.int("a line", math.MaxInt32)
+		p.Column = d.int("a column", math.MaxInt32)
+		samples = append(samples, p)
 	}
-	n = d.count("the host count", 2)
-	b.Hosts = make([]Count, 0, n)
+	if ns > 0 {
+		r.stats.Samples = samples
+	} else {
+		r.stats.Samples = samples[:0:0]
+	}
+	return d.err == nil
+}
+
+// hosts reads the hosts, after the last URL, and checks that the batch
+// ends there.
+func (r *batchReader) hosts() ([]Count, error) {
+	for r.next() {
+	}
+	d := &r.d
+	n := d.count("the host count", 2)
+	hosts := make([]Count, 0, n)
 	for range n {
 		h := Count{Name: d.str("a host"), Count: d.positive("a host's count")}
 		if d.err != nil {
 			return nil, d.err
 		}
-		b.Hosts = append(b.Hosts, h)
+		hosts = append(hosts, h)
 	}
 	if d.err == nil && d.off != len(d.data) {
 		d.fail(d.off, fmt.Sprintf("%d bytes after the end", len(d.data)-d.off))
 	}
-	if d.err != nil {
-		return nil, d.err
+	return hosts, d.err
+}
+
+func (r *batchReader) err() error { return r.d.err }
+
+// decodeBatch decodes a whole batch.
+func decodeBatch(data []byte) (*batch, error) {
+	r := newBatchReader(data)
+	b := &batch{Buckets: r.buckets, URLs: make([]urlEntry, 0, r.left)}
+	for r.next() {
+		u := r.stats
+		u.Samples = slices.Clip(slices.Clone(u.Samples))
+		if len(u.Samples) == 0 {
+			u.Samples = nil
+		}
+		b.URLs = append(b.URLs, urlEntry{r.url, &u})
+	}
+	if r.err() != nil {
+		return nil, r.err()
+	}
+	var err error
+	if b.Hosts, err = r.hosts(); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
+
+// mergeBatches merges batches of one bucket count into one: each URL
+// once, with its counts added and its first samples kept (at most
+// samples), and each host once with its occurrences added. It streams:
+// what it holds beside the batches is the merged batch.
+func mergeBatches(samples int, batches [][]byte) ([]byte, error) {
+	if len(batches) == 1 {
+		return batches[0], nil
+	}
+	var w batchWriter
+	hosts := hostTotals{hosts: map[string]int64{}}
+	err := eachURL(batches, samples, func(url string, u *URLStats) error {
+		w.add(url, u)
+		return nil
+	}, hosts.add)
+	if err != nil {
+		return nil, err
+	}
+	return w.finish(max(hosts.buckets, 1), sortedCounts(hosts.hosts)), nil
+}
+
+// hostTotals adds up the hosts of the batches of a merge, which must agree
+// on the bucket count.
+type hostTotals struct {
+	buckets int
+	hosts   map[string]int64
+}
+
+// add reads the hosts of a batch whose URLs have been read.
+func (t *hostTotals) add(r *batchReader) error {
+	if t.buckets != 0 && r.buckets != t.buckets {
+		return fmt.Errorf("%w (%d, %d)", errBuckets, t.buckets, r.buckets)
+	}
+	t.buckets = r.buckets
+	hs, err := r.hosts()
+	for _, h := range hs {
+		t.hosts[h.Name] += h.Count
+	}
+	return err
+}
+
+// eachURL calls fn for each distinct URL of the batches, in the order of
+// compareURLs, with what the batches say of it merged; then done for each
+// batch, whose URLs have all been read.
+func eachURL(batches [][]byte, samples int, fn func(url string, u *URLStats) error, done func(r *batchReader) error) error {
+	h := make(readerHeap, 0, len(batches))
+	var readers []*batchReader
+	for _, data := range batches {
+		r := newBatchReader(data)
+		readers = append(readers, r)
+		if r.next() {
+			h = append(h, r)
+		} else if r.err() != nil {
+			return r.err()
+		}
+	}
+	heap.Init(&h)
+	var cur URLStats
+	for len(h) > 0 {
+		r := h[0]
+		url := r.url
+		cur = r.stats
+		cur.Samples = slices.Clone(cur.Samples)
+		for {
+			if r.next() {
+				heap.Fix(&h, 0)
+			} else if r.err() != nil {
+				return r.err()
+			} else {
+				heap.Pop(&h)
+			}
+			if len(h) == 0 || compareURLs(h[0].url, url) != 0 {
+				break
+			}
+			r = h[0]
+			cur = cur.merge(r.stats, samples)
+		}
+		if err := fn(url, &cur); err != nil {
+			return err
+		}
+	}
+	for _, r := range readers {
+		if err := done(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readerHeap orders the readers of a merge by their current URL.
+type readerHeap []*batchReader
+
+func (h readerHeap) Len() int           { return len(h) }
+func (h readerHeap) Less(i, j int) bool { return compareURLs(h[i].url, h[j].url) < 0 }
+func (h readerHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *readerHeap) Push(x any)        { *h = append(*h, x.(*batchReader)) }
+func (h *readerHeap) Pop() any {
+	old := *h
+	r := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return r
+}
+
+// sortedCounts is the counts of m sorted by name.
+func sortedCounts(m map[string]int64) []Count {
+	out := counts(m)
+	slices.SortFunc(out, func(a, b Count) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// unsafeString is b as a string without a copy: the strings a batch is
+// read into share its bytes, which nothing changes after it is made.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // batchDecoder reads the fields of a batch; after the first error every
 // read returns a zero value and the error stays.
@@ -354,4 +584,4 @@ func (d *batchDecoder) str(what string) string {
 	return s
 }
 
-var errShards = errors.New("batches of one shard disagree on the shard count")
+var errBuckets = errors.New("batches of one bucket disagree on the bucket count")

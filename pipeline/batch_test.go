@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,18 +21,18 @@ import (
 )
 
 func sampleBatch() *batch {
-	return &batch{Shards: 7, URLs: []urlEntry{
-		{"http://host.dom/%7Efoo", &URLStats{Valid: true, Scheme: "http", Host: "host.dom", Count: 8,
-			Samples: []Place{{"a.txt", 2, 16}, {"http://pages.example/1", 1 << 30, 1}}}},
-		{"gopher://bad_host/", &URLStats{Scheme: "gopher", Rule: "host", Count: 1 << 40}},
-		{"mailto:joe@example.org", &URLStats{Valid: true, Scheme: "mailto", Count: 1, Samples: []Place{{"", 1, 1}}}},
+	return &batch{Buckets: 7, URLs: []urlEntry{
 		{"", &URLStats{Count: 3}}, // nothing forbids empty strings
+		{"gopher://bad_host/", &URLStats{Scheme: "gopher", Rule: "host", Count: 1 << 40}},
+		{"http://host.dom/%7Efoo", &URLStats{Valid: true, Scheme: "http", Count: 8,
+			Samples: []Place{{"a.txt", 2, 16}, {"http://pages.example/1", 1 << 30, 1}}}},
 		{"http://ünï.example/", &URLStats{Scheme: "http", Rule: "hostname", Count: 2}},
-	}, Hosts: []Count{{"host.dom", 8}, {"", 1}}}
+		{"mailto:joe@example.org", &URLStats{Valid: true, Scheme: "mailto", Count: 1, Samples: []Place{{"", 1, 1}}}},
+	}, Hosts: []Count{{"", 1}, {"host.dom", 8}}}
 }
 
 func TestBatchRoundTrip(t *testing.T) {
-	for _, b := range []*batch{sampleBatch(), {Shards: 1, URLs: []urlEntry{}, Hosts: []Count{}}} {
+	for _, b := range []*batch{sampleBatch(), {Buckets: 1, URLs: []urlEntry{}, Hosts: []Count{}}} {
 		data := appendBatch(nil, b)
 		got, err := decodeBatch(data)
 		if err != nil {
@@ -47,58 +48,56 @@ func TestBatchRoundTrip(t *testing.T) {
 	}
 }
 
-// TestReadBatch: what crosses the runner is the encoding compressed; a
-// stream that is not DEFLATE, or inflates past the bound, is an error.
-// TestEncodeBatches: the batches encoded at once are each batch's own
-// encoding, in order.
-func TestEncodeBatches(t *testing.T) {
-	var bs []*batch
-	for i := range 2*scanWorkers() + 3 {
-		bs = append(bs, &batch{Shards: 7, URLs: []urlEntry{{fmt.Sprintf("http://h%d.example/", i), &URLStats{Valid: true, Scheme: "http", Count: int64(i + 1)}}}})
+// TestPackBatch: what crosses the runner is the URL count and the batch
+// compressed; a stream that is not DEFLATE, or inflates past the bound, is
+// an error.
+func TestPackBatch(t *testing.T) {
+	raw := appendBatch(nil, sampleBatch())
+	data := packBatch(raw)
+	if packedCount(data) != int64(len(sampleBatch().URLs)) {
+		t.Errorf("count %d", packedCount(data))
 	}
-	got := encodeBatches(bs)
-	if len(got) != len(bs) {
-		t.Fatalf("%d batches encoded, want %d", len(got), len(bs))
-	}
-	for i, b := range bs {
-		if !bytes.Equal(got[i], encodeBatch(b)) {
-			t.Errorf("batch %d: not its own encoding", i)
+	for range 2 { // the second time with pooled compressors
+		if got, err := unpackBatch(packBatch(raw)); err != nil || !bytes.Equal(got, raw) {
+			t.Fatalf("got %q, %v; want %q", got, err, raw)
 		}
 	}
-}
-
-func TestReadBatch(t *testing.T) {
-	b := sampleBatch()
-	data := encodeBatch(b)
-	if raw := appendBatch(nil, b); len(data) >= len(raw) {
-		t.Errorf("%d bytes compressed, %d raw", len(data), len(raw))
-	}
-	got, err := readBatch(data)
-	if err != nil || !reflect.DeepEqual(got, b) {
-		t.Fatalf("got %+v, %v; want %+v", got, err, b)
-	}
 	var be *batchError
-	if _, err := readBatch([]byte{0xff, 0xff}); !errors.As(err, &be) || !strings.HasPrefix(be.Msg, "deflate: ") {
+	if _, err := unpackBatch([]byte{5, 9, 0xff, 0xff}); !errors.As(err, &be) || !strings.HasPrefix(be.Msg, "deflate: ") {
 		t.Errorf("not DEFLATE: got %v", err)
 	}
+	if _, err := unpackBatch(nil); !errors.As(err, &be) {
+		t.Errorf("empty: got %v", err)
+	}
+	// The length said must be the length inflated.
+	n := len(binary.AppendUvarint(nil, uint64(len(raw))))
+	for _, size := range []int{len(raw) - 1, len(raw) + 1} {
+		lied := append(binary.AppendUvarint([]byte{data[0]}, uint64(size)), data[1+n:]...)
+		if _, err := unpackBatch(lied); !errors.As(err, &be) || !strings.HasPrefix(be.Msg, "deflate: ") {
+			t.Errorf("a length of %d for %d bytes: got %v", size, len(raw), err)
+		}
+	}
 	defer func(n int64) { maxBatchBytes = n }(maxBatchBytes)
-	maxBatchBytes = int64(len(appendBatch(nil, b))) - 1
-	if _, err := readBatch(data); !errors.As(err, &be) || !strings.Contains(be.Msg, "once decompressed") {
+	maxBatchBytes = int64(len(raw)) - 1
+	if _, err := unpackBatch(data); !errors.As(err, &be) || !strings.Contains(be.Msg, "more than") {
 		t.Errorf("past the bound: got %v", err)
 	}
 	maxBatchBytes++
-	if _, err := readBatch(data); err != nil {
+	if _, err := unpackBatch(data); err != nil {
 		t.Errorf("at the bound: %v", err)
+	}
+	if _, err := decodeAcc(encodeAcc(mergeAcc{Batches: [][]byte{raw, raw}})[:10]); err == nil {
+		t.Error("a cut accumulator decodes")
 	}
 }
 
 func TestBatchMalformed(t *testing.T) {
 	good := appendBatch(nil, sampleBatch())
-	// one URL: "u", valid, scheme "s", host "h", count 1, no samples
-	one := []byte{2, 2, 0, 1, 1, 'u', 1, 1, 's', 1, 'h', 1, 0, 0}
+	// one URL: "u", valid, scheme "s", count 1, no samples
+	one := []byte{3, 2, 0, 1, 1, 'u', 1, 1, 's', 1, 0, 0}
 	with := func(i int, c byte) []byte { b := slices.Clone(one); b[i] = c; return b }
 	// one document "d"; one URL as above with one sample: document 0, line 1, column 1
-	sampled := []byte{2, 1, 1, 1, 'd', 1, 1, 'u', 1, 1, 's', 1, 'h', 1, 1, 0, 1, 1, 0}
+	sampled := []byte{3, 1, 1, 1, 'd', 1, 1, 'u', 1, 1, 's', 1, 1, 0, 1, 1, 0}
 	for _, tc := range []struct {
 		name string
 		in   []byte
@@ -106,20 +105,20 @@ func TestBatchMalformed(t *testing.T) {
 		msg  string
 	}{
 		{"empty", nil, 0, "want the version: a varint, found the end"},
-		{"version", []byte{1, 1, 0, 0, 0}, 0, "version 1, want 2"},
-		{"no shards", []byte{2, 0, 0, 0, 0}, 1, "a shard count of 0"},
-		{"too many shards", []byte{2, 0x80, 0x80, 0x80, 0x80, 0x10, 0, 0, 0}, 1, "the shard count of 4294967296, more than"},
-		{"varint overflow", []byte{2, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 1, "an overflow"},
-		{"document count past the end", []byte{2, 1, 5, 'a'}, 2, "the document count of 5, more than the 1 bytes left hold"},
-		{"URL count past the end", []byte{2, 1, 0, 3, 1, 'u', 1, 0, 0, 1, 0}, 3, "the URL count of 3, more than the 7 bytes left hold"},
+		{"version", []byte{2, 1, 0, 0, 0}, 0, "version 2, want 3"},
+		{"no buckets", []byte{3, 0, 0, 0, 0}, 1, "a bucket count of 0"},
+		{"too many buckets", []byte{3, 0x80, 0x80, 0x80, 0x80, 0x10, 0, 0, 0}, 1, "the bucket count of 4294967296, more than"},
+		{"varint overflow", []byte{3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 1, "an overflow"},
+		{"document count past the end", []byte{3, 1, 5, 'a'}, 2, "the document count of 5, more than the 1 bytes left hold"},
+		{"URL count past the end", []byte{3, 1, 0, 3, 1, 'u', 1, 0, 0, 1, 0}, 3, "the URL count of 3, more than the 7 bytes left hold"},
 		{"flags", with(6, 2), 6, "flags 2, want 0 or 1"},
-		{"count 0", with(11, 0), 11, "a URL's count of 0, not a count"},
-		{"string past the end", with(4, 40), 4, "a URL of 40 bytes, 9 left"},
-		{"sample count", with(12, 1), 12, "the sample count of 1, more than the 1 bytes left hold"},
-		{"document index", append(slices.Clone(sampled[:15]), 1, 1, 1, 0), 15, "document 1 of 1"},
-		{"line too big", append(slices.Clone(sampled[:16]), 0x80, 0x80, 0x80, 0x80, 0x08, 1, 0), 16, "a line of 2147483648, more than 2147483647"},
-		{"host count", with(13, 9), 13, "the host count of 9, more than the 0 bytes left hold"},
-		{"host count 0", append(with(13, 1), 0, 0), 15, "a host's count of 0, not a count"},
+		{"count 0", with(9, 0), 9, "a URL's count of 0, not a count"},
+		{"string past the end", with(4, 40), 4, "a URL of 40 bytes, 7 left"},
+		{"sample count", with(10, 1), 10, "the sample count of 1, more than the 1 bytes left hold"},
+		{"document index", append(slices.Clone(sampled[:13]), 1, 1, 1, 0), 13, "document 1 of 1"},
+		{"line too big", append(slices.Clone(sampled[:14]), 0x80, 0x80, 0x80, 0x80, 0x08, 1, 0), 14, "a line of 2147483648, more than 2147483647"},
+		{"host count", with(11, 9), 11, "the host count of 9, more than the 0 bytes left hold"},
+		{"host count 0", append(with(11, 1), 0, 0), 13, "a host's count of 0, not a count"},
 		{"trailing bytes", append(slices.Clone(good), 0), len(good), "1 bytes after the end"},
 		{"cut", good[:len(good)-1], len(good) - 1, "want a host's count: a varint, found the end"},
 	} {
@@ -146,9 +145,9 @@ func TestBatchMalformed(t *testing.T) {
 // a batch that decodes encodes to bytes that decode to the same batch.
 func FuzzBatch(f *testing.F) {
 	f.Add(appendBatch(nil, sampleBatch()))
-	f.Add(appendBatch(nil, &batch{Shards: 1}))
-	f.Add([]byte{2, 2, 0, 1, 1, 'u', 1, 1, 's', 1, 'h', 1, 0, 0})
-	f.Add([]byte{2, 1, 1, 1, 'd', 1, 1, 'u', 1, 1, 's', 1, 'h', 1, 1, 0, 1, 1, 0})
+	f.Add(appendBatch(nil, &batch{Buckets: 1}))
+	f.Add([]byte{3, 2, 0, 1, 1, 'u', 1, 1, 's', 1, 0, 0})
+	f.Add([]byte{3, 1, 1, 1, 'd', 1, 1, 'u', 1, 1, 's', 1, 1, 0, 1, 1, 0})
 	f.Fuzz(func(t *testing.T, in []byte) {
 		b, err := decodeBatch(in)
 		if err != nil {
@@ -165,38 +164,50 @@ func FuzzBatch(f *testing.F) {
 	})
 }
 
-// TestCensusBatches: every distinct URL goes to the batch of its shard,
-// every host to the batch of its own shard with the occurrences of its
-// valid URLs, and every shard has a batch.
+// TestCensusBatches: every distinct URL goes to the batch of its bucket,
+// sorted as its lines sort, every host to the batch of its own bucket with
+// the occurrences of its valid URLs, and only buckets with something in
+// them have a batch.
 func TestCensusBatches(t *testing.T) {
 	c := newCensus(2)
 	sc := extract.NewScanner(strings.NewReader(prose + prose + "http://HOST.dom/a http://host.dom/b ftp://host.dom/c gopher://bad_host/x\n"))
 	for sc.Scan() {
-		c.add("doc", sc.Match())
+		c.add("doc", 0, sc.Match())
 	}
-	const shards = 5
-	bs := c.batches(shards)
-	if len(bs) != shards {
-		t.Fatalf("%d batches, want %d", len(bs), shards)
+	const buckets = 64
+	var keys []int
+	var bs [][]byte
+	c.batches(buckets, func(k int, b []byte) { keys, bs = append(keys, k), append(bs, b) })
+	if len(keys) != len(bs) || len(keys) == 0 || len(keys) >= buckets || !slices.IsSorted(keys) {
+		t.Fatalf("buckets %v for %d batches", keys, len(bs))
 	}
 	seen := map[string]bool{}
 	hosts := map[string]int64{}
-	for i, b := range bs {
-		if b.Shards != shards {
-			t.Errorf("batch %d says %d shards", i, b.Shards)
+	for i, data := range bs {
+		b, err := decodeBatch(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Buckets != buckets || len(b.URLs)+len(b.Hosts) == 0 {
+			t.Errorf("batch %d: %d buckets, %d URLs, %d hosts", keys[i], b.Buckets, len(b.URLs), len(b.Hosts))
+		}
+		if !slices.IsSortedFunc(b.URLs, func(x, y urlEntry) int { return compareURLs(x.URL, y.URL) }) {
+			t.Errorf("batch %d: URLs not sorted", keys[i])
 		}
 		for _, e := range b.URLs {
-			if shardOf(e.URL, shards) != i || seen[e.URL] {
-				t.Errorf("%s in batch %d (its shard %d, seen before: %v)", e.URL, i, shardOf(e.URL, shards), seen[e.URL])
+			if shardOf(e.URL, buckets) != keys[i] || seen[e.URL] {
+				t.Errorf("%s in bucket %d (its bucket %d, seen before: %v)", e.URL, keys[i], shardOf(e.URL, buckets), seen[e.URL])
 			}
 			seen[e.URL] = true
-			if !reflect.DeepEqual(*e.Stats, *c.urls[e.URL]) {
-				t.Errorf("%s: %+v, census %+v", e.URL, *e.Stats, *c.urls[e.URL])
+			want := *c.urls[e.URL]
+			want.Host = "" // hosts are counted apart
+			if !reflect.DeepEqual(*e.Stats, want) {
+				t.Errorf("%s: %+v, census %+v", e.URL, *e.Stats, want)
 			}
 		}
 		for _, h := range b.Hosts {
-			if shardOf(h.Name, shards) != i {
-				t.Errorf("host %s in batch %d, its shard %d", h.Name, i, shardOf(h.Name, shards))
+			if shardOf(h.Name, buckets) != keys[i] {
+				t.Errorf("host %s in bucket %d, its bucket %d", h.Name, keys[i], shardOf(h.Name, buckets))
 			}
 			hosts[h.Name] += h.Count
 		}
@@ -207,6 +218,85 @@ func TestCensusBatches(t *testing.T) {
 	// host.dom: 2×2 in the prose (one normal form), a, b (c is ftp, same host).
 	if hosts["host.dom"] != 2*2+3 || hosts["bad_host"] != 0 {
 		t.Errorf("hosts %v", hosts)
+	}
+}
+
+// TestCompareURLs: URLs sort as their lines in urls-*.jsonl sort.
+func TestCompareURLs(t *testing.T) {
+	urls := []string{"", "a", "a!", "a ", "a/", "a\"", "a\\", "ab", "a\x00", "a\x7f", "aü", "a\xff", "http://x/", "http://x", "http://x/!", "b"}
+	for _, x := range urls {
+		for _, y := range urls {
+			lx := appendURLLine(nil, urlLine{URL: x})
+			ly := appendURLLine(nil, urlLine{URL: y})
+			if got, want := compareURLs(x, y), bytes.Compare(lx, ly); got != want {
+				t.Errorf("compareURLs(%q, %q) = %d, the lines compare %d", x, y, got, want)
+			}
+		}
+	}
+}
+
+// TestMergeBatches: batches merged are the batch of one census that
+// counted everything: counts added, the first samples kept, hosts added.
+func TestMergeBatches(t *testing.T) {
+	scan := func(c *census, doc, text string) {
+		sc := extract.NewScanner(strings.NewReader(text))
+		for sc.Scan() {
+			c.add(doc, 0, sc.Match())
+		}
+	}
+	texts := []string{prose, prose + "http://only.example/\n", "ftp://host.dom/x gopher://bad_host/\n", ""}
+	one := newCensus(2)
+	var parts [][]byte
+	for i, text := range texts {
+		doc := fmt.Sprintf("d%d", len(texts)-i) // the later documents first
+		scan(one, doc, text)
+		c := newCensus(2)
+		scan(c, doc, text)
+		c.batches(1, func(_ int, b []byte) { parts = append(parts, b) })
+	}
+	var want, other [][]byte
+	one.batches(1, func(_ int, b []byte) { want = append(want, b) })
+	got, err := mergeBatches(2, parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want[0]) {
+		g, _ := decodeBatch(got)
+		w, _ := decodeBatch(want[0])
+		t.Errorf("merged\n%s\nwant\n%s", jsonOf(g), jsonOf(w))
+	}
+	// The accumulator of the combine gives the same, whatever the order.
+	fn := &mergeFn{Samples: 2, Buckets: 1}
+	for _, order := range [][]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}} {
+		a := fn.CreateAccumulator()
+		for _, i := range order {
+			if a, err = fn.AddInput(a, parts[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(a.Batches) > 2 {
+			t.Errorf("%d batches held", len(a.Batches))
+		}
+		// The accumulator crosses the runner through its coder.
+		if a, err = decodeAcc(encodeAcc(a)); err != nil {
+			t.Fatal(err)
+		}
+		a, _ = fn.MergeAccumulators(a, mergeAcc{Batches: parts[3:]})
+		out, err := fn.ExtractOutput(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if raw, err := unpackBatch(out); err != nil || !bytes.Equal(raw, want[0]) || packedCount(out) != int64(len(one.urls)) {
+			t.Errorf("order %v: merged differently (%v)", order, err)
+		}
+	}
+	// Batches of two bucket counts are an error, not a guess.
+	one.batches(2, func(_ int, b []byte) { other = append(other, b) })
+	if _, err := mergeBatches(2, append(parts[:1:1], other[0])); !errors.Is(err, errBuckets) {
+		t.Errorf("got %v, want %v", err, errBuckets)
+	}
+	if _, err := mergeBatches(2, [][]byte{parts[0], parts[1][:10]}); err == nil {
+		t.Error("a cut batch merged")
 	}
 }
 
@@ -240,157 +330,97 @@ func TestTopK(t *testing.T) {
 	}
 }
 
-func TestAutoShards(t *testing.T) {
+func TestShardCount(t *testing.T) {
 	for _, tc := range []struct {
-		bytes int64
-		want  int
-	}{{0, 4}, {300 << 20, 4}, {4 * shardBytes, 4}, {4*shardBytes + 1, 5}, {1 << 40, 4096}} {
-		if got := autoShards(tc.bytes); got != tc.want {
-			t.Errorf("autoShards(%d) = %d, want %d", tc.bytes, got, tc.want)
+		shards   int
+		distinct int64
+		want     int
+	}{{7, 1 << 40, 7}, {0, 0, 1}, {0, urlsPerShard, 1}, {0, urlsPerShard + 1, 2}, {0, 3 * urlsPerShard, 4}, {0, 1 << 40, autoBuckets}} {
+		if got := shardCount(tc.shards, tc.distinct); got != tc.want {
+			t.Errorf("shardCount(%d, %d) = %d, want %d", tc.shards, tc.distinct, got, tc.want)
+		}
+		if n := shardCount(tc.shards, tc.distinct); buckets(tc.shards)%n != 0 {
+			t.Errorf("%d shards do not divide %d buckets", n, buckets(tc.shards))
 		}
 	}
 }
 
-// TestWriteShard: the writer of a shard merges the batches of all scans:
-// one line per distinct URL, counts added, the first samples kept; its
-// partial summary adds up the lines and tops its hosts.
+// TestWriteShard: the writer of a shard merges the batches of its buckets:
+// one line per distinct URL, sorted, counts added, the first samples
+// kept; it hands on its totals, the top of its hosts and its rules.
 func TestWriteShard(t *testing.T) {
 	dir := t.TempDir()
-	b1 := &batch{Shards: 3, URLs: []urlEntry{
-		{"http://a.example/", &URLStats{Valid: true, Scheme: "http", Host: "a.example", Count: 2, Samples: []Place{{"d2", 1, 1}, {"d2", 5, 1}}}},
+	b1 := &batch{Buckets: 6, URLs: []urlEntry{
+		{"http://a.example/", &URLStats{Valid: true, Scheme: "http", Count: 2, Samples: []Place{{"d2", 1, 1}, {"d2", 5, 1}}}},
 		{"x:bad", &URLStats{Scheme: "x", Rule: "scheme", Count: 1}},
 	}, Hosts: []Count{{"a.example", 2}, {"b.example", 9}}}
-	b2 := &batch{Shards: 3, URLs: []urlEntry{
-		{"http://a.example/", &URLStats{Valid: true, Scheme: "http", Host: "a.example", Count: 3, Samples: []Place{{"d1", 9, 9}, {"d2", 3, 1}}}},
+	b2 := &batch{Buckets: 6, URLs: []urlEntry{
+		{"http://a.example/", &URLStats{Valid: true, Scheme: "http", Count: 3, Samples: []Place{{"d1", 9, 9}, {"d2", 3, 1}}}},
+		{"http://b.example/", &URLStats{Valid: true, Scheme: "http", Count: 1}},
 	}, Hosts: []Count{{"a.example", 3}, {"c.example", 1}}}
-	data := [][]byte{encodeBatch(b1), encodeBatch(b2), encodeBatch(&batch{Shards: 3})}
-	next := func(p *[]byte) bool {
-		if len(data) == 0 {
-			return false
+	run := func(bs ...*batch) (ShardResult, []Count, map[string]int64, error) {
+		var data [][]byte
+		for _, b := range bs {
+			data = append(data, packBatch(appendBatch(nil, b)))
 		}
-		*p, data = data[0], data[1:]
-		return true
+		var res ShardResult
+		var hosts []Count
+		rules := map[string]int64{}
+		fn := &writeShardFn{Output: dir, Shards: 3, Samples: 2, Top: 2}
+		err := fn.ProcessElement(context.Background(), 1, iterOf(data), iterOf([]int64{}),
+			func(r ShardResult) { res = r }, func(c Count) { hosts = append(hosts, c) }, func(r string, n int64) { rules[r] += n })
+		return res, hosts, rules, err
 	}
-	fn := &writeShardFn{Output: dir, Samples: 2, Top: 2}
-	parts, err := writeBundle(fn, map[int]func(*[]byte) bool{1: next})
+	res, hosts, rules, err := run(b1, b2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := os.ReadFile(filepath.Join(dir, "urls-00001-of-00003.jsonl"))
+	if dir, base := filepath.Split(res.Temp); filepath.Base(dir) != tempDir || !shardFile.MatchString(base) || !strings.HasPrefix(base, "urls-00001-of-00003.jsonl.") {
+		t.Errorf("temporary file %s", res.Temp)
+	}
+	out, err := os.ReadFile(res.Temp)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `{"url":"http://a.example/","valid":true,"scheme":"http","count":5,"samples":[{"document":"d1","line":9,"column":9},{"document":"d2","line":1,"column":1}],"rule":null}
+{"url":"http://b.example/","valid":true,"scheme":"http","count":1,"samples":[],"rule":null}
 {"url":"x:bad","valid":false,"scheme":"x","count":1,"samples":[],"rule":"scheme"}
 `
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
-	if len(parts) != 1 {
-		t.Fatalf("%d partials", len(parts))
+	slices.SortFunc(res.Schemes, func(a, b SchemeCount) int { return strings.Compare(a.Scheme, b.Scheme) })
+	wantRes := ShardResult{Shard: 1, Shards: 3, Temp: res.Temp,
+		Totals:  Totals{URLs: 7, Valid: 6, Invalid: 1, Distinct: 3, DistinctValid: 2, DistinctInvalid: 1},
+		Schemes: []SchemeCount{{"http", SchemeStats{6, 6, 0, 2}}, {"x", SchemeStats{1, 0, 1, 1}}},
 	}
-	p := parts[0]
-	slices.SortFunc(p.Schemes, func(a, b SchemeCount) int { return strings.Compare(a.Scheme, b.Scheme) })
-	wantP := ShardPartial{
-		Totals:  Totals{URLs: 6, Valid: 5, Invalid: 1, Distinct: 2, DistinctValid: 1, DistinctInvalid: 1},
-		Schemes: []SchemeCount{{"http", SchemeStats{5, 5, 0, 1}}, {"x", SchemeStats{1, 0, 1, 1}}},
-		Rules:   []Count{{"scheme", 1}},
-		Hosts:   []Count{{"b.example", 9}, {"a.example", 5}},
+	if g, w := jsonOf(res), jsonOf(wantRes); g != w {
+		t.Errorf("result\n%s\nwant\n%s", g, w)
 	}
-	if g, w := jsonOf(p), jsonOf(wantP); g != w {
-		t.Errorf("partial\n%s\nwant\n%s", g, w)
+	if g, w := jsonOf(hosts), jsonOf([]Count{{"b.example", 9}, {"a.example", 5}}); g != w {
+		t.Errorf("hosts %s, want %s", g, w)
 	}
-	// Batches that disagree on the shard count are an error, not a guess.
-	data = [][]byte{encodeBatch(b1), encodeBatch(&batch{Shards: 4})}
-	if _, err := writeBundle(fn, map[int]func(*[]byte) bool{1: next}); !errors.Is(err, errShards) {
-		t.Errorf("got %v, want %v", err, errShards)
+	if !maps.Equal(rules, map[string]int64{"scheme": 1}) {
+		t.Errorf("rules %v", rules)
 	}
-	data = [][]byte{encodeBatch(b1)[:10]}
-	var be *batchError
-	if _, err := writeBundle(fn, map[int]func(*[]byte) bool{1: next}); !errors.As(err, &be) {
-		t.Errorf("got %v, want a *batchError", err)
+	// Batches that disagree on the bucket count are an error, not a guess,
+	// and leave no temporary file.
+	if _, _, _, err := run(b1, &batch{Buckets: 9}); !errors.Is(err, errBuckets) {
+		t.Errorf("got %v, want %v", err, errBuckets)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, tempDir, "*")); len(left) != 1 {
+		t.Errorf("temporary files %v, want the first run's alone", left)
 	}
 }
 
-// writeBundle runs fn over one bundle of shards, as a runner does:
-// ProcessElement for each shard, in shard order, then FinishBundle.
-func writeBundle(fn *writeShardFn, shards map[int]func(*[]byte) bool) ([]ShardPartial, error) {
-	var parts []ShardPartial
-	emit := func(p ShardPartial) { parts = append(parts, p) }
-	for _, shard := range slices.Sorted(maps.Keys(shards)) {
-		if err := fn.ProcessElement(context.Background(), shard, shards[shard], emit); err != nil {
-			return parts, err
+// iterOf is a runner's iterator over vs.
+func iterOf[T any](vs []T) func(*T) bool {
+	return func(p *T) bool {
+		if len(vs) == 0 {
+			return false
 		}
-		if len(parts) > 0 {
-			return parts, fmt.Errorf("shard %d: a partial emitted before FinishBundle", shard)
-		}
-	}
-	err := fn.FinishBundle(emit)
-	return parts, err
-}
-
-// TestWriteShardsBundle: the shards of one bundle are written at once,
-// each from its own batches even when the runner's iterator reuses its
-// buffer; FinishBundle emits every partial in shard order, or none when
-// a shard failed, and the writer is ready for the next bundle.
-func TestWriteShardsBundle(t *testing.T) {
-	const n = 9
-	dir := t.TempDir()
-	fn := &writeShardFn{Output: dir, Samples: 1, Top: 1}
-	// iter hands out the batches of a shard through one buffer, overwritten
-	// at each step.
-	iter := func(bs ...*batch) func(*[]byte) bool {
-		var buf []byte
-		return func(p *[]byte) bool {
-			if len(bs) == 0 {
-				clear(buf)
-				return false
-			}
-			buf = append(buf[:0], encodeBatch(bs[0])...)
-			*p, bs = buf, bs[1:]
-			return true
-		}
-	}
-	bundle := func(bad int) map[int]func(*[]byte) bool {
-		shards := map[int]func(*[]byte) bool{}
-		for s := range n {
-			url := fmt.Sprintf("http://s%d.example/", s)
-			b := &batch{Shards: n, URLs: []urlEntry{{url, &URLStats{Valid: true, Scheme: "http", Host: "h.example", Count: int64(s + 1)}}},
-				Hosts: []Count{{fmt.Sprintf("s%d.example", s), int64(s + 1)}}}
-			if s == bad {
-				b.Shards = n + 1
-			}
-			shards[s] = iter(b, &batch{Shards: n})
-		}
-		return shards
-	}
-	for round := range 2 {
-		parts, err := writeBundle(fn, bundle(-1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(parts) != n {
-			t.Fatalf("round %d: %d partials, want %d", round, len(parts), n)
-		}
-		for s, p := range parts {
-			if p.Totals.URLs != int64(s+1) || len(p.Hosts) != 1 || p.Hosts[0].Name != fmt.Sprintf("s%d.example", s) {
-				t.Errorf("round %d: partial %d: %s", round, s, jsonOf(p))
-			}
-			out, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("urls-%05d-of-%05d.jsonl", s, n)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := fmt.Sprintf(`{"url":"http://s%d.example/","valid":true,"scheme":"http","count":%d,`, s, s+1); !strings.HasPrefix(string(out), want) {
-				t.Errorf("shard %d: %s, want %s…", s, out, want)
-			}
-		}
-	}
-	parts, err := writeBundle(fn, bundle(5))
-	if !errors.Is(err, errShards) || !strings.HasPrefix(err.Error(), "shard 5: ") || len(parts) != 0 {
-		t.Errorf("a shard failed: got %v and %d partials, want shard 5's error and none", err, len(parts))
-	}
-	if parts, err := writeBundle(fn, bundle(-1)); err != nil || len(parts) != n {
-		t.Errorf("after a failed bundle: %d partials, %v", len(parts), err)
+		*p, vs = vs[0], vs[1:]
+		return true
 	}
 }
 
@@ -458,7 +488,7 @@ func TestCensusAdd(t *testing.T) {
 		c := newCensus(5)
 		sc := extract.NewScanner(strings.NewReader(strings.Join(order, "\n") + "\n"))
 		for sc.Scan() {
-			c.add("d", sc.Match())
+			c.add("d", 0, sc.Match())
 		}
 		rule := ""
 		if e := c.urls[bad]; e != nil {
@@ -480,13 +510,36 @@ func TestCensusAdd(t *testing.T) {
 	}
 }
 
+// TestCensusHostOfNormalForm: a URL's host is its normal form's, whichever
+// spelling comes first (file://localhost/x and file:///x are one URL).
+func TestCensusHostOfNormalForm(t *testing.T) {
+	const a, b = "file://localhost/x", "file:///x"
+	u, err := rfc1738.Parse(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm := rfc1738.Normalize(u)
+	nu, _ := rfc1738.Parse(norm)
+	want := strings.ToLower(nu.Host())
+	for _, order := range [][]string{{a, b}, {b, a}} {
+		c := newCensus(1)
+		sc := extract.NewScanner(strings.NewReader(strings.Join(order, "\n") + "\n"))
+		for sc.Scan() {
+			c.add("d", 0, sc.Match())
+		}
+		if len(c.urls) != 1 || c.urls[norm] == nil || c.urls[norm].Host != want {
+			t.Errorf("%q: %s, want one URL %s with host %q", order, jsonOf(c.urls), norm, want)
+		}
+	}
+}
+
 // TestCensusMerge: two readers' censuses merged are the census of one
 // reader that read both documents: counts added, the first samples kept.
 func TestCensusMerge(t *testing.T) {
 	scan := func(c *census, doc, text string) {
 		sc := extract.NewScanner(strings.NewReader(text))
 		for sc.Scan() {
-			c.add(doc, sc.Match())
+			c.add(doc, 0, sc.Match())
 		}
 	}
 	one, a, b := newCensus(2), newCensus(2), newCensus(2)

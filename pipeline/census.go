@@ -71,8 +71,9 @@ func newCensus(samples int) *census {
 	return &census{samples: samples, urls: map[string]*URLStats{}}
 }
 
-// add counts one URL found by extract in document doc.
-func (c *census) add(doc string, m extract.Match) {
+// add counts one URL found by extract in document doc, whose line numbers
+// start after line lines (a piece of a file cut in the middle).
+func (c *census) add(doc string, lines int, m extract.Match) {
 	// The key of a URL is its normal form when valid, its text when not.
 	// A URL counted under its own text is one of the two: an invalid URL's
 	// text, or a normal form, which is valid and its own normal form
@@ -90,6 +91,12 @@ func (c *census) add(doc string, m extract.Match) {
 		}
 		if e == nil {
 			if err == nil {
+				// The host of the normal form, not of this spelling:
+				// file://localhost/x and file:///x are one URL (§3.10),
+				// and its host must not depend on which came first.
+				if key != m.URL {
+					u, _ = rfc1738.Parse(key) // a normal form is valid
+				}
 				e = &URLStats{Valid: true, Scheme: u.Scheme(), Host: strings.ToLower(u.Host())}
 			} else {
 				e = &URLStats{Scheme: schemeOf(m.URL), Rule: firstRule(m, err)}
@@ -98,7 +105,7 @@ func (c *census) add(doc string, m extract.Match) {
 		}
 	}
 	e.Count++
-	p := Place{Document: doc, Line: m.Start.Line, Column: m.Start.Column}
+	p := Place{Document: doc, Line: lines + m.Start.Line, Column: m.Start.Column}
 	// Places arrive in order within a document; keep the least ones.
 	if len(e.Samples) < c.samples {
 		i, _ := slices.BinarySearchFunc(e.Samples, p, comparePlaces)
@@ -146,26 +153,38 @@ func schemeOf(s string) string {
 	return ""
 }
 
-// batches divides the census between shards: each distinct URL goes to
-// the batch of its shard, and each host, with the occurrences of the
-// valid URLs it serves, to the batch of the host's shard. There is one
-// batch per shard, even an empty one.
-func (c *census) batches(shards int) []*batch {
-	out := make([]*batch, shards)
-	for i := range out {
-		out[i] = &batch{Shards: shards, URLs: make([]urlEntry, 0, len(c.urls)/shards+len(c.urls)/(4*shards)+1)}
-	}
-	hosts := map[string]int64{}
+// batches divides the census between buckets and hands emit the batch of
+// each bucket that has URLs or hosts, in bucket order: each distinct URL
+// goes to the batch of its bucket, and each host, with the occurrences of
+// the valid URLs it serves, to the batch of the host's bucket.
+func (c *census) batches(buckets int, emit func(bucket int, batch []byte)) {
+	urls := map[int][]urlEntry{}
+	hosts := map[int]map[string]int64{}
 	for url, u := range c.urls {
-		b := out[shardOf(url, shards)]
-		b.URLs = append(b.URLs, urlEntry{url, u})
+		b := shardOf(url, buckets)
+		urls[b] = append(urls[b], urlEntry{url, u})
 		if u.Valid && u.Host != "" {
-			hosts[u.Host] += u.Count
+			hb := shardOf(u.Host, buckets)
+			if hosts[hb] == nil {
+				hosts[hb] = map[string]int64{}
+			}
+			hosts[hb][u.Host] += u.Count
 		}
 	}
-	for h, n := range hosts {
-		b := out[shardOf(h, shards)]
-		b.Hosts = append(b.Hosts, Count{h, n})
+	var keys []int
+	for b := range urls {
+		keys = append(keys, b)
 	}
-	return out
+	for b := range hosts {
+		if _, ok := urls[b]; !ok {
+			keys = append(keys, b)
+		}
+	}
+	slices.Sort(keys)
+	for _, b := range keys {
+		es := urls[b]
+		delete(urls, b)
+		slices.SortFunc(es, func(x, y urlEntry) int { return compareURLs(x.URL, y.URL) })
+		emit(b, appendBatch(nil, &batch{Buckets: buckets, URLs: es, Hosts: sortedCounts(hosts[b])}))
+	}
 }

@@ -45,16 +45,45 @@ type readers struct {
 	gz        *gzip.Reader
 }
 
-// eachDocument calls scan for each document of the file read from r: the
-// whole file when it is text (gzip or not), or each record of a WARC file
-// (gzip or not) whose block is a document — "conversion" (WET), "response"
-// and "resource" — named by its WARC-Target-URI. A file that is not text
-// or a broken gzip stream ends the file with an error saying what and
-// where; the documents before it were scanned. A malformed WARC record is
-// counted in n with its offset, and the records after it are still read.
-func (rd *readers) eachDocument(name string, r io.Reader, n *docCounts, scan func(doc string, r io.Reader) error) error {
+// A file is read whole, or in pieces that a cut made at safe places (see
+// cut.go). kind says what a piece is: a whole file is sniffed; a piece of
+// a cut file is what the cut found the file to be.
+const (
+	kindWhole  = iota // a whole file: gzip, WARC, text or not, told by its bytes
+	kindText          // a piece of a plain text file, from a line start
+	kindWARC          // a piece of an uncompressed WARC file, from a record start
+	kindGzWARC        // a piece of a gzip WARC file, from a member and a record start
+)
+
+// piece is where a piece of a file stands in it.
+type piece struct {
+	kind  int
+	first bool  // the piece starts the file
+	uoff  int64 // the offset of its start in the file's uncompressed stream
+	line  int   // the line number of its start (text)
+}
+
+// eachDocument calls scan for each document of the piece of a file read
+// from r: the whole file when it is text (gzip or not), or each record of
+// a WARC file (gzip or not) whose block is a document — "conversion"
+// (WET), "response" and "resource" — named by its WARC-Target-URI. scan
+// is told how many lines of the document come before r. A file that is
+// not text or a broken gzip stream ends the piece with an error saying
+// what and where; the documents before it were scanned. A malformed WARC
+// record is counted in n with its offset, and the records after it are
+// still read.
+func (rd *readers) eachDocument(name string, r io.Reader, p piece, n *docCounts, scan func(doc string, lines int, r io.Reader) error) error {
 	rd.raw = resetReader(rd.raw, r)
 	text := rd.raw
+	switch p.kind {
+	case kindText:
+		if p.first {
+			return rd.textFile(name, text, n, scan)
+		}
+		return scan(name, p.line-1, text)
+	case kindWARC:
+		return eachRecord(name, text, p.uoff, n, scan)
+	}
 	// gzip is told by its magic number (RFC 1952 §2.3.1), not the name.
 	if magic, _ := rd.raw.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		var err error
@@ -66,23 +95,32 @@ func (rd *readers) eachDocument(name string, r io.Reader, n *docCounts, scan fun
 		if err != nil {
 			return fmt.Errorf("gzip: %s", strings.TrimPrefix(err.Error(), "gzip: "))
 		}
-		rd.text = resetReader(rd.text, &gzipErrors{r: rd.gz})
+		rd.text = resetReader(rd.text, &gzipErrors{r: rd.gz, n: p.uoff})
 		text = rd.text
 	}
-	if isWARC(text) {
-		return eachRecord(name, text, n, scan)
+	if p.kind == kindGzWARC || isWARC(text) {
+		return eachRecord(name, text, p.uoff, n, scan)
 	}
+	return rd.textFile(name, text, n, scan)
+}
+
+// textFile scans a text file from its start: one document, unless a NUL
+// byte early says it is not text.
+func (rd *readers) textFile(name string, text *bufio.Reader, n *docCounts, scan func(doc string, lines int, r io.Reader) error) error {
 	if i, err := nulIn(text, sniffSize); err != nil {
 		return err
 	} else if i >= 0 {
 		return fmt.Errorf("not text: a NUL byte at offset %d", i)
 	}
 	n.Documents++
-	return scan(name, text)
+	return scan(name, 0, text)
 }
 
-func eachRecord(name string, text *bufio.Reader, n *docCounts, scan func(doc string, r io.Reader) error) error {
+// eachRecord reads the WARC records of text, which starts at offset off of
+// the file's uncompressed stream.
+func eachRecord(name string, text *bufio.Reader, off int64, n *docCounts, scan func(doc string, lines int, r io.Reader) error) error {
 	wr := newWARCReader(text)
+	wr.off = off
 	for {
 		rec, err := wr.Next()
 		if err == io.EOF {
@@ -114,7 +152,7 @@ func eachRecord(name string, text *bufio.Reader, n *docCounts, scan func(doc str
 			doc = fmt.Sprintf("%s@%d", name, rec.Offset)
 		}
 		n.Documents++
-		if err := scan(doc, wr.Block()); errors.As(err, &bad) {
+		if err := scan(doc, 0, wr.Block()); errors.As(err, &bad) {
 			n.malformed(bad) // a block cut short: the URLs before the cut count
 		} else if err != nil {
 			return err

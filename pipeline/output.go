@@ -1,16 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -64,25 +67,27 @@ type SchemeCount struct {
 	Stats  SchemeStats
 }
 
-// ShardPartial is what one shard adds to the summary. Its hosts are the
-// top of the hosts of its host shard: all the occurrences of a host are
-// counted in the one shard its hash picks, so the top hosts of the whole
-// input are the top of the shards' tops.
-type ShardPartial struct {
-	Totals  Totals
-	Schemes []SchemeCount
-	Rules   []Count // the first error rules of the shard's invalid URLs, by occurrences
-	Hosts   []Count // at most the summary's top count
+// ShardResult is what the writer of one shard hands the commit: where it
+// wrote the shard, and the shard's part of the summary.
+type ShardResult struct {
+	Shard, Shards int
+	Temp          string // the shard's file, until the commit renames it
+	Totals        Totals
+	Schemes       []SchemeCount
 }
 
 func init() {
-	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(ShardPartial), error](&writeShardFn{})
+	register.DoFn7x1[context.Context, int, func(*[]byte) bool, func(*int64) bool, func(ShardResult), func(Count), func(string, int64), error](&writeShardFn{})
 	register.Iter1[[]byte]()
-	register.Emitter1[ShardPartial]()
-	register.DoFn6x1[context.Context, []byte, func(*ScanStats) bool, func(*ShardPartial) bool,
-		func(*BadInput) bool, func(*MalformedRecord) bool, error](&summaryFn{})
+	register.Iter1[int64]()
+	register.Emitter1[ShardResult]()
+	register.Emitter1[Count]()
+	register.Emitter2[string, int64]()
+	register.DoFn9x1[context.Context, []byte, func(*ShardResult) bool, func(*ScanStats) bool, func(*[]Count) bool, func(*[]Count) bool,
+		func(*BadInput) bool, func(*MalformedRecord) bool, func(*int64) bool, error](&commitFn{})
+	register.Iter1[ShardResult]()
 	register.Iter1[ScanStats]()
-	register.Iter1[ShardPartial]()
+	register.Iter1[[]Count]()
 	register.Iter1[BadInput]()
 	register.Iter1[MalformedRecord]()
 }
@@ -98,162 +103,102 @@ type urlLine struct {
 	Rule    *string `json:"rule"` // the §5 rule of the first error; null when valid
 }
 
-// writeShardFn merges the batches of one shard into its distinct URLs,
-// writes them to urls-SSSSS-of-NNNNN.jsonl, one line each, sorted, and
-// hands on the shard's part of the summary.
-//
-// A runner may give all the shards to one bundle (Prism does), and calls
-// ProcessElement once at a time: so ProcessElement only reads the shard's
-// batches (its iterator is valid only there) and hands the merge and the
-// write to a goroutine, at most scanWorkers at once; FinishBundle waits
-// for them and emits the partials, in shard order.
+// shardName is the file name of a shard.
+func shardName(shard, shards int) string {
+	return fmt.Sprintf("urls-%05d-of-%05d.jsonl", shard, shards)
+}
+
+// tempDir is the folder of the output where shards are written until the
+// commit renames them into place.
+const tempDir = ".census-tmp"
+
+// writeShardFn merges the batches of the buckets of one shard straight
+// into its lines, sorted, and streams them to a temporary file of its own;
+// it hands on the shard's totals, the top of the hosts of its buckets (all
+// of a host's occurrences are in one bucket, so the top of the shards'
+// tops is exact) and the occurrences of each error rule.
 type writeShardFn struct {
-	Output       string
-	Samples, Top int
-
-	slots chan struct{} // one per shard being written
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	done  []shardDone // the shards of the bundle written, or failed
+	Output               string
+	Shards, Samples, Top int
 }
 
-// shardDone is what the writing of one shard came to.
-type shardDone struct {
-	shard int
-	p     ShardPartial
-	err   error
-}
-
-func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, _ func(ShardPartial)) error {
+func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, distinct func(*int64) bool,
+	emit func(ShardResult), emitHost func(Count), emitRule func(string, int64)) error {
+	shards := shardCount(fn.Shards, sideSum(distinct))
+	if shard < 0 || shard >= shards {
+		return fmt.Errorf("shard %d of %d", shard, shards)
+	}
 	var all [][]byte
 	var data []byte
 	for batches(&data) {
-		// A copy: the bytes are read after the iterator has moved on.
-		all = append(all, bytes.Clone(data))
-	}
-	if fn.slots == nil {
-		fn.slots = make(chan struct{}, scanWorkers())
-	}
-	fn.slots <- struct{}{}
-	fn.wg.Add(1)
-	go func() {
-		d := shardDone{shard: shard}
-		defer func() {
-			// A panic here would end the process, not the bundle: it
-			// fails the bundle like a panic in ProcessElement.
-			if p := recover(); p != nil {
-				d.err = fmt.Errorf("shard %d: panic: %v", shard, p)
-			}
-			fn.mu.Lock()
-			fn.done = append(fn.done, d)
-			fn.mu.Unlock()
-			<-fn.slots
-			fn.wg.Done()
-		}()
-		d.p, d.err = fn.write(ctx, shard, all)
-	}()
-	return nil
-}
-
-// FinishBundle waits for the shards of the bundle and emits their
-// partials, or fails with the error of the first shard that failed.
-func (fn *writeShardFn) FinishBundle(emit func(ShardPartial)) error {
-	fn.wg.Wait()
-	done := fn.done
-	fn.done = nil
-	slices.SortFunc(done, func(a, b shardDone) int { return cmp.Compare(a.shard, b.shard) })
-	for _, d := range done {
-		if d.err != nil {
-			return d.err
-		}
-	}
-	for _, d := range done {
-		emit(d.p)
-	}
-	return nil
-}
-
-// Teardown waits for the shards of a bundle that failed: no file is
-// written after the DoFn is gone.
-func (fn *writeShardFn) Teardown() {
-	fn.wg.Wait()
-}
-
-// write merges the batches of a shard, writes its file and returns its
-// partial.
-func (fn *writeShardFn) write(ctx context.Context, shard int, batches [][]byte) (ShardPartial, error) {
-	var p ShardPartial
-	c := newCensus(fn.Samples)
-	hosts := map[string]int64{}
-	shards := 0
-	for _, data := range batches {
-		b, err := readBatch(data)
+		raw, err := unpackBatch(data)
 		if err != nil {
-			return p, fmt.Errorf("shard %d: %w", shard, err)
+			return fmt.Errorf("shard %d: %w", shard, err)
 		}
-		if shards != 0 && b.Shards != shards {
-			return p, fmt.Errorf("shard %d: %w (%d, %d)", shard, errShards, shards, b.Shards)
-		}
-		shards = b.Shards
-		for _, e := range b.URLs {
-			c.put(e.URL, e.Stats)
-		}
-		for _, h := range b.Hosts {
-			hosts[h.Name] += h.Count
-		}
+		all = append(all, raw)
 	}
-	if shard < 0 || shard >= shards {
-		return p, fmt.Errorf("shard %d of %d", shard, shards)
+	res := ShardResult{Shard: shard, Shards: shards}
+	res.Temp = joinPath(fn.Output, tempDir+"/"+shardName(shard, shards)+"."+randomSuffix())
+	fsys, err := filesystem.New(ctx, res.Temp)
+	if err != nil {
+		return err
 	}
-
+	defer fsys.Close()
+	f, err := fsys.OpenWrite(ctx, res.Temp)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", res.Temp, err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
 	schemes := map[string]SchemeStats{}
 	rules := map[string]int64{}
-	// all holds the lines, one after the other: sized once, from the
-	// lengths of their strings and a bound on the rest of a line.
-	size := 0
-	for url, u := range c.urls {
-		size += len(url) + len(u.Scheme) + len(u.Rule) + 100
-		for _, s := range u.Samples {
-			size += len(s.Document) + 60
-		}
-	}
-	all := make([]byte, 0, size)
-	ends := make([]int, 0, len(c.urls))
-	for url, u := range c.urls {
+	hosts := hostTotals{hosts: map[string]int64{}}
+	var line []byte
+	err = eachURL(all, fn.Samples, func(url string, u *URLStats) error {
 		t, sc := tally(u)
-		p.Totals = p.Totals.add(t)
+		res.Totals = res.Totals.add(t)
 		schemes[u.Scheme] = schemes[u.Scheme].add(sc)
 		l := urlLine{URL: url, Valid: u.Valid, Scheme: u.Scheme, Count: u.Count, Samples: u.Samples}
 		if !u.Valid {
 			rules[u.Rule] += u.Count
 			l.Rule = &u.Rule
 		}
-		all = appendURLLine(all, l)
-		ends = append(ends, len(all))
+		line = appendURLLine(line[:0], l)
+		_, err := w.Write(line)
+		return err
+	}, hosts.add)
+	if err == nil {
+		err = w.Flush()
 	}
-	lines := make([][]byte, len(ends))
-	start := 0
-	for i, end := range ends {
-		lines[i], start = all[start:end:end], end
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	slices.SortFunc(lines, bytes.Compare)
-	out := make([]byte, 0, len(all))
-	for _, l := range lines {
-		out = append(out, l...)
+	if err != nil {
+		if rm, ok := fsys.(filesystem.Remover); ok {
+			rm.Remove(ctx, res.Temp)
+		}
+		return fmt.Errorf("shard %d: %w", shard, err)
 	}
-	name := fmt.Sprintf("urls-%05d-of-%05d.jsonl", shard, shards)
-	if err := writeFile(ctx, joinPath(fn.Output, name), out); err != nil {
-		return p, err
+	if hosts.buckets%shards != 0 {
+		return fmt.Errorf("shard %d: %d buckets do not divide into %d shards", shard, hosts.buckets, shards)
 	}
-
 	for name, st := range schemes {
-		p.Schemes = append(p.Schemes, SchemeCount{name, st})
+		res.Schemes = append(res.Schemes, SchemeCount{name, st})
 	}
 	for name, n := range rules {
-		p.Rules = append(p.Rules, Count{name, n})
+		emitRule(name, n)
 	}
-	p.Hosts = topK(counts(hosts), fn.Top)
-	return p, nil
+	for _, h := range topK(counts(hosts.hosts), fn.Top) {
+		emitHost(h)
+	}
+	emit(res)
+	return nil
+}
+
+// randomSuffix tells apart the files of two attempts at one shard.
+func randomSuffix() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:]) + ".tmp"
 }
 
 // appendURLLine appends l and a newline to b, byte for byte as
@@ -342,20 +287,24 @@ func topK(all []Count, k int) []Count {
 	return best
 }
 
-// summaryInputs are the collections the summary is made of.
-type summaryInputs struct {
-	Scan, Partials, Bad, Malformed beam.PCollection
+// commitInputs are the collections the commit is made of.
+type commitInputs struct {
+	Results, Scan, TopHosts, TopRules, Bad, Malformed, Distinct beam.PCollection
 }
 
-func writeSummary(s beam.Scope, o Options, imp beam.PCollection, in summaryInputs) {
-	beam.ParDo0(s, &summaryFn{Input: o.Input, Output: o.Output, Top: o.Top}, imp,
-		beam.SideInput{Input: in.Scan}, beam.SideInput{Input: in.Partials},
-		beam.SideInput{Input: in.Bad}, beam.SideInput{Input: in.Malformed})
+// commit adds the job's last step: one element, with everything before it
+// as side inputs, so it runs once, after every shard is written.
+func commit(s beam.Scope, o Options, in commitInputs) {
+	beam.ParDo0(s, &commitFn{Input: o.Input, Output: o.Output, Shards: o.Shards, Top: o.Top}, beam.Impulse(s),
+		beam.SideInput{Input: in.Results}, beam.SideInput{Input: in.Scan},
+		beam.SideInput{Input: in.TopHosts}, beam.SideInput{Input: in.TopRules},
+		beam.SideInput{Input: in.Bad}, beam.SideInput{Input: in.Malformed}, beam.SideInput{Input: in.Distinct})
 }
 
 // Summary is summary.json.
 type Summary struct {
 	Input            string                 `json:"input"`
+	Shards           int                    `json:"shards"` // urls-*-of-SHARDS.jsonl
 	Files            int64                  `json:"files"`
 	FilesBad         int64                  `json:"files_bad"`
 	Bytes            int64                  `json:"bytes"` // as stored (compressed or not)
@@ -373,47 +322,96 @@ type Summary struct {
 	MalformedRecords []MalformedRecord `json:"malformed_warc_records"`
 }
 
-type summaryFn struct {
+// commitFn publishes the output of a job: it renames every shard into
+// place (and writes the shards that got no URL, empty), removes the shards
+// of earlier runs with another shard count and the temporary files that
+// failed attempts left, and writes summary.json last, so that a
+// summary.json says that the urls-*.jsonl beside it are whole and are all
+// of one run. It removes summary.json first: a commit that fails midway
+// leaves no summary.
+type commitFn struct {
 	Input, Output string
-	Top           int
+	Shards, Top   int
 }
 
-func (fn *summaryFn) ProcessElement(ctx context.Context, _ []byte, scans func(*ScanStats) bool, partials func(*ShardPartial) bool,
-	bad func(*BadInput) bool, malformed func(*MalformedRecord) bool) error {
-	sum := Summary{Input: fn.Input, Schemes: map[string]SchemeStats{}, BadInputs: []BadInput{}, MalformedRecords: []MalformedRecord{}}
+func (fn *commitFn) ProcessElement(ctx context.Context, _ []byte, results func(*ShardResult) bool, scans func(*ScanStats) bool,
+	topHosts, topRules func(*[]Count) bool, bad func(*BadInput) bool, malformed func(*MalformedRecord) bool, distinct func(*int64) bool) error {
+	shards := shardCount(fn.Shards, sideSum(distinct))
+	sum := Summary{Input: fn.Input, Shards: shards, Schemes: map[string]SchemeStats{},
+		TopHosts: []Count{}, TopErrorRules: []Count{}, BadInputs: []BadInput{}, MalformedRecords: []MalformedRecord{}}
 	var st ScanStats
 	for v := (ScanStats{}); scans(&v); {
-		st = st.add(v)
+		st = addScanStats(st, v)
 	}
-	sum.Files, sum.FilesBad, sum.Bytes = st.Files, st.FilesBad, st.Bytes
+	sum.Files, sum.Bytes = st.Files, st.Bytes
 	sum.Documents, sum.Records, sum.RecordsSkipped, sum.RecordsMalformed = st.Documents, st.Records, st.RecordsSkipped, st.RecordsMalformed
-	rules := map[string]int64{}
-	var hosts []Count
-	for v := (ShardPartial{}); partials(&v); {
+	temps := make([]string, shards)
+	for v := (ShardResult{}); results(&v); {
+		if v.Shards != shards || v.Shard < 0 || v.Shard >= shards || temps[v.Shard] != "" {
+			return fmt.Errorf("commit: shard %d of %d, in a run of %d shards (or twice)", v.Shard, v.Shards, shards)
+		}
+		temps[v.Shard] = v.Temp
 		sum.Totals = sum.Totals.add(v.Totals)
 		for _, sc := range v.Schemes {
 			sum.Schemes[sc.Scheme] = sum.Schemes[sc.Scheme].add(sc.Stats)
 		}
-		for _, r := range v.Rules {
-			rules[r.Name] += r.Count
+	}
+	for v := []Count(nil); topHosts(&v); {
+		sum.TopHosts = v
+	}
+	for v := []Count(nil); topRules(&v); {
+		sum.TopErrorRules = v
+	}
+	sum.BadInputs = badInputs(bad)
+	sum.FilesBad = int64(len(sum.BadInputs))
+	sum.MalformedRecords = malformedRecords(malformed)
+
+	summary := joinPath(fn.Output, "summary.json")
+	fsys, err := filesystem.New(ctx, summary)
+	if err != nil {
+		return err
+	}
+	defer fsys.Close()
+	if err := removeIfThere(ctx, fsys, summary); err != nil {
+		return err
+	}
+	keep := map[string]bool{}
+	for shard, temp := range temps {
+		name := joinPath(fn.Output, shardName(shard, shards))
+		keep[name] = true
+		if temp == "" {
+			// Empty, so whole once it is there: no temporary file.
+			f, err := fsys.OpenWrite(ctx, name)
+			if err == nil {
+				err = f.Close()
+			}
+			if err != nil {
+				return fmt.Errorf("commit: writing %s: %w", name, err)
+			}
+		} else if err := filesystem.Rename(ctx, fsys, temp, name); err != nil {
+			return fmt.Errorf("commit: renaming %s to %s: %w", temp, name, err)
 		}
-		hosts = append(hosts, v.Hosts...)
 	}
-	sum.TopHosts = topK(hosts, fn.Top)
-	sum.TopErrorRules = topK(counts(rules), fn.Top)
-	for v := (BadInput{}); bad(&v); {
-		sum.BadInputs = append(sum.BadInputs, v)
+	// The shards of earlier runs, and what failed attempts left.
+	old, err := fsys.List(ctx, joinPath(fn.Output, "urls-*-of-*.jsonl"))
+	if err != nil {
+		return fmt.Errorf("commit: listing %s: %w", fn.Output, err)
 	}
-	slices.SortFunc(sum.BadInputs, func(a, b BadInput) int { return strings.Compare(a.File, b.File) })
-	for v := (MalformedRecord{}); malformed(&v); {
-		sum.MalformedRecords = append(sum.MalformedRecords, v)
+	left, err := fsys.List(ctx, joinPath(fn.Output, tempDir+"/urls-*.tmp"))
+	if err != nil {
+		return fmt.Errorf("commit: listing %s: %w", fn.Output, err)
 	}
-	slices.SortFunc(sum.MalformedRecords, func(a, b MalformedRecord) int {
-		if c := strings.Compare(a.File, b.File); c != 0 {
-			return c
+	for _, name := range append(old, left...) {
+		if !keep[name] && shardFile.MatchString(path.Base(name)) {
+			if err := removeIfThere(ctx, fsys, name); err != nil {
+				return err
+			}
 		}
-		return cmp.Compare(a.Offset, b.Offset)
-	})
+	}
+	if rm, ok := fsys.(filesystem.Remover); ok && indexScheme(fn.Output) < 0 {
+		rm.Remove(ctx, joinPath(fn.Output, tempDir)) // the folder, empty now; object stores have none
+	}
+
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -421,7 +419,57 @@ func (fn *summaryFn) ProcessElement(ctx context.Context, _ []byte, scans func(*S
 	if err := enc.Encode(sum); err != nil {
 		return err
 	}
-	return writeFile(ctx, joinPath(fn.Output, "summary.json"), buf.Bytes())
+	return writeFile(ctx, summary, buf.Bytes())
+}
+
+// shardFile is the name of a shard, or of a shard's temporary file.
+var shardFile = regexp.MustCompile(`^urls-[0-9]{5,}-of-[0-9]{5,}\.jsonl(\.[0-9a-f]{16}\.tmp)?$`)
+
+// removeIfThere removes a file, if it is there and the file system can.
+func removeIfThere(ctx context.Context, fsys filesystem.Interface, name string) error {
+	rm, ok := fsys.(filesystem.Remover)
+	if !ok {
+		return nil
+	}
+	if _, err := fsys.Size(ctx, name); err != nil {
+		return nil // not there
+	}
+	if err := rm.Remove(ctx, name); err != nil {
+		return fmt.Errorf("commit: removing %s: %w", name, err)
+	}
+	return nil
+}
+
+// badInputs are the files that could not be read whole, one reason per
+// file (the ranges of one file may each fail), by name.
+func badInputs(bad func(*BadInput) bool) []BadInput {
+	out := []BadInput{}
+	for v := (BadInput{}); bad(&v); {
+		out = append(out, v)
+	}
+	slices.SortFunc(out, func(a, b BadInput) int {
+		return cmp.Or(strings.Compare(a.File, b.File), strings.Compare(a.Reason, b.Reason))
+	})
+	return slices.CompactFunc(out, func(a, b BadInput) bool { return a.File == b.File })
+}
+
+// malformedRecords are the malformed WARC records by file and offset, the
+// first maxMalformedListed of each file.
+func malformedRecords(malformed func(*MalformedRecord) bool) []MalformedRecord {
+	all := []MalformedRecord{}
+	for v := (MalformedRecord{}); malformed(&v); {
+		all = append(all, v)
+	}
+	slices.SortFunc(all, func(a, b MalformedRecord) int {
+		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Offset, b.Offset))
+	})
+	out := all[:0]
+	for i, m := range all {
+		if i < maxMalformedListed || all[i-maxMalformedListed].File != m.File {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // joinPath joins a folder on a Beam file system and a file name.

@@ -1,20 +1,20 @@
 package main
 
 import (
-	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"reflect"
-	"runtime"
-	"slices"
-	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/stats"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/top"
 
 	"github.com/rfc1738/rfc1738/extract"
 )
@@ -23,48 +23,57 @@ import (
 type Options struct {
 	Input   string // a glob on any Beam file system: /data/*.gz, gs://b/crawl/*.wet.gz
 	Output  string // a folder on any Beam file system
-	Shards  int    // how many urls-*.jsonl files; 0: one per shardBytes of input, at least 4
+	Shards  int    // how many urls-*.jsonl files; 0: from the count of distinct URLs
 	Samples int    // places kept per URL
 	Top     int    // hosts and error rules listed in the summary
+
+	// The sizes files are cut to (see cutFn); 0: pieceBytes, rangeBytes.
+	PieceBytes, RangeBytes int64
 }
 
-// FileRef is one input file. In a FileSet each file owns the positions
-// [Start, Start+Size+1) of the scan's offset range, so a split of the range
-// divides the work by bytes and every file, even an empty one, has a
-// position of its own.
-type FileRef struct {
-	Path  string
-	Size  int64
-	Start int64
+// autoBuckets is how many buckets the URLs are counted in when the shard
+// count is left to the census: the shard count is a power of two no
+// larger, so each shard is a whole number of buckets. It stays below the
+// 2,000 keys the Go SDK's lifted combine holds per bundle.
+const autoBuckets = 1024
+
+// urlsPerShard is the distinct URLs one shard is made for when the shard
+// count is left to the census: the writer of a shard holds its batches,
+// about 60 bytes per URL.
+const urlsPerShard = 1 << 19
+
+// buckets is how many buckets the URLs are counted in.
+func buckets(shards int) int {
+	if shards > 0 {
+		return shards
+	}
+	return autoBuckets
 }
 
-// FileSet is the files the input glob matched, in name order.
-type FileSet struct {
-	Files  []FileRef
-	Total  int64 // the end of the offset range
-	Shards int   // how many urls-*.jsonl files the run writes
+// shardCount is how many shards a run writes: as told, or the least power
+// of two that gives each shard at most urlsPerShard of the distinct URLs
+// (at most autoBuckets).
+func shardCount(shards int, distinct int64) int {
+	if shards > 0 {
+		return shards
+	}
+	n := 1
+	for n < autoBuckets && distinct > int64(n)*urlsPerShard {
+		n *= 2
+	}
+	return n
 }
 
-// shardBytes is the input that one shard is made for when the shard count
-// is left to the census (--shards 0): the writer of a shard holds all its
-// distinct URLs in memory, so the count must grow with the corpus. Text
-// as dense in URLs as this machine's documentation has about 300,000
-// distinct URLs per GB, 80,000 per 256 MiB, a few tens of MB of memory.
-const shardBytes = 256 << 20
-
-// autoShards is the shard count for an input of total bytes.
-func autoShards(total int64) int {
-	return int(max(4, (total+shardBytes-1)/shardBytes))
-}
-
-// ScanStats counts what the scan read.
+// ScanStats counts what the scan read. A file's bad inputs are counted
+// once, by the summary, from its BadInputs.
 type ScanStats struct {
-	Files, FilesBad, Bytes                               int64
+	Files, Bytes                                         int64
 	Documents, Records, RecordsSkipped, RecordsMalformed int64
 }
 
-func (a ScanStats) add(b ScanStats) ScanStats {
-	return ScanStats{a.Files + b.Files, a.FilesBad + b.FilesBad, a.Bytes + b.Bytes,
+// addScanStats is the CombineFn of the scans' counts.
+func addScanStats(a, b ScanStats) ScanStats {
+	return ScanStats{a.Files + b.Files, a.Bytes + b.Bytes,
 		a.Documents + b.Documents, a.Records + b.Records, a.RecordsSkipped + b.RecordsSkipped,
 		a.RecordsMalformed + b.RecordsMalformed}
 }
@@ -99,103 +108,110 @@ func lessCount(a, b Count) bool {
 }
 
 func init() {
-	for _, t := range []any{FileRef{}, FileSet{}, ScanStats{}, BadInput{}, MalformedRecord{}, Count{}, SchemeCount{}, Totals{}, ShardPartial{}} {
+	for _, t := range []any{Cut{}, Range{}, ScanStats{}, BadInput{}, MalformedRecord{}, Count{}, SchemeCount{}, Totals{}, ShardResult{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
-	register.DoFn3x1[context.Context, []byte, func(FileSet), error](&listFn{})
-	register.Emitter1[FileSet]()
-	register.DoFn7x1[context.Context, *sdf.LockRTracker, FileSet, func(int, []byte), func(ScanStats), func(BadInput), func(MalformedRecord), error](&scanFn{})
+	beam.RegisterCoder(reflect.TypeOf(mergeAcc{}), encodeAcc, decodeAcc)
+	register.DoFn3x1[context.Context, fileio.FileMetadata, func(Range), error](&cutFn{})
+	register.Emitter1[Range]()
+	register.DoFn7x1[context.Context, *sdf.LockRTracker, Range, func(int, []byte), func(ScanStats), func(BadInput), func(MalformedRecord), error](&scanFn{})
 	register.Emitter2[int, []byte]()
 	register.Emitter1[ScanStats]()
 	register.Emitter1[BadInput]()
 	register.Emitter1[MalformedRecord]()
+	register.Combiner3[mergeAcc, []byte, []byte](&mergeFn{})
+	register.Function2x1(addScanStats)
+	register.Function2x1(lessCount)
+	register.Function2x1(distinctOf)
+	register.Function2x1(ruleCount)
+	register.DoFn4x0[int, []byte, func(*int64) bool, func(int, []byte)](&assignFn{})
 }
 
-// Build adds the census to the pipeline: files → URLs (extract, Normalize),
-// counted per scan → one batch per scan and shard → each shard's batches
-// merged into urls-*.jsonl and a partial summary → summary.json.
+// Counters of the scan, which a runner shows while the job runs.
+var (
+	filesCounter   = beam.NewCounter("census", "files")
+	bytesCounter   = beam.NewCounter("census", "bytes")
+	recordsCounter = beam.NewCounter("census", "warc_records")
+	urlsCounter    = beam.NewCounter("census", "urls")
+	badCounter     = beam.NewCounter("census", "bad_inputs")
+)
+
+// Build adds the census to the pipeline:
 //
-// Nothing crosses the runner per distinct URL: the scan hands on one
-// compact batch per output shard (see batch), so the runner's work is
-// O(scans × shards) elements, whatever the number of URLs; the writer of
-// a shard holds that shard's distinct URLs, so --shards must grow with
-// the corpus (it does by default, see autoShards).
+//	MatchFiles → Reshuffle → cut into ranges → Reshuffle → scan (splittable)
+//	  → KV<bucket, batch> → CombinePerKey(merge) → KV<bucket, batch>
+//	  → shard of the bucket → GroupByKey → write each shard to a temporary file
+//	  → commit: rename the shards into place, remove stale ones, write summary.json
+//
+// Nothing crosses the runner per distinct URL: a scan hands on one batch
+// per bucket it found URLs for, and the combine merges a bucket's batches
+// (in the bundle that made them first, as the SDK lifts the combine).
 func Build(s beam.Scope, o Options) {
 	s = s.Scope("census")
-	imp := beam.Impulse(s)
-	sets := beam.ParDo(s, &listFn{Glob: o.Input, Shards: o.Shards}, imp)
-	batches, scans, bad, malformed := beam.ParDo4(s, &scanFn{Samples: o.Samples}, sets)
-	partials := beam.ParDo(s.Scope("shards"), &writeShardFn{Output: o.Output, Samples: o.Samples, Top: o.Top},
-		beam.GroupByKey(s.Scope("shards"), batches))
-	writeSummary(s.Scope("summary"), o, imp, summaryInputs{Scan: scans, Partials: partials, Bad: bad, Malformed: malformed})
+	if o.PieceBytes <= 0 {
+		o.PieceBytes = pieceBytes
+	}
+	if o.RangeBytes <= 0 {
+		o.RangeBytes = rangeBytes
+	}
+	nb := buckets(o.Shards)
+	files := fileio.MatchFiles(s, o.Input, fileio.MatchEmptyDisallow())
+	files = beam.Reshuffle(s, files)
+	ranges := beam.ParDo(s, &cutFn{Piece: o.PieceBytes, Range: o.RangeBytes}, files)
+	ranges = beam.Reshuffle(s, ranges)
+	parts, scans, bad, malformed := beam.ParDo4(s, &scanFn{Samples: o.Samples, Buckets: nb}, ranges)
+	merged := beam.CombinePerKey(s, &mergeFn{Samples: o.Samples, Buckets: nb}, parts)
+	distinct := stats.Sum(s, beam.ParDo(s, distinctOf, merged))
+	shards := beam.ParDo(s, &assignFn{Shards: o.Shards}, merged, beam.SideInput{Input: distinct})
+	results, hosts, rules := beam.ParDo3(s, &writeShardFn{Output: o.Output, Shards: o.Shards, Samples: o.Samples, Top: o.Top},
+		beam.GroupByKey(s, shards), beam.SideInput{Input: distinct})
+	in := commitInputs{
+		Results:   results,
+		Scan:      beam.Combine(s, addScanStats, scans),
+		TopHosts:  top.Largest(s, hosts, o.Top, lessCount),
+		TopRules:  top.Largest(s, beam.ParDo(s, ruleCount, stats.SumPerKey(s, rules)), o.Top, lessCount),
+		Bad:       bad,
+		Malformed: malformed,
+		Distinct:  distinct,
+	}
+	commit(s.Scope("commit"), o, in)
 }
 
-// listFn expands the input glob on its file system.
-type listFn struct {
-	Glob   string
-	Shards int // 0: autoShards of the input's size
+// distinctOf is how many distinct URLs a merged batch holds.
+func distinctOf(_ int, packed []byte) int64 {
+	return packedCount(packed)
 }
 
-func (fn *listFn) ProcessElement(ctx context.Context, _ []byte, emit func(FileSet)) error {
-	fsys, err := filesystem.New(ctx, fn.Glob)
-	if err != nil {
-		return err
-	}
-	defer fsys.Close()
-	names, err := fsys.List(ctx, fn.Glob)
-	if err != nil {
-		return fmt.Errorf("listing %s: %w", fn.Glob, err)
-	}
-	if len(names) == 0 {
-		return fmt.Errorf("no file matches %s", fn.Glob)
-	}
-	slices.Sort(names)
-	var set FileSet
-	for _, name := range names {
-		// A size that cannot be read is 0: the open fails later and the
-		// file is reported with the reason.
-		size, err := fsys.Size(ctx, name)
-		if err != nil || size < 0 {
-			size = 0
-		}
-		set.Files = append(set.Files, FileRef{Path: name, Size: size, Start: set.Total})
-		set.Total += size + 1
-	}
-	set.Shards = fn.Shards
-	if set.Shards <= 0 {
-		set.Shards = autoShards(set.Total)
-	}
-	emit(set)
-	return nil
-}
+// ruleCount is a rule's summed occurrences as a Count, for top.Largest.
+func ruleCount(rule string, n int64) Count { return Count{rule, n} }
 
-// flushAt bounds the distinct URLs a reader of a scan holds before it
-// hands them on, one batch per shard; a scan holds at most scanWorkers
-// times as many.
-const flushAt = 1 << 18
-
-// scanFn finds the URLs of the files of a FileSet. It is splittable over
-// the set's byte positions, so a runner divides a large set between its
-// workers, and splits it again while it runs (dynamic work rebalancing).
+// scanFn finds the URLs of a range of a file. It is splittable between
+// the range's pieces: a runner may hand the rest of a range to another
+// worker while it runs (dynamic work rebalancing).
 type scanFn struct {
-	Samples int
+	Samples, Buckets int
 
 	fs map[string]filesystem.Interface // by the scheme of a path, made on first use
+	rd readers
+	sc *extract.Scanner
 }
 
-func (fn *scanFn) CreateInitialRestriction(set FileSet) offsetrange.Restriction {
-	return offsetrange.Restriction{Start: 0, End: set.Total}
+func (fn *scanFn) CreateInitialRestriction(r Range) offsetrange.Restriction {
+	return offsetrange.Restriction{Start: 0, End: int64(len(r.Cuts) - 1)}
 }
 
-// initialSplit is the work of one restriction before any dynamic split.
-const initialSplit = 256 << 20
-
-func (fn *scanFn) SplitRestriction(_ FileSet, rest offsetrange.Restriction) []offsetrange.Restriction {
-	return rest.SizedSplits(initialSplit)
+// SplitRestriction keeps a range whole: the cut made it the size of a
+// unit of work, and a runner splits it further while it runs.
+func (fn *scanFn) SplitRestriction(_ Range, rest offsetrange.Restriction) []offsetrange.Restriction {
+	return []offsetrange.Restriction{rest}
 }
 
-func (fn *scanFn) RestrictionSize(_ FileSet, rest offsetrange.Restriction) float64 {
-	return rest.Size()
+// RestrictionSize is the bytes of the pieces of the restriction.
+func (fn *scanFn) RestrictionSize(r Range, rest offsetrange.Restriction) float64 {
+	if rest.End <= rest.Start {
+		return 0
+	}
+	return float64(r.Cuts[rest.End].Off-r.Cuts[rest.Start].Off) + 1
 }
 
 func (fn *scanFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
@@ -208,170 +224,101 @@ func (fn *scanFn) Teardown() {
 	}
 }
 
-// scanWorkers is how many files one scan reads at once: the cores the
-// process may use. A runner also runs many scans at once (Prism as many as
-// it has split the input into, a Dataflow worker one per core); this is
-// what lets a single scan use the cores before the runner has split it.
-func scanWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }
+// flushAt bounds the distinct URLs a scan holds before it hands them on.
+const flushAt = 1 << 16
 
-// scanJob is a claimed file for a reader of the scan.
-type scanJob struct {
-	f    FileRef
-	fsys filesystem.Interface
-	err  error // the file system of the path could not be made
-}
-
-// scanResult is what a reader of the scan hands back: a file read (f, n,
-// err), or its census when it is full or when the reader is done (c).
-type scanResult struct {
-	f     FileRef
-	n     docCounts
-	err   error // why the file could not be read whole
-	c     *census
-	last  bool  // c is the reader's last census
-	fatal error // a reader failed: the bundle fails
-}
-
-func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, set FileSet,
+func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, r Range,
 	emitBatch func(int, []byte), emitScan func(ScanStats), emitBad func(BadInput), emitMalformed func(MalformedRecord)) error {
-	start := rt.GetRestriction().(offsetrange.Restriction).Start
-	// Every shard gets a batch from every scan, empty or not, so that every
-	// urls-*.jsonl is written.
-	emit := func(c *census) {
-		for shard, data := range encodeBatches(c.batches(set.Shards)) {
-			emitBatch(shard, data)
-		}
+	c := newCensus(fn.Samples)
+	flush := func() {
+		c.batches(fn.Buckets, emitBatch)
+		c = newCensus(fn.Samples)
 	}
-
-	// Files are claimed in order, each only when a reader is free for it,
-	// so that a split of the restriction while it runs leaves no more
-	// than scanWorkers files claimed and not yet read. Emitting stays on
-	// this goroutine: Beam's emitters are not safe for concurrent use.
-	jobs := make(chan scanJob)
-	results := make(chan scanResult)
-	var wg sync.WaitGroup
-	for range scanWorkers() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn.read(ctx, jobs, results)
-		}()
+	if fn.sc == nil {
+		fn.sc = extract.NewScanner(nil)
 	}
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-
 	var st ScanStats
-	var total *census // the readers' last censuses, merged
-	var fatal error
-	handle := func(r scanResult) {
-		switch {
-		case r.fatal != nil:
-			fatal = cmp.Or(fatal, r.fatal)
-		case r.c != nil && r.last:
-			if total == nil {
-				total = r.c
-			} else {
-				total.merge(r.c)
-			}
-		case r.c != nil:
-			emit(r.c)
-		default:
+	var n docCounts
+	var urls int64
+	var f io.ReadCloser
+	var pos int64 // where f stands
+	var failed error
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+	}()
+	start := rt.GetRestriction().(offsetrange.Restriction).Start
+	for i := start; rt.TryClaim(i); i++ {
+		from, to := r.Cuts[i].Off, r.Cuts[i+1].Off
+		if r.First && i == 0 {
 			st.Files++
-			st.Bytes += r.f.Size
-			if r.err != nil {
-				st.FilesBad++
-				emitBad(BadInput{File: r.f.Path, Reason: r.err.Error()})
+		}
+		st.Bytes += to - from
+		if failed != nil {
+			continue // the file ended at a fault: the rest is not read
+		}
+		if f == nil {
+			fsys, err := fn.fileSystem(ctx, r.Path)
+			if err == nil {
+				f, err = fsys.OpenRead(ctx, r.Path)
 			}
-			st.Documents += r.n.Documents
-			st.Records += r.n.Records
-			st.RecordsSkipped += r.n.RecordsSkipped
-			st.RecordsMalformed += r.n.Malformed
-			for _, e := range r.n.MalformedAt {
-				emitMalformed(MalformedRecord{File: r.f.Path, Offset: e.Offset, Reason: e.Msg})
-			}
-		}
-	}
-	whole := true
-	for _, f := range set.Files {
-		if f.Start < start {
-			continue
-		}
-		if !rt.TryClaim(f.Start) {
-			whole = false
-			break
-		}
-		job := scanJob{f: f}
-		job.fsys, job.err = fn.fileSystem(ctx, f.Path)
-	send:
-		for {
-			select {
-			case jobs <- job:
-				break send
-			case r := <-results:
-				handle(r)
+			if err != nil {
+				failed = err
+				continue
 			}
 		}
+		if pos != from {
+			if err := seek(f, pos, from); err != nil {
+				failed = err
+				continue
+			}
+		}
+		lr := &io.LimitedReader{R: f, N: to - from}
+		failed = fn.rd.eachDocument(r.Path, lr, r.piece(int(i)), &n, func(doc string, lines int, rd io.Reader) error {
+			fn.sc.Reset(rd)
+			for fn.sc.Scan() {
+				urls++
+				c.add(doc, lines, fn.sc.Match())
+				if len(c.urls) >= flushAt {
+					flush()
+				}
+			}
+			return fn.sc.Err()
+		})
+		pos = to - lr.N
 	}
-	if whole {
-		rt.TryClaim(set.Total) // the end: the restriction is done
+	if failed != nil {
+		badCounter.Inc(ctx, 1)
+		emitBad(BadInput{File: r.Path, Reason: failed.Error()})
 	}
-	close(jobs)
-	for r := range results {
-		handle(r)
+	st.Documents, st.Records, st.RecordsSkipped, st.RecordsMalformed = n.Documents, n.Records, n.RecordsSkipped, n.Malformed
+	for _, e := range n.MalformedAt {
+		emitMalformed(MalformedRecord{File: r.Path, Offset: e.Offset, Reason: e.Msg})
 	}
-	if fatal != nil {
-		return fatal
+	urlsCounter.Inc(ctx, urls)
+	filesCounter.Inc(ctx, st.Files)
+	bytesCounter.Inc(ctx, st.Bytes)
+	recordsCounter.Inc(ctx, st.Records)
+	flush()
+	if st != (ScanStats{}) { // no empty elements: a split may leave a restriction nothing
+		emitScan(st)
 	}
-	emit(total)
-	emitScan(st)
 	return rt.GetError()
 }
 
-// read is one reader of a scan: it reads the files of jobs into a census
-// of its own, and hands the census back when it is full and when jobs is
-// closed.
-func (fn *scanFn) read(ctx context.Context, jobs <-chan scanJob, results chan<- scanResult) {
-	c := newCensus(fn.Samples)
-	sc := extract.NewScanner(nil)
-	var rd readers
-	defer func() {
-		// A panic here would end the process, not the bundle: it fails
-		// the bundle like a panic in ProcessElement.
-		if p := recover(); p != nil {
-			results <- scanResult{fatal: fmt.Errorf("scan: panic: %v", p)}
-		}
-	}()
-	for job := range jobs {
-		r := scanResult{f: job.f, err: job.err}
-		if r.err == nil {
-			r.err = scanFile(ctx, job.fsys, job.f.Path, &rd, sc, c, &r.n)
-		}
-		results <- r
-		if len(c.urls) >= flushAt {
-			results <- scanResult{c: c}
-			c = newCensus(fn.Samples)
-		}
-	}
-	results <- scanResult{c: c, last: true}
-}
-
-// scanFile adds the URLs of one file to c. An error is the reason the file
-// could not be read whole; what was read before it is counted.
-func scanFile(ctx context.Context, fsys filesystem.Interface, path string, rd *readers, sc *extract.Scanner, c *census, n *docCounts) error {
-	r, err := fsys.OpenRead(ctx, path)
-	if err != nil {
+// seek moves f from offset pos to offset to: by Seek where f can, else by
+// reading on.
+func seek(f io.Reader, pos, to int64) error {
+	if s, ok := f.(io.Seeker); ok {
+		_, err := s.Seek(to, io.SeekStart)
 		return err
 	}
-	defer r.Close()
-	return rd.eachDocument(path, r, n, func(doc string, r io.Reader) error {
-		sc.Reset(r)
-		for sc.Scan() {
-			c.add(doc, sc.Match())
-		}
-		return sc.Err()
-	})
+	if to < pos {
+		return fmt.Errorf("cannot seek back from %d to %d", pos, to)
+	}
+	_, err := io.CopyN(io.Discard, f, to-pos)
+	return err
 }
 
 func (fn *scanFn) fileSystem(ctx context.Context, path string) (filesystem.Interface, error) {
@@ -404,4 +351,114 @@ func indexScheme(path string) int {
 		}
 	}
 	return -1
+}
+
+// mergeAcc is the accumulator of a bucket's merge: encoded batches, each
+// sorted, in decreasing size. Adding one merges the last ones while the
+// last is at least half the one before, so a bucket holds O(log n)
+// batches and each URL is merged O(log n) times. It crosses the runner
+// with its batches packed (encodeAcc).
+type mergeAcc struct {
+	Batches [][]byte
+}
+
+// encodeAcc is the coder of mergeAcc: the count of batches, then each
+// packed, after its length.
+func encodeAcc(a mergeAcc) []byte {
+	out := binary.AppendUvarint(nil, uint64(len(a.Batches)))
+	for _, b := range a.Batches {
+		p := packBatch(b)
+		out = binary.AppendUvarint(out, uint64(len(p)))
+		out = append(out, p...)
+	}
+	return out
+}
+
+func decodeAcc(data []byte) (mergeAcc, error) {
+	var a mergeAcc
+	n, k := binary.Uvarint(data)
+	if k <= 0 || n > uint64(len(data)) {
+		return a, &batchError{0, "want the batch count of an accumulator"}
+	}
+	data = data[k:]
+	for range n {
+		size, k := binary.Uvarint(data)
+		if k <= 0 || size > uint64(len(data)-k) {
+			return a, &batchError{0, "an accumulator's batch is cut"}
+		}
+		raw, err := unpackBatch(data[k : k+int(size)])
+		if err != nil {
+			return a, err
+		}
+		a.Batches = append(a.Batches, raw)
+		data = data[k+int(size):]
+	}
+	return a, nil
+}
+
+// mergeFn merges the batches of a bucket into one.
+type mergeFn struct {
+	Samples, Buckets int
+}
+
+func (fn *mergeFn) CreateAccumulator() mergeAcc { return mergeAcc{} }
+
+func (fn *mergeFn) AddInput(a mergeAcc, b []byte) (mergeAcc, error) {
+	return fn.add(a, b)
+}
+
+func (fn *mergeFn) MergeAccumulators(a, b mergeAcc) (mergeAcc, error) {
+	var err error
+	for _, d := range b.Batches {
+		if a, err = fn.add(a, d); err != nil {
+			return a, err
+		}
+	}
+	return a, nil
+}
+
+func (fn *mergeFn) add(a mergeAcc, b []byte) (mergeAcc, error) {
+	a.Batches = append(a.Batches, b)
+	for n := len(a.Batches); n >= 2 && 2*len(a.Batches[n-1]) >= len(a.Batches[n-2]); n = len(a.Batches) {
+		m, err := mergeBatches(fn.Samples, a.Batches[n-2:])
+		if err != nil {
+			return a, err
+		}
+		a.Batches = append(a.Batches[:n-2], m)
+	}
+	return a, nil
+}
+
+// ExtractOutput is the bucket's batch, packed.
+func (fn *mergeFn) ExtractOutput(a mergeAcc) ([]byte, error) {
+	if len(a.Batches) == 0 {
+		var w batchWriter // not reached: a bucket has a batch, or no key
+		return packBatch(w.finish(fn.Buckets, nil)), nil
+	}
+	raw, err := mergeBatches(fn.Samples, a.Batches)
+	if err != nil {
+		return nil, err
+	}
+	return packBatch(raw), nil
+}
+
+// assignFn hands each bucket's batch to its shard: the bucket modulo the
+// shard count, which divides the bucket count, so a URL's shard is its
+// hash modulo the shard count.
+type assignFn struct {
+	Shards int
+}
+
+func (fn *assignFn) ProcessElement(bucket int, data []byte, distinct func(*int64) bool, emit func(int, []byte)) {
+	emit(bucket%shardCount(fn.Shards, sideSum(distinct)), data)
+}
+
+// sideSum reads a side input that is the sum of a collection: one value,
+// or none when the collection was empty.
+func sideSum(it func(*int64) bool) int64 {
+	var v, sum int64
+	for it(&v) {
+		sum += v
+	}
+	return sum
 }

@@ -3,19 +3,25 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/extract"
 )
 
 // TestMain runs the pipelines of the tests on Prism, in process.
@@ -141,6 +147,9 @@ func runCensus(t *testing.T, o Options) (map[string]urlLine, Summary) {
 			lines[l.URL] = l
 		}
 		f.Close()
+	}
+	if left, _ := filepath.Glob(filepath.Join(o.Output, tempDir, "*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 	b, err := os.ReadFile(filepath.Join(o.Output, "summary.json"))
 	if err != nil {
@@ -371,7 +380,288 @@ func TestNoInput(t *testing.T) {
 	p, s := beam.NewPipelineWithRoot()
 	Build(s, Options{Input: filepath.Join(dir, "none-*"), Output: dir, Shards: 1, Samples: 1, Top: 1})
 	err := ptest.Run(p)
-	if err == nil || !strings.Contains(err.Error(), "no file matches") {
-		t.Errorf("got %v, want the job to fail with no file matches", err)
+	if err == nil || !strings.Contains(err.Error(), "no files matching pattern") {
+		t.Errorf("got %v, want the job to fail with no files matching pattern", err)
+	}
+}
+
+// outputs reads every file a run wrote, by name.
+func outputs(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[strings.TrimPrefix(p, dir)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// sameOutputs checks that two runs of the census on the corpus wrote the
+// same bytes: 3 shards and summary.json.
+func sameOutputs(t *testing.T, aName, a, bName, b string) {
+	t.Helper()
+	ao, bo := outputs(t, a), outputs(t, b)
+	if len(ao) != 4 || len(bo) != len(ao) {
+		t.Fatalf("%s: %d files, %s: %d files", aName, len(ao), bName, len(bo))
+	}
+	for name, data := range ao {
+		if bo[name] != data {
+			t.Errorf("%s differs:\n%s\n%s\n%s\n%s", name, aName, data, bName, bo[name])
+		}
+	}
+}
+
+// TestCensusCut: a census that cuts every file it can at every safe place
+// writes byte for byte what a census that reads every file whole writes:
+// text cut at empty lines, a WARC file at record starts, a .warc.gz at
+// its members.
+func TestCensusCut(t *testing.T) {
+	dir := t.TempDir()
+	corpus(t, dir)
+	// More text with URLs near empty lines, brackets and wrappers.
+	var more strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&more, "line %d http://h%d.example/p%d\n\n(see\n\nhttp://b%d.example/x) <URL:ftp://w%d.example/\n  a/b>\n\n", i, i%7, i, i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "in", "i-more.txt"), []byte(more.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "in", "*")
+	whole := filepath.Join(dir, "whole")
+	runCensus(t, Options{Input: in, Output: whole, Shards: 3, Samples: 2, Top: 5})
+	cut := filepath.Join(dir, "cut")
+	runCensus(t, Options{Input: in, Output: cut, Shards: 3, Samples: 2, Top: 5, PieceBytes: 1, RangeBytes: 100})
+	sameOutputs(t, "whole", whole, "cut", cut)
+
+	// The files were cut, in ranges of the size asked for.
+	fn := &cutFn{Piece: 1, Range: 100}
+	for name, kind := range map[string]int{"a-rfc1738.txt": kindText, "d-pages.warc.wet.gz": kindGzWARC, "e-crawl.warc": kindWARC, "g-truncated.txt.gz": kindWhole} {
+		p := filepath.Join(dir, "in", name)
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ranges []Range
+		if err := fn.ProcessElement(context.Background(), fileio.FileMetadata{Path: p, Size: st.Size()}, func(r Range) { ranges = append(ranges, r) }); err != nil {
+			t.Fatal(err)
+		}
+		pieces := 0
+		for i, r := range ranges {
+			pieces += len(r.Cuts) - 1
+			if r.Kind != kind || r.First != (i == 0) || i > 0 && r.Cuts[0] != ranges[i-1].Cuts[len(ranges[i-1].Cuts)-1] {
+				t.Errorf("%s: range %d: %+v", name, i, r)
+			}
+		}
+		if last := ranges[len(ranges)-1].Cuts; last[len(last)-1].Off != st.Size() {
+			t.Errorf("%s: the ranges end at %d of %d", name, last[len(last)-1].Off, st.Size())
+		}
+		if kind != kindWhole && (pieces < 3 || len(ranges) < 2) {
+			t.Errorf("%s: %d pieces in %d ranges", name, pieces, len(ranges))
+		}
+	}
+}
+
+// TestTextCuts: a scan of a text from each safe place finds what the scan
+// of the whole text finds from there, on the same lines.
+func TestTextCuts(t *testing.T) {
+	text := rfcText(t) + prose + "\n\n(a\n\nhttp://x.example/) and\n\n<URL:http://y.example/\n\n  z> http://v.example/a-\nb\n" +
+		"http://w.example/a\u00ad\nb http://u.example/a\u2010\nb\n" + strings.Repeat("http://z.example/ x\n", 1000)
+	cuts := textCuts(bufio.NewReader(strings.NewReader(text)), 1)
+	if len(cuts) < 50 {
+		t.Fatalf("%d cuts", len(cuts))
+	}
+	all := extract.All(text)
+	for _, c := range cuts {
+		if c.Off < 2 || text[c.Off-1] != '\n' || strings.Count(text[:c.Off], "\n")+1 != c.Line {
+			t.Fatalf("cut %+v is not a line start", c)
+		}
+		var want []string
+		for _, m := range all {
+			if m.Start.Offset >= c.Off {
+				want = append(want, fmt.Sprintf("%s %d:%d", m.URL, m.Start.Line, m.Start.Column))
+			}
+		}
+		var before []string
+		for _, m := range all {
+			if m.Start.Offset < c.Off {
+				before = append(before, fmt.Sprintf("%s %d:%d", m.URL, m.Start.Line, m.Start.Column))
+			}
+		}
+		var gotBefore []string
+		for _, m := range extract.All(text[:c.Off]) {
+			gotBefore = append(gotBefore, fmt.Sprintf("%s %d:%d", m.URL, m.Start.Line, m.Start.Column))
+		}
+		if !slices.Equal(gotBefore, before) {
+			t.Fatalf("before %+v: got %q\nwant %q", c, gotBefore, before)
+		}
+		var got []string
+		for _, m := range extract.All(text[c.Off:]) {
+			got = append(got, fmt.Sprintf("%s %d:%d", m.URL, c.Line-1+m.Start.Line, m.Start.Column))
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("from %+v: got %q\nwant %q", c, got, want)
+		}
+	}
+}
+
+// TestTopHostsNormalForm: a URL's host is its normal form's, so the top
+// hosts do not depend on which spelling of a URL is counted first.
+func TestTopHostsNormalForm(t *testing.T) {
+	const a, b = "file://localhost/x", "file:///x"
+	ua, _ := rfc1738.Parse(a)
+	ub, _ := rfc1738.Parse(b)
+	if rfc1738.Normalize(ua) != rfc1738.Normalize(ub) {
+		t.Skipf("%s and %s have two normal forms", a, b)
+	}
+	var tops []string
+	for _, order := range [][2]string{{a, b}, {b, a}} {
+		dir := t.TempDir()
+		text := order[0] + "\n" + order[1] + "\n" + order[1] + "\nhttp://one.example/\n"
+		if err := os.WriteFile(filepath.Join(dir, "doc.txt"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, sum := runCensus(t, Options{Input: filepath.Join(dir, "*.txt"), Output: filepath.Join(dir, "out"), Shards: 2, Samples: 1, Top: 5})
+		tops = append(tops, jsonOf(sum.TopHosts))
+	}
+	if tops[0] != tops[1] {
+		t.Errorf("top hosts %s, then %s", tops[0], tops[1])
+	}
+}
+
+// TestCommit: a run publishes its shards and nothing else: the shards of
+// an earlier run with another shard count and the temporary files of
+// failed attempts are removed, shards with no URL are written empty, and
+// summary.json is written last.
+func TestCommit(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	stale := []string{
+		filepath.Join(out, "urls-00000-of-00007.jsonl"),
+		filepath.Join(out, "urls-00006-of-00007.jsonl"),
+		filepath.Join(out, tempDir, "urls-00001-of-00003.jsonl.0123456789abcdef.tmp"),
+	}
+	other := filepath.Join(out, "notes.txt") // not the census's: kept
+	for _, p := range append(stale, other, filepath.Join(out, "summary.json")) {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "doc.txt"), []byte("http://a.example/ http://b.example/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const shards = 40 // more than the URLs: most shards are empty
+	lines, sum := runCensus(t, Options{Input: filepath.Join(dir, "*.txt"), Output: out, Shards: shards, Samples: 1, Top: 5})
+	if len(lines) != 2 || sum.Shards != shards || sum.Totals.Distinct != 2 {
+		t.Errorf("%d lines, summary %+v", len(lines), sum)
+	}
+	for _, p := range stale {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s is still there", p)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, tempDir)); err == nil {
+		t.Errorf("the temporary folder is still there")
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("a file that is not the census's was removed: %v", err)
+	}
+	st, err := os.Stat(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := filepath.Glob(filepath.Join(out, "urls-*"))
+	if len(names) != shards {
+		t.Errorf("%d shards", len(names))
+	}
+	for _, p := range names {
+		if s, err := os.Stat(p); err != nil || s.ModTime().After(st.ModTime()) {
+			t.Errorf("%s: written after summary.json (%v)", p, err)
+		}
+	}
+
+	// A commit that fails removes the old summary first and writes none.
+	fn := &commitFn{Input: "x", Output: out, Shards: 2, Top: 1}
+	err = fn.ProcessElement(context.Background(), nil, iterOf([]ShardResult{{Shard: 0, Shards: 2, Temp: filepath.Join(out, tempDir, "gone")}}),
+		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}))
+	if err == nil || !strings.Contains(err.Error(), "gone") {
+		t.Errorf("got %v, want the rename of the missing file to fail", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "summary.json")); err == nil {
+		t.Error("a failed commit left summary.json")
+	}
+	// A result of another shard count is an error.
+	err = fn.ProcessElement(context.Background(), nil, iterOf([]ShardResult{{Shard: 0, Shards: 3}}),
+		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}))
+	if err == nil {
+		t.Error("a shard of another run committed")
+	}
+}
+
+// TestScanSplit: a range split between any two of its pieces, as a runner
+// splits a splittable DoFn while it runs, is read by the two halves
+// exactly as by one reader: the same URLs, counts, samples and records.
+func TestScanSplit(t *testing.T) {
+	dir := t.TempDir()
+	corpus(t, dir)
+	ctx := context.Background()
+	type result struct {
+		batch     string
+		stats     ScanStats
+		bad       []BadInput
+		malformed []MalformedRecord
+	}
+	scan := func(r Range, rests ...offsetrange.Restriction) result {
+		var res result
+		var batches [][]byte
+		for _, rest := range rests {
+			fn := &scanFn{Samples: 2, Buckets: 1}
+			err := fn.ProcessElement(ctx, sdf.NewLockRTracker(offsetrange.NewTracker(rest)), r,
+				func(_ int, b []byte) { batches = append(batches, b) },
+				func(s ScanStats) { res.stats = addScanStats(res.stats, s) },
+				func(b BadInput) { res.bad = append(res.bad, b) },
+				func(m MalformedRecord) { res.malformed = append(res.malformed, m) })
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(batches) > 0 {
+			m, err := mergeBatches(2, batches)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := decodeBatch(m)
+			res.batch = jsonOf(b)
+		}
+		return res
+	}
+	for _, name := range []string{"a-rfc1738.txt", "d-pages.warc.wet.gz", "e-crawl.warc"} {
+		p := filepath.Join(dir, "in", name)
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kind, cuts := (&cutFn{Piece: 1}).cuts(ctx, p)
+		r := Range{Path: p, Kind: kind, First: true, Cuts: append(append([]Cut{{0, 0, 1}}, cuts...), Cut{Off: st.Size()})}
+		n := int64(len(r.Cuts) - 1)
+		if n < 3 {
+			t.Fatalf("%s: %d pieces", name, n)
+		}
+		whole := scan(r, offsetrange.Restriction{Start: 0, End: n})
+		if whole.batch == "" || whole.stats.Files != 1 || whole.stats.Bytes != st.Size() {
+			t.Fatalf("%s: %+v", name, whole)
+		}
+		for k := int64(1); k < n; k++ {
+			if got := scan(r, offsetrange.Restriction{Start: 0, End: k}, offsetrange.Restriction{Start: k, End: n}); !reflect.DeepEqual(got, whole) {
+				t.Errorf("%s split at piece %d of %d:\n%+v\nwant\n%+v", name, k, n, got, whole)
+			}
+		}
 	}
 }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestPortableRunner: the census run through Beam's portable runner path
+// (a standalone Prism job server of the SDK version in go.mod,
+// --runner=universal, the SDK harness in the launching process with
+// LOOPBACK) writes byte for byte what the embedded runner writes. It
+// builds Prism and the census (a minute or two the first time); -short
+// skips it.
+func TestPortableRunner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a Prism job server")
+	}
+	dir := t.TempDir()
+	corpus(t, dir)
+	in := filepath.Join(dir, "in", "*")
+	embedded := filepath.Join(dir, "embedded")
+	runCensus(t, Options{Input: in, Output: embedded, Shards: 3, Samples: 2, Top: 5})
+
+	bin := filepath.Join(dir, "bin")
+	for _, args := range [][]string{
+		{"build", "-o", filepath.Join(bin, "prism"), "github.com/apache/beam/sdks/v2/go/cmd/prism"},
+		{"build", "-o", filepath.Join(bin, "pipeline"), "."},
+	} {
+		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+			t.Fatalf("go %v: %v\n%s", args, err, out)
+		}
+	}
+	port := freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	prism := exec.CommandContext(ctx, filepath.Join(bin, "prism"), fmt.Sprintf("--job_port=%d", port), "--serve_http=false")
+	prism.Stdout, prism.Stderr = os.Stderr, os.Stderr
+	if err := prism.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer prism.Wait()
+	defer cancel()
+	endpoint := fmt.Sprintf("localhost:%d", port)
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		c, err := net.DialTimeout("tcp", endpoint, time.Second)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the Prism job server does not listen on %s: %v", endpoint, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	portable := filepath.Join(dir, "portable")
+	run := exec.Command(filepath.Join(bin, "pipeline"), "--runner=universal", "--endpoint="+endpoint, "--environment_type=LOOPBACK",
+		"--input", in, "--output", portable, "--shards", "3", "--samples", "2", "--top", "5")
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the census on %s: %v\n%s", endpoint, err, out)
+	}
+	sameOutputs(t, "embedded", embedded, "portable", portable)
+}
+
+// freePort is a TCP port of the loopback interface that nothing listens on.
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
