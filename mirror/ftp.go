@@ -299,7 +299,7 @@ func (r *run) ftpFile(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, pu
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	r.saveIn(ctx, fo.root, fo.name(local), Record{URL: u, Path: local, Mtime: e.Time, Exact: exact}, totalReader{r, wd.Reader(resp.Body)}, resp.Body)
+	r.saveIn(ctx, fo.root, fo.name(local), Record{URL: u, Path: local, Mtime: e.Time, Exact: exact}, r.limited(wd.Reader(resp.Body), 0), resp.Body)
 }
 
 // A folder is the local directory of one listing, opened once for all
@@ -415,7 +415,7 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	n, err := io.Copy(io.MultiWriter(f, h), totalReader{r, wd.Reader(body)})
+	n, err := io.Copy(io.MultiWriter(f, h), r.limited(wd.Reader(body), 0))
 	if err == nil {
 		err = body.Close()
 	} else {

@@ -428,7 +428,7 @@ func (r *run) gopherVerify(ctx context.Context, wd *watchdog.Watchdog, s *gopher
 	h := sha256.New()
 	cw := &countWriter{h: h}
 	end := &verifyEnd{body: resp.Body, same: func() bool { return hex.EncodeToString(h.Sum(nil)) == old.SHA256 }}
-	err := atomicfile.WriteIn(r.root, local, io.TeeReader(r.limited(wd.Reader(resp.Body)), cw), end)
+	err := atomicfile.WriteIn(r.root, local, io.TeeReader(r.limited(wd.Reader(resp.Body), r.opt.MaxSize), cw), end)
 	switch {
 	case errors.Is(err, errSame):
 		if r.opt.Verbose {
@@ -499,7 +499,7 @@ func (r *run) gopherDocWith(ctx context.Context, wd *watchdog.Watchdog, s *gophe
 	}
 	// A menu gives no size: --max-size and --max-total count the
 	// bytes as they come.
-	if !r.save(ctx, Record{URL: u, Path: local, Menu: menu}, r.limited(wd.Reader(resp.Body)), resp.Body) {
+	if !r.save(ctx, Record{URL: u, Path: local, Menu: menu}, r.limited(wd.Reader(resp.Body), r.opt.MaxSize), resp.Body) {
 		return
 	}
 	if attrs != nil {

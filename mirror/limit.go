@@ -1,25 +1,29 @@
 package mirror
 
 import (
-	"errors"
 	"fmt"
 	"io"
+
+	"github.com/rfc1738/rfc1738/access"
 )
 
 // ErrLimit is wrapped by the error of a transfer stopped by
 // Options.MaxSize or Options.MaxTotal: more bytes arrived than they
 // allow. What came is dropped; nothing is saved under the item's name.
-var ErrLimit = errors.New("limit reached")
+// It is access.ErrTooLarge, which a Request's MaxBytes stops a body with,
+// so one test finds either.
+var ErrLimit = access.ErrTooLarge
 
-// limited counts the bytes of one transfer as they arrive, against
-// Options.MaxSize for the item and Options.MaxTotal for the run: a
+// limited counts the bytes of one transfer as they arrive, against size
+// for the item (0: none; an ftp file's --max-size is the Request's
+// MaxBytes, less its resume offset) and Options.MaxTotal for the run: a
 // server that announces no size (a gopher document) or a wrong one is
 // stopped at the limit, one byte past it at most, whatever it sends.
-func (r *run) limited(src io.Reader) io.Reader {
-	if r.opt.MaxSize <= 0 && r.opt.MaxTotal <= 0 {
+func (r *run) limited(src io.Reader, size int64) io.Reader {
+	if size <= 0 && r.opt.MaxTotal <= 0 {
 		return src
 	}
-	return &limitReader{r: r, src: src}
+	return &limitReader{r: r, src: src, size: size}
 }
 
 // totalReached reports whether Options.MaxTotal bytes have arrived.
@@ -28,16 +32,17 @@ func (r *run) totalReached() bool {
 }
 
 type limitReader struct {
-	r   *run
-	src io.Reader
-	n   int64 // bytes of this transfer
+	r    *run
+	src  io.Reader
+	size int64 // the item's limit, 0 for none
+	n    int64 // bytes of this transfer
 }
 
 func (l *limitReader) Read(p []byte) (int, error) {
 	o := &l.r.opt
 	// Ask for one byte more than is left: an exact fit is no excess.
-	if o.MaxSize > 0 && int64(len(p)) > o.MaxSize-l.n+1 {
-		p = p[:o.MaxSize-l.n+1]
+	if l.size > 0 && int64(len(p)) > l.size-l.n+1 {
+		p = p[:l.size-l.n+1]
 	}
 	if o.MaxTotal > 0 {
 		if left := o.MaxTotal - l.r.arrived.Load() + 1; int64(len(p)) > left {
@@ -46,7 +51,7 @@ func (l *limitReader) Read(p []byte) (int, error) {
 	}
 	n, err := l.src.Read(p)
 	l.n += int64(n)
-	if o.MaxSize > 0 && l.n > o.MaxSize {
+	if l.size > 0 && l.n > l.size {
 		return n, fmt.Errorf("more than --max-size %d bytes arrived: %w", o.MaxSize, ErrLimit)
 	}
 	if o.MaxTotal > 0 && l.r.arrived.Add(int64(n)) > o.MaxTotal {

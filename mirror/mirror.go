@@ -397,22 +397,6 @@ func (r *run) request(pu rfc1738.URL, offset int64, listed *access.Entry) access
 	return req
 }
 
-// totalReader counts the bytes of one transfer into the run's total as
-// they arrive, and fails the transfer with access.ErrTooLarge once the
-// total passes --max-total: sizes announced by a listing may lie.
-type totalReader struct {
-	r   *run
-	src io.Reader
-}
-
-func (t totalReader) Read(p []byte) (int, error) {
-	n, err := t.src.Read(p)
-	if t.r.opt.MaxTotal > 0 && t.r.arrived.Add(int64(n)) > t.r.opt.MaxTotal {
-		return n, fmt.Errorf("%w: --max-total %d reached", access.ErrTooLarge, t.r.opt.MaxTotal)
-	}
-	return n, err
-}
-
 // mkdir creates the local directory rel (dry run: nothing).
 func (r *run) mkdir(rel string) error {
 	if r.opt.DryRun || rel == "" {
