@@ -24,6 +24,14 @@ func agreeWithNetURL(t testing.TB, u URL, s string) {
 	if !u.HasAuthority() {
 		return
 	}
+	// §3.1: a user or password may hold '?' (user = *[ uchar | ";" |
+	// "?" | "&" | "=" ]), and the login runs to the '/' of the url-path;
+	// RFC 3986 §3.2, which net/url follows, ends the authority at the
+	// first '?'. There the two readings differ by design ("A://?@A": user
+	// "?", host "A"; net/url: an empty host, query "@A").
+	if auth, _, _ := strings.Cut(s[strings.Index(s, "//")+2:], "/"); strings.Contains(auth, "?") {
+		return
+	}
 	if nu.Hostname() != u.Host() {
 		t.Fatalf("%q: host %q, net/url %q", s, u.Host(), nu.Hostname())
 	}
