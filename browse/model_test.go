@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -293,8 +294,9 @@ func TestFTPListingGolden(t *testing.T) {
 	if got := d.m.cur.page.URL; got != "ftp://"+f.Addr+"/pub/tools/" {
 		t.Fatalf("page %q, want the tools folder (message %q)", got, d.m.msg)
 	}
-	if !strings.Contains(d.screen(), "x.tar") {
-		t.Errorf("the folder's listing lacks x.tar:\n%s", d.screen())
+	// Read through the handler's List like any folder: size and type too.
+	if !regexp.MustCompile(`x\.tar +3 bytes`).MatchString(d.screen()) {
+		t.Errorf("the folder's listing lacks x.tar and its size:\n%s", d.screen())
 	}
 	d.keys("1", "enter") // up to the folder above
 	d.idle()

@@ -204,12 +204,11 @@ func (m *Model) fetchPage(o *operation, u rfc1738.URL) (*Page, error) {
 		if !ok || o.ctx.Err() != nil {
 			return nil, o.explain(err)
 		}
-		resp, derr := c.Get(o.ctx, d)
-		if derr != nil {
+		ents, lerr := c.List(o.ctx, d)
+		if lerr != nil {
 			return nil, o.explain(err)
 		}
-		u = d
-		return m.readPage(o, u, resp)
+		return m.entriesPage(o, d, ents)
 	}
 	return m.readPage(o, u, resp)
 }
