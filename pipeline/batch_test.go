@@ -223,7 +223,12 @@ func TestCensusBatches(t *testing.T) {
 
 // TestCompareURLs: URLs sort as their lines in urls-*.jsonl sort.
 func TestCompareURLs(t *testing.T) {
-	urls := []string{"", "a", "a!", "a ", "a/", "a\"", "a\\", "ab", "a\x00", "a\x7f", "aü", "a\xff", "http://x/", "http://x", "http://x/!", "b"}
+	urls := []string{"", "a", "a!", "a ", "a/", "a\"", "a\\", "ab", "a\x00", "a\x7f", "aü", "a\xff", "http://x/", "http://x", "http://x/!", "b",
+		// A common prefix that JSON escapes, or that leaves a UTF-8
+		// sequence open (one octet of "ü"), then a plain octet or the end.
+		"a\"b", "a\"c", "a\"", "a\xc3", "a\xc3a", "a\xc3b", "a\xc3\xbc", "a\xc3\xbcb", "a\xe2\x80\xa8", "a\xe2\x80\xa8!", "a\xe2\x80",
+		// Longer than a word, differing after it and in it.
+		"http://example.com/a", "http://example.com/b", "http://example.com/", "http://example.com/\x01", "http://example.org/"}
 	for _, x := range urls {
 		for _, y := range urls {
 			lx := appendURLLine(nil, urlLine{URL: x})

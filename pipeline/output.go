@@ -240,7 +240,7 @@ func appendURLLine(b []byte, l urlLine) []byte {
 // left to it (control bytes, invalid UTF-8, U+2028 and U+2029 are escaped).
 func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+		if !plainOctet(s[i]) {
 			var buf bytes.Buffer
 			enc := json.NewEncoder(&buf)
 			enc.SetEscapeHTML(false)
