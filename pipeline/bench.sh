@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Throughput of the census pipeline (embedded Prism runner) beside the
-# single-process "rfc1738 extract" on the same corpus and the same cores.
+# single-process "rfc1738 extract", and beside the census as the CLI gives
+# it (extract | normalize | sort | uniq -c), on the same corpus and cores:
+# wall and CPU time of each.
 #
 #   pipeline/bench.sh [CORPUS_MB]    (default 300)
 #
@@ -38,26 +40,34 @@ go build -o "$work/bin/pipeline" .
 procs=${PROCS:-$(nproc)}
 export GOMAXPROCS=$procs
 
-# best SECONDS of $runs runs of the command
+# best RUN: the wall and CPU seconds (user + system, children included) of
+# the run with the least wall time, of $runs runs of the command.
 best() {
-  local b="" t s e
+  local bw="" bc="" w c
   for _ in $(seq "$runs"); do
-    s=$(date +%s.%N)
-    "$@" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }
-    e=$(date +%s.%N)
-    t=$(echo "$e - $s" | bc)
-    if [ -z "$b" ] || [ "$(echo "$t < $b" | bc)" = 1 ]; then b=$t; fi
+    /usr/bin/time -f '%e %U %S' -o "$work/time" "$@" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }
+    read -r w u s <"$work/time"
+    c=$(echo "$u + $s" | bc)
+    if [ -z "$bw" ] || [ "$(echo "$w < $bw" | bc)" = 1 ]; then bw=$w bc=$c; fi
   done
-  echo "$b"
+  echo "$bw $bc"
 }
 
+files_=("$corpus"/*.txt)
 echo "== rfc1738 extract (--jobs $procs), $runs runs"
-cli=$(best "$work/bin/rfc1738" extract --jobs "$procs" "$corpus"/*.txt)
+read -r cliw clic < <(best "$work/bin/rfc1738" extract --jobs "$procs" "${files_[@]}")
+# The census as the CLI gives it: the same counts (TestCensusEqualsCLI).
+echo "== rfc1738 extract | rfc1738 normalize | sort | uniq -c, $runs runs"
+export RFC1738="$work/bin/rfc1738"
+read -r cenw cenc < <(best sh -c '"$RFC1738" extract --jobs "$0" "$@" | { "$RFC1738" normalize || true; } | LC_ALL=C sort | uniq -c' "$procs" "${files_[@]}")
 echo "== pipeline on Prism (GOMAXPROCS=$procs), $runs runs"
-pipe=$(best "$work/bin/pipeline" --input "$corpus/*.txt" --output "$work/out")
+read -r pipew pipec < <(best "$work/bin/pipeline" --input "$corpus/*.txt" --output "$work/out")
 
 mbs() { echo "scale=1; $bytes / 1048576 / $1" | bc; }
-printf '%-34s %8s s %8s MB/s\n' "rfc1738 extract" "$cli" "$(mbs "$cli")"
-printf '%-34s %8s s %8s MB/s\n' "pipeline (Prism, in process)" "$pipe" "$(mbs "$pipe")"
-echo "pipeline / CLI time: $(echo "scale=2; $pipe / $cli" | bc)x (cores: $procs)"
+printf '%-40s %7s s wall %7s s CPU %8s MB/s\n' "rfc1738 extract" "$cliw" "$clic" "$(mbs "$cliw")"
+printf '%-40s %7s s wall %7s s CPU %8s MB/s\n' "extract | normalize | sort | uniq -c" "$cenw" "$cenc" "$(mbs "$cenw")"
+printf '%-40s %7s s wall %7s s CPU %8s MB/s\n' "pipeline (Prism, in process)" "$pipew" "$pipec" "$(mbs "$pipew")"
+r() { echo "scale=2; $1 / $2" | bc; }
+echo "pipeline / rfc1738 extract: $(r "$pipew" "$cliw")x wall, $(r "$pipec" "$clic")x CPU (cores: $procs)"
+echo "pipeline / CLI census:      $(r "$pipew" "$cenw")x wall, $(r "$pipec" "$cenc")x CPU"
 grep -E '"(files|documents|urls|distinct|valid|invalid)"' "$work/out/summary.json" | head -8
