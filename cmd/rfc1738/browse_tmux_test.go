@@ -202,8 +202,13 @@ func TestBrowseTmux(t *testing.T) {
 		n.Post(t, testserver.INNArticle{MessageID: testserver.FreshMessageID("browse"), Subject: subject, Body: "The body of the browse test.\n"})
 		s := newTmuxScreen(t, bin, browseEnv(t, "NNTPSERVER="+n.Addr), "news:"+n.Group)
 		s.wait("news:" + n.Group)
-		s.wait("link 1/")             // the group's listing is in; INN's spool keeps older tests' articles
-		s.keys("/", subject, "Enter") // finds the article, scrolling to it
+		s.wait("link 1/") // the group's listing is in; INN's spool keeps older tests' articles
+		// Find the article, scrolling to it. The prompt is waited for:
+		// under load, a subject typed ahead of it was once read as keys
+		// of the page (its digits as a link number).
+		s.keys("/")
+		s.wait("Find:")
+		s.keys(subject, "Enter")
 		s.wait(subject)
 		s.keys("Enter")
 		s.wait("The body of the browse test.")
