@@ -661,3 +661,31 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+// TestFormNames: the forms by name, and a number beyond them.
+func TestFormNames(t *testing.T) {
+	for f, want := range map[Form]string{Bare: "bare", URLBracket: "url-bracket", Bracket: "bracket", URLPrefix: "url-prefix", 4: "Form(4)", 255: "Form(255)"} {
+		if got := f.String(); got != want {
+			t.Errorf("Form(%d).String() = %q, want %q", uint8(f), got, want)
+		}
+	}
+}
+
+// TestFragment: what follows the first '#', from its first octet on.
+func TestFragment(t *testing.T) {
+	tests := []struct {
+		url, frag string
+		ok        bool
+	}{
+		{"http://a.org/p#frag", "frag", true},
+		{"http://a.org/p#", "", true},
+		{"http://a.org/p#a#b", "a#b", true},
+		{"#top", "top", true}, // a Match made by hand: the '#' may be first
+		{"http://a.org/p", "", false},
+	}
+	for _, tt := range tests {
+		if frag, ok := (Match{URL: tt.url}).Fragment(); frag != tt.frag || ok != tt.ok {
+			t.Errorf("Fragment of %q = %q, %v; want %q, %v", tt.url, frag, ok, tt.frag, tt.ok)
+		}
+	}
+}
