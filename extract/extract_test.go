@@ -475,6 +475,9 @@ func TestStreaming(t *testing.T) {
 	for _, tt := range ruleTests {
 		inputs = append(inputs, tt.in)
 	}
+	for _, tt := range spanTests {
+		inputs = append(inputs, tt.in)
+	}
 	// URLs and schemes across every possible refill boundary.
 	inputs = append(inputs, strings.Repeat("x http://a.org/p-\n q <URL:ftp://b.org/\n c> ", 40))
 	for _, in := range inputs {

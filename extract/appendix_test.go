@@ -1,0 +1,109 @@
+package extract
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The Appendix's rules and the scanner's heuristics at their edges: each
+// case gives the exact URLs, where each starts and ends in the input, and
+// the notes (offset and other reading).
+
+type noteWant struct {
+	offset int64
+	alt    string
+}
+
+type spanWant struct {
+	url        string
+	form       Form
+	start, end int64
+	notes      []noteWant
+}
+
+const s32 = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" // a scheme name of maxScheme octets
+
+var spanTests = []struct {
+	in   string
+	want []spanWant
+}{
+	// In prose a scheme starts with a letter: digits before it are not part of it (§5 allows them, prose does not begin a name with one).
+	{"x 1http://a.org/", []spanWant{{"http://a.org/", Bare, 3, 16, nil}}},
+	// <URL:…> takes any scheme §5 allows, but '%' is no scheme octet.
+	{"<URL:%x:y>", nil},
+	// A soft hyphen at a line break is the typesetter's (Appendix); the IPv6 note points at the '[' in the input, past the break.
+	{"ssh://u\u00ad\n  ser@[::1]/x", []spanWant{{"ssh://user@[::1]/x", Bare, 0, 23, []noteWant{{16, ""}}}}},
+	// "URL:" in any case after '<' (Appendix).
+	{"<uRl:http://a.org/>", []spanWant{{"http://a.org/", URLBracket, 5, 18, nil}}},
+	// A wrapper cut by the end of the input is none.
+	{"x <URL:", nil},
+	// A scheme of 32 octets is looked for, 33 not (in <…>).
+	{"<" + s32 + "://h/> <" + s32 + "b://h/>", []spanWant{{s32 + "://h/", Bracket, 1, 38, nil}}},
+	// ... and bare.
+	{s32 + "://h/ " + s32 + "b://h/", []spanWant{{s32 + "://h/", Bare, 0, 37, nil}}},
+	// Character references: '&#39;' (a quote) and a code point past ASCII end a bare URL; 'A', eight digits, a bad hex digit or no digit are no reference that ends it.
+	{"http://a.org/x&#39; http://a.org/y&#x41;z http://a.org/z&#1234567;w http://a.org/v&#12345678;w http://a.org/u&#xG;w http://a.org/t&#;w", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}, {"http://a.org/y&#x41;z", Bare, 20, 41, nil}, {"http://a.org/z", Bare, 42, 56, nil}, {"http://a.org/v&#12345678;w", Bare, 68, 94, nil}, {"http://a.org/u&#xG;w", Bare, 95, 115, nil}, {"http://a.org/t&#;w", Bare, 116, 134, nil}}},
+	// A reference at the end is trimmed when its name has at most 9 octets (entityBefore looks 11 back), else only the ';'.
+	{"http://a.org/x&abcdefghi; http://a.org/y&abcdefghij;", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}, {"http://a.org/y&abcdefghij", Bare, 26, 51, nil}}},
+	// RFC 3986 §3.2.2: an IPv6 literal is hex digits, ':' and '.', in either case, noted; "[g::1]" is a template, no URL.
+	{"http://[fe80::1]/ http://[FE80::A]/ http://[g::1]/", []spanWant{{"http://[fe80::1]/", Bare, 0, 17, []noteWant{{7, ""}}}, {"http://[FE80::A]/", Bare, 18, 35, []noteWant{{25, ""}}}}},
+	// A typesetter's hyphen right after a line break continues nothing.
+	{"http://a.org/x\u2010\n\u2010\ny", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}}},
+	// An ASCII hyphen at a line break joins a path (Appendix), not a host, and not a hyphen right after '/'.
+	{"http://a.org/x-\n y http://a-\nb.org/ http://a.org/-\nx", []spanWant{{"http://a.org/x-y", Bare, 0, 18, []noteWant{{14, "http://a.org/x-"}, {14, "http://a.org/xy"}}}, {"http://a-", Bare, 19, 28, []noteWant{{27, "http://a-b.org/"}}}, {"http://a.org/-", Bare, 36, 50, []noteWant{{49, "http://a.org/-x"}}}}},
+	// Markdown emphasis: the opening '*' or '_' is trimmed at the end.
+	{"*http://a.org/x* _http://a.org/y_ x*http://a.org/z*", []spanWant{{"http://a.org/x", Bare, 1, 15, nil}, {"http://a.org/y", Bare, 18, 32, nil}, {"http://a.org/z", Bare, 36, 50, nil}}},
+	// A character reference at the end is trimmed, then the punctuation before it.
+	{"http://a.org/x&copy;. http://a.org/y&amp;", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}, {"http://a.org/y", Bare, 22, 36, nil}}},
+	// mailto: and news: in any case (§2.1), and URL: with any scheme.
+	{"news:a news:b. mailto:c@d, MAILTO:e@f NEWS:g URL:h:i url:j:k", []spanWant{{"news:a", Bare, 0, 6, nil}, {"news:b", Bare, 7, 13, nil}, {"mailto:c@d", Bare, 15, 25, nil}, {"MAILTO:e@f", Bare, 27, 37, nil}, {"NEWS:g", Bare, 38, 44, nil}, {"h:i", URLPrefix, 49, 52, nil}, {"j:k", URLPrefix, 57, 60, nil}}},
+	// Brackets opened inside the URL and closed there stay, of each kind.
+	{"(http://a.org/x(y)) [http://a.org/[y]] {http://a.org/{y}}", []spanWant{{"http://a.org/x(y)", Bare, 1, 18, nil}, {"http://a.org/[y]", Bare, 21, 37, nil}, {"http://a.org/{y}", Bare, 40, 56, nil}}},
+	// Closing brackets that close nothing are trimmed; a '(' does not balance a ']'.
+	{"http://a.org/x}] http://a.org/(x]", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}, {"http://a.org/(x", Bare, 17, 32, nil}}},
+	// After a prose colon, a letter or a digit, a scheme still begins.
+	{"see: http://a.org/ x:http://b.org/ 9:http://c.org/", []spanWant{{"http://a.org/", Bare, 5, 18, nil}, {"http://b.org/", Bare, 21, 34, nil}, {"http://c.org/", Bare, 37, 50, nil}}},
+	// The joined reading is taken when the next line makes a URL no worse; a blank line ends the paragraph and the URL.
+	{"http://a.org/path-\n  more and http://a.org/path-\n\n  more", []spanWant{{"http://a.org/path-more", Bare, 0, 25, []noteWant{{17, "http://a.org/path-"}, {17, "http://a.org/pathmore"}}}, {"http://a.org/path-", Bare, 30, 48, nil}}},
+	// <URL:…>: each ASCII hyphen at a line break is kept, with the reading without it noted where it stands.
+	{"<URL:http://a.org/x-\n  y-\n  z>", []spanWant{{"http://a.org/x-y-z", URLBracket, 5, 29, []noteWant{{19, "http://a.org/xy-z"}, {24, "http://a.org/x-yz"}}}}},
+	// <URL:…> and <…> drop a typesetter's hyphen at a line break.
+	{"<URL:http://a.org/x\u00ad\n y> <http://a.org/x\u2010\n y>", []spanWant{{"http://a.org/xy", URLBracket, 5, 24, nil}, {"http://a.org/xy", Bracket, 27, 47, nil}}},
+	// A blank line ends a wrapper (read as URL: prose then); whitespace around the URL inside one is not part of it.
+	{"<URL:http://a.org/x\n\n y> <URL:\n http://a.org/\n>", []spanWant{{"http://a.org/x", URLPrefix, 5, 19, nil}, {"http://a.org/", URLBracket, 32, 45, nil}}},
+	// <…> takes mailto: and news: with anything, other schemes with "//" and more.
+	{"<http:x> <mailto:x> <news:x> <ftp://x> <ftp:/x>", []spanWant{{"mailto:x", Bracket, 10, 18, nil}, {"news:x", Bracket, 21, 27, nil}, {"ftp://x", Bracket, 30, 37, nil}}},
+	// <URL:…> takes an empty schemepart or "//" alone when §5 does; a scheme without ':' is none.
+	{"<URL:x:> <URL:x://> <URL:x:/> <URL:x>", []spanWant{{"x:", URLBracket, 5, 7, nil}, {"x://", URLBracket, 14, 18, nil}, {"x:/", URLBracket, 25, 28, nil}}},
+	// A backquote ends a bare URL, noted with the longer reading when that reading holds URL octets; a '~' is taken.
+	{"http://a.org/x`y` http://a.org/~ http://a.org/`", []spanWant{{"http://a.org/x", Bare, 0, 14, []noteWant{{14, "http://a.org/x`y`"}}}, {"http://a.org/~", Bare, 18, 32, nil}, {"http://a.org/", Bare, 33, 46, nil}}},
+	// Brackets are counted back lookback (256) octets from the scheme's
+	// ':': a '(' 256 back ends the URL at its ')', one 257 back does not.
+	{"(" + strings.Repeat("x", 250) + " http://a.org/x)/y", []spanWant{{"http://a.org/x", Bare, 252, 266, nil}}},
+	{"(" + strings.Repeat("x", 251) + " http://a.org/x)/y", []spanWant{{"http://a.org/x)/y", Bare, 253, 270, nil}}},
+}
+
+func spans(ms []Match) []spanWant {
+	got := []spanWant{}
+	for _, m := range ms {
+		w := spanWant{url: m.URL, form: m.Form, start: m.Start.Offset, end: m.End.Offset}
+		for _, n := range m.Notes {
+			w.notes = append(w.notes, noteWant{n.Offset, n.Alternative})
+		}
+		got = append(got, w)
+	}
+	return got
+}
+
+func TestSpans(t *testing.T) {
+	for _, tt := range spanTests {
+		ms := All(tt.in)
+		if got := spans(ms); !slices.EqualFunc(got, tt.want, func(a, b spanWant) bool {
+			return a.url == b.url && a.form == b.form && a.start == b.start && a.end == b.end && slices.Equal(a.notes, b.notes)
+		}) {
+			t.Errorf("All(%q)\n got %+v\nwant %+v", tt.in, got, tt.want)
+		}
+		checkMatches(t, tt.in, ms)
+	}
+}
