@@ -185,3 +185,37 @@ func TestViewWriterWhole(t *testing.T) {
 		t.Fatalf("view %q", w.b)
 	}
 }
+
+// TestNextColonTakes: what the fast path passes over, at its edges. A
+// ':' after a word of prose that holds a space or a control octet is
+// passed over from the ninth octet of the input on (the eight before it
+// are read at once); one after a run of 41 octets with no '<' in reach
+// is too; a ':' before '/' or at the end, after "url", "news" or
+// "mailto", or with a '<' close enough to open a wrapper, is returned.
+func TestNextColonTakes(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"abc defg: x", -1},                                // ':' at 8, a space before it
+		{"abcdefg: x", 7},                                  // ':' at 7: read one octet at a time
+		{"abc defgh: x:/", 12},                             // the first passed over, the second before '/'
+		{"abc defgh:", 9},                                  // at the end of the input
+		{"see the url: x", 11},                             // "url" before
+		{"the  news: x", 9},                                // "news"
+		{"a  mailto: x", 9},                                // "mailto"
+		{"the  two: x", -1},                                // 'o' last, but no "mailto"
+		{"x <abcdefg: y", 10},                              // '<' among the 8 before
+		{strings.Repeat("a", 40) + ": x", 40},              // no space before, too close to the start to read 41 back
+		{strings.Repeat("a", 41) + ": x", -1},              // no space before, no '<' in the 40 octets before
+		{"bbbbbbb<" + strings.Repeat("a", 33) + ": x", 41}, // a '<' 34 back is read: the words reach 40 back
+		{"<" + strings.Repeat("a", 40) + ": x", -1},        // a '<' 41 back is out of reach
+	}
+	for _, tt := range tests {
+		s := NewScanner(nil)
+		s.ResetBytes([]byte(tt.in))
+		if got := s.nextColon(0); got != tt.want {
+			t.Errorf("nextColon(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
