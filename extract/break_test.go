@@ -29,3 +29,12 @@ func TestFormatBreakSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestColumns: a tab advances to the next multiple of 8, a space by one.
+func TestColumns(t *testing.T) {
+	for indent, want := range map[string]int{"": 0, " ": 1, "\t": 8, " \t": 8, "\t ": 9, "       \t": 8, "        \t": 16, "  \t\t": 16} {
+		if got := columns(indent); got != want {
+			t.Errorf("columns(%q) = %d, want %d", indent, got, want)
+		}
+	}
+}
