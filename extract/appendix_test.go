@@ -1,9 +1,11 @@
 package extract
 
 import (
+	"io"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // The Appendix's rules and the scanner's heuristics at their edges: each
@@ -31,6 +33,31 @@ func TestSpanEnd(t *testing.T) {
 	want := []spanWant{{"http://a.org/x", Bare, 0, 14, nil}}
 	if got := spans(All(in)); !equalSpans(got, want) {
 		t.Fatalf("All(%q)\n got %+v\nwant %+v", in, got, want)
+	}
+}
+
+// TestCutSkipsTheRest: a bare URL that runs on past the maximum length
+// is cut there, with a note, and the rest of it is no URL of its own, as
+// in memory as in a stream; the text after it is read on, past a buffer
+// full. The in-memory input ends with a cut URL too.
+func TestCutSkipsTheRest(t *testing.T) {
+	long := "http://a.org/" + strings.Repeat("x", 60) + "http://b.org/"
+	in := long + " and " + strings.Repeat("prose: more ", 30000) + "http://z.org/ " + long
+	want := []spanWant{
+		{long[:64], Bare, 0, 64, []noteWant{{64, ""}}},
+		{"http://z.org/", Bare, int64(len(in) - len(long) - 14), int64(len(in) - len(long) - 1), nil},
+		{long[:64], Bare, int64(len(in) - len(long)), int64(len(in) - len(long) + 64), []noteWant{{int64(len(in) - len(long) + 64), ""}}},
+	}
+	for _, r := range []io.Reader{strings.NewReader(in), iotest.HalfReader(strings.NewReader(in))} {
+		sc := NewScanner(r)
+		sc.SetMaxLength(64)
+		var ms []Match
+		for sc.Scan() {
+			ms = append(ms, sc.Match())
+		}
+		if got := spans(ms); sc.Err() != nil || !equalSpans(got, want) {
+			t.Fatalf("%T: error %v\n got %+v\nwant %+v", r, sc.Err(), got, want)
+		}
 	}
 }
 
@@ -103,6 +130,8 @@ var spanTests = []struct {
 	{"1://x 9+.://y", nil},
 	// URL: and a scheme of 32 octets, not 33.
 	{"URL:" + s32 + ":x URL:" + s32 + "b:x", []spanWant{{s32 + ":x", URLPrefix, 4, 38, nil}}},
+	// A ':' first in the input ends no scheme; the text after it is read.
+	{": see http://a.org/", []spanWant{{"http://a.org/", Bare, 6, 19, nil}}},
 	// A scheme and ':' at the end of the input are no URL.
 	{"see http:", nil},
 	// Brackets are counted back lookback (256) octets from the scheme's
