@@ -219,3 +219,61 @@ func TestNextColonTakes(t *testing.T) {
 		}
 	}
 }
+
+// TestMayBeBareTakes: the colons a bare URL or URL: may end a scheme at,
+// read one octet at a time in the first eight octets and eight at a time
+// after: before '/', at the end, or after "url", "news" or "mailto" in
+// any case (§3.5, §3.6, Appendix).
+func TestMayBeBareTakes(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"url:x", true}, {"URL:x", true}, {"xurl:x", true}, {"ur:x", false}, {"rl:x", false},
+		{"news:x", true}, {"NeWs:x", true}, {"ews:x", false},
+		{"mailto:x", true}, {"ailto:x", false}, {"mailt:x", false},
+		{"http:x", false}, {"http:/", true}, {"http:", true}, {"x:/x", true},
+		{"abcdeurl:x", true}, {"abcdeurx:x", false}, {"abcdnews:x", true}, {"abmailto:x", true},
+		{"long prose, then url:x", true}, {"long prose, then news:x", true}, {"long prose, mailto:x", true},
+		{"long prose, and more:x", false}, {"long prose, and more:/", true}, {"long prose, and more:", true},
+	}
+	for _, tt := range tests {
+		s := NewScanner(nil)
+		s.ResetBytes([]byte(tt.in))
+		i := strings.IndexByte(tt.in, ':')
+		if got := s.mayBeBare(i); got != tt.want {
+			t.Errorf("mayBeBare(%q, %d) = %v, want %v", tt.in, i, got, tt.want)
+		}
+	}
+}
+
+// TestWrapperBeforeTakes: the '<' that may open a wrapper whose scheme
+// ends at a ':', at or after where the search starts (bracket decides
+// whether it is one), read one octet at a time near the start and after
+// eight at a time.
+func TestWrapperBeforeTakes(t *testing.T) {
+	tests := []struct {
+		in   string
+		from int
+		want int
+	}{
+		{"x <abc: y", 0, 2},
+		{"<abc:", 0, 0},
+		{"<abc:", 1, -1}, // the '<' is before from
+		{"< abc:", 0, -1},
+		{"<" + s32 + ":", 0, 0},
+		{"<" + s32 + "b:", 0, 0},   // 33 octets: bracket refuses it
+		{"<" + s32 + "bc:", 0, -1}, // 34: too far back
+		{"abcdefgh <abc:", 0, 9},
+		{"abcdefgh <" + s32 + ":", 0, 9},
+		{"abc defgh:", 0, -1},
+		{"abcdefghi:", 0, -1},
+	}
+	for _, tt := range tests {
+		s := NewScanner(nil)
+		s.ResetBytes([]byte(tt.in))
+		if got := s.wrapperBefore(tt.from, strings.LastIndexByte(tt.in, ':')); got != tt.want {
+			t.Errorf("wrapperBefore(%q, from %d) = %d, want %d", tt.in, tt.from, got, tt.want)
+		}
+	}
+}
