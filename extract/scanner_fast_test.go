@@ -209,7 +209,8 @@ func TestNextColonTakes(t *testing.T) {
 		{strings.Repeat("a", 40) + ": x", 40},              // no space before, too close to the start to read 41 back
 		{strings.Repeat("a", 41) + ": x", -1},              // no space before, no '<' in the 40 octets before
 		{"bbbbbbb<" + strings.Repeat("a", 33) + ": x", 41}, // a '<' 34 back is read: the words reach 40 back
-		{"<" + strings.Repeat("a", 40) + ": x", -1},        // a '<' 41 back is out of reach
+		{"<" + strings.Repeat("a", 40) + ": x", -1},
+		{"x<" + strings.Repeat("a", 31) + " abcdefg: x", -1}, // a space among the 8 before: a '<' further back opens no wrapper ending here        // a '<' 41 back is out of reach
 	}
 	for _, tt := range tests {
 		s := NewScanner(nil)
