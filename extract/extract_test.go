@@ -692,3 +692,29 @@ func TestFragment(t *testing.T) {
 		}
 	}
 }
+
+// zeroReader returns nothing, without an error, zeros times, then reads r.
+type zeroReader struct {
+	zeros int
+	r     io.Reader
+}
+
+func (z *zeroReader) Read(p []byte) (int, error) {
+	if z.zeros > 0 {
+		z.zeros--
+		return 0, nil
+	}
+	return z.r.Read(p)
+}
+
+// TestNoProgress: a reader that returns nothing 100 times in a row is
+// given up on with io.ErrNoProgress, as bufio.Scanner does; 99 empty
+// reads are waited out.
+func TestNoProgress(t *testing.T) {
+	for zeros, want := range map[int]int{99: 1, 100: 0} {
+		ms, err := scanAll(t, &zeroReader{zeros, strings.NewReader("http://a.org/")}, DefaultMaxLength, 0)
+		if len(ms) != want || (want == 0) != errors.Is(err, io.ErrNoProgress) {
+			t.Errorf("after %d empty reads: %d matches, error %v; want %d", zeros, len(ms), err, want)
+		}
+	}
+}
