@@ -132,6 +132,13 @@ var spanTests = []struct {
 	{"URL:" + s32 + ":x URL:" + s32 + "b:x", []spanWant{{s32 + ":x", URLPrefix, 4, 38, nil}}},
 	// A ':' first in the input ends no scheme; the text after it is read.
 	{": see http://a.org/", []spanWant{{"http://a.org/", Bare, 6, 19, nil}}},
+	// "<:" opens no wrapper, at the end of the input too.
+	{"a <: b <:", nil},
+	// A wrapper cut by the end of the input after whitespace is none;
+	// its text is read as prose.
+	{"<URL:http://a.org/x\n", []spanWant{{"http://a.org/x", URLPrefix, 5, 19, nil}}},
+	{"<URL:http://a.org/x ", []spanWant{{"http://a.org/x", URLPrefix, 5, 19, nil}}},
+	{"<http://a.org/x \n", []spanWant{{"http://a.org/x", Bare, 1, 15, nil}}},
 	// A scheme and ':' at the end of the input are no URL.
 	{"see http:", nil},
 	// Brackets are counted back lookback (256) octets from the scheme's
