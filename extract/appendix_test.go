@@ -139,6 +139,27 @@ var spanTests = []struct {
 	{"<URL:http://a.org/x\n", []spanWant{{"http://a.org/x", URLPrefix, 5, 19, nil}}},
 	{"<URL:http://a.org/x ", []spanWant{{"http://a.org/x", URLPrefix, 5, 19, nil}}},
 	{"<http://a.org/x \n", []spanWant{{"http://a.org/x", Bare, 1, 15, nil}}},
+	// A host still to come after "//user@", at the end too: the URL as
+	// written, no IPv6 note; an IPv6 literal without its ']' is a
+	// template, no URL.
+	{"ssh://user@ x ssh://u@", []spanWant{{"ssh://user@", Bare, 0, 11, nil}, {"ssh://u@", Bare, 14, 22, nil}}},
+	{"http://[::1 x http://[::1", nil},
+	// Character references at their edges: the shortest name is
+	// trimmed at the end; "&;" names nothing; 'a' is no decimal digit;
+	// a reference right after the ':' leaves nothing.
+	{"http://a.org/y&x;", []spanWant{{"http://a.org/y", Bare, 0, 14, nil}}},
+	{"http://a.org/a&;b", []spanWant{{"http://a.org/a&;b", Bare, 0, 17, nil}}},
+	{"http://a.org/x&#1a;y", []spanWant{{"http://a.org/x&#1a;y", Bare, 0, 20, nil}}},
+	{"news:&amp;", nil},
+	// The longer reading past a backquote runs to the end of the input.
+	{"http://a.org/`x", []spanWant{{"http://a.org/", Bare, 0, 13, []noteWant{{13, "http://a.org/`x"}}}}},
+	// An ASCII hyphen break right after a soft-hyphen break (a word of
+	// two octets), and in the path of an empty host.
+	{"http://a.org/x\u00ad\n a-\n b", []spanWant{{"http://a.org/xa-b", Bare, 0, 23, []noteWant{{19, "http://a.org/xa-"}, {19, "http://a.org/xab"}}}}},
+	{"file:///a-\n  b", []spanWant{{"file:///a-b", Bare, 0, 14, []noteWant{{9, "file:///a-"}, {9, "file:///ab"}}}}},
+	// A hyphen and a line break at the end of the input: nothing to join.
+	{"http://a.org/x-\n", []spanWant{{"http://a.org/x-", Bare, 0, 15, nil}}},
+	{"http://a.org/x-\n  ", []spanWant{{"http://a.org/x-", Bare, 0, 15, nil}}},
 	// A scheme and ':' at the end of the input are no URL.
 	{"see http:", nil},
 	// Brackets are counted back lookback (256) octets from the scheme's
