@@ -61,6 +61,25 @@ func TestCutSkipsTheRest(t *testing.T) {
 	}
 }
 
+// TestNoteLength: the longer reading a note offers reads no further
+// than the maximum length from the URL's start, past a backquote as
+// past a hyphen at a line break.
+func TestNoteLength(t *testing.T) {
+	tests := []struct {
+		in, url, alt string
+	}{
+		{"http://a.org/x`" + strings.Repeat("y", 100), "http://a.org/x", "http://a.org/x`" + strings.Repeat("y", 49)},
+		{"http://a.org/x-\n(" + strings.Repeat("y", 100), "http://a.org/x-", "http://a.org/x-(" + strings.Repeat("y", 47)},
+	}
+	for _, tt := range tests {
+		sc := NewScanner(strings.NewReader(tt.in))
+		sc.SetMaxLength(64)
+		if !sc.Scan() || sc.Match().URL != tt.url || len(sc.Match().Notes) != 1 || sc.Match().Notes[0].Alternative != tt.alt {
+			t.Errorf("%.20q…: %+v, want %s with the note %s", tt.in, sc.Match(), tt.url, tt.alt)
+		}
+	}
+}
+
 func equalSpans(got, want []spanWant) bool {
 	return slices.EqualFunc(got, want, func(a, b spanWant) bool {
 		return a.url == b.url && a.form == b.form && a.start == b.start && a.end == b.end && slices.Equal(a.notes, b.notes)
@@ -160,6 +179,9 @@ var spanTests = []struct {
 	// A hyphen and a line break at the end of the input: nothing to join.
 	{"http://a.org/x-\n", []spanWant{{"http://a.org/x-", Bare, 0, 15, nil}}},
 	{"http://a.org/x-\n  ", []spanWant{{"http://a.org/x-", Bare, 0, 15, nil}}},
+	// The IPv6 note points at the '[' where it stands in the input, at
+	// the start of the line after a soft hyphen.
+	{"ssh://u@\u00ad\n  [::1]/x", []spanWant{{"ssh://u@[::1]/x", Bare, 0, 20, []noteWant{{13, ""}}}}},
 	// A scheme and ':' at the end of the input are no URL.
 	{"see http:", nil},
 	// Brackets are counted back lookback (256) octets from the scheme's
