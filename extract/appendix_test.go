@@ -38,7 +38,7 @@ func TestSpanEnd(t *testing.T) {
 
 // TestCutSkipsTheRest: a bare URL that runs on past the maximum length
 // is cut there, with a note, and the rest of it is no URL of its own, as
-// in memory as in a stream; the text after it is read on, past a buffer
+// in memory as in a stream (read in halves or an octet at a time); the text after it is read on, past a buffer
 // full. The in-memory input ends with a cut URL too.
 func TestCutSkipsTheRest(t *testing.T) {
 	long := "http://a.org/" + strings.Repeat("x", 60) + "http://b.org/"
@@ -48,7 +48,7 @@ func TestCutSkipsTheRest(t *testing.T) {
 		{"http://z.org/", Bare, int64(len(in) - len(long) - 14), int64(len(in) - len(long) - 1), nil},
 		{long[:64], Bare, int64(len(in) - len(long)), int64(len(in) - len(long) + 64), []noteWant{{int64(len(in) - len(long) + 64), ""}}},
 	}
-	for _, r := range []io.Reader{strings.NewReader(in), iotest.HalfReader(strings.NewReader(in))} {
+	for _, r := range []io.Reader{strings.NewReader(in), iotest.HalfReader(strings.NewReader(in)), iotest.OneByteReader(strings.NewReader(in))} {
 		sc := NewScanner(r)
 		sc.SetMaxLength(64)
 		var ms []Match
