@@ -37,9 +37,10 @@ func TestSpanEnd(t *testing.T) {
 }
 
 // TestCutSkipsTheRest: a bare URL that runs on past the maximum length
-// is cut there, with a note, and the rest of it is no URL of its own, as
-// in memory as in a stream (read in halves or an octet at a time); the text after it is read on, past a buffer
-// full. The in-memory input ends with a cut URL too.
+// is cut there, with a note, and the rest of it is no URL of its own, in
+// memory as in a stream read in halves or one octet at a time; the text
+// after it is read on, past a buffer full. The input ends with a cut URL
+// too.
 func TestCutSkipsTheRest(t *testing.T) {
 	long := "http://a.org/" + strings.Repeat("x", 60) + "http://b.org/"
 	in := long + " and " + strings.Repeat("prose: more ", 30000) + "http://z.org/ " + long
