@@ -171,6 +171,9 @@ var spanTests = []struct {
 	{"http://a.org/a&;b", []spanWant{{"http://a.org/a&;b", Bare, 0, 17, nil}}},
 	{"http://a.org/x&#1a;y", []spanWant{{"http://a.org/x&#1a;y", Bare, 0, 20, nil}}},
 	{"news:&amp;", nil},
+	// '0' and 'a' are digits: "&#10;" (a line feed) and "&#xa0;" (a
+	// no-break space) end a URL.
+	{"http://a.org/x&#10;y http://a.org/z&#xa0;w", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}, {"http://a.org/z", Bare, 21, 35, nil}}},
 	// The longer reading past a backquote runs to the end of the input.
 	{"http://a.org/`x", []spanWant{{"http://a.org/", Bare, 0, 13, []noteWant{{13, "http://a.org/`x"}}}}},
 	// An ASCII hyphen break right after a soft-hyphen break (a word of
