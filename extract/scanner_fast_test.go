@@ -278,3 +278,25 @@ func TestWrapperBeforeTakes(t *testing.T) {
 		}
 	}
 }
+
+// TestBracketAtTheEnd: a '<' at the end of the input, or before a run of
+// scheme octets that the input ends in, opens no wrapper.
+func TestBracketAtTheEnd(t *testing.T) {
+	for _, in := range []string{"x<", "<abc", "<" + s32} {
+		s := NewScanner(nil)
+		s.ResetBytes([]byte(in))
+		if s.bracket(strings.IndexByte(in, '<')) {
+			t.Errorf("bracket(%q) took %+v", in, s.Match())
+		}
+	}
+}
+
+// TestNoHost: the schemepart before a '[' has its host still to come
+// when it is "//" or "//user@".
+func TestNoHost(t *testing.T) {
+	for p, want := range map[string]bool{"//": true, "//u@": true, "//u:p@": true, "//u@h": false, "//a/b@": false, "/": false, "": false, "x@": false} {
+		if got := noHost([]byte(p)); got != want {
+			t.Errorf("noHost(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
