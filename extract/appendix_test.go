@@ -152,6 +152,9 @@ var spanTests = []struct {
 	{"URL:" + s32 + ":x URL:" + s32 + "b:x", []spanWant{{s32 + ":x", URLPrefix, 4, 38, nil}}},
 	// A ':' first in the input ends no scheme; the text after it is read.
 	{": see http://a.org/", []spanWant{{"http://a.org/", Bare, 6, 19, nil}}},
+	// A wrapper with a space within a line is text: its first word is no
+	// URL, the next word is read whole.
+	{"<http://a.org/x http://b.org/>", []spanWant{{"http://b.org/", Bare, 16, 29, nil}}},
 	// "<:" opens no wrapper, at the end of the input too.
 	{"a <: b <:", nil},
 	// A wrapper cut by the end of the input after whitespace is none;
