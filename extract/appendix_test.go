@@ -155,6 +155,12 @@ var spanTests = []struct {
 	// A wrapper with a space within a line is text: its first word is no
 	// URL, the next word is read whole.
 	{"<http://a.org/x http://b.org/>", []spanWant{{"http://b.org/", Bare, 16, 29, nil}}},
+	// A bracket opened inside a wrapper is not before the bare URL
+	// right after it.
+	{"<URL:http://a.org/(>http://b.org/x)/y", []spanWant{{"http://a.org/(", URLBracket, 5, 19, nil}, {"http://b.org/x)/y", Bare, 20, 37, nil}}},
+	// A typesetter's hyphen alone before the line break is dropped too.
+	{"<URL:\u2010\n http://a.org/>", []spanWant{{"http://a.org/", URLBracket, 5, 23, nil}}},
+	{"<URL:\u00ad\n http://a.org/>", []spanWant{{"http://a.org/", URLBracket, 5, 22, nil}}},
 	// "<:" opens no wrapper, at the end of the input too.
 	{"a <: b <:", nil},
 	// A wrapper cut by the end of the input after whitespace is none;
