@@ -148,6 +148,7 @@ var spanTests = []struct {
 	// of "1:" or "9+.:".
 	{"x-y+://h.org/", []spanWant{{"x-y+://h.org/", Bare, 0, 13, nil}}},
 	{"1://x 9+.://y", nil},
+	{".http://a.org/ -x://b.org/", []spanWant{{"http://a.org/", Bare, 1, 14, nil}, {"x://b.org/", Bare, 16, 26, nil}}},
 	// URL: and a scheme of 32 octets, not 33.
 	{"URL:" + s32 + ":x URL:" + s32 + "b:x", []spanWant{{s32 + ":x", URLPrefix, 4, 38, nil}}},
 	// A ':' first in the input ends no scheme; the text after it is read.
