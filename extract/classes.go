@@ -6,15 +6,14 @@ package extract
 const (
 	alphaChars       = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	digitChars       = "0123456789"
-	safeChars        = "$-_.+"                                                          // §5 safe
-	extraChars       = "!*'(),"                                                         // §5 extra
-	reservedChars    = ";/?:@&="                                                        // §5 reserved
-	nationalChars    = "{}|\\^~[]`"                                                     // §5 national: unsafe, §2.2
-	spaceChars       = " \t\r\n\f\v"                                                    // Appendix: whitespace ignored inside wrappers
-	trailingPunct    = ".,;:!?'"                                                        // sentence punctuation left out of a bare URL
-	schemeExtraChars = "+-."                                                            // §5 scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]
-	urlExtraChars    = "%#"                                                             // '%' of an escape (§2.2), '#' of a fragment (Appendix)
-	xcharChars       = alphaChars + digitChars + safeChars + extraChars + reservedChars // §5 xchar
+	safeChars        = "$-_.+"       // §5 safe
+	extraChars       = "!*'(),"      // §5 extra
+	reservedChars    = ";/?:@&="     // §5 reserved
+	nationalChars    = "{}|\\^~[]`"  // §5 national: unsafe, §2.2
+	spaceChars       = " \t\r\n\f\v" // Appendix: whitespace ignored inside wrappers
+	trailingPunct    = ".,;:!?'"     // sentence punctuation left out of a bare URL
+	schemeExtraChars = "+-."         // §5 scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]
+	urlExtraChars    = "%#"          // '%' of an escape (§2.2), '#' of a fragment (Appendix)
 )
 
 const (
@@ -36,7 +35,8 @@ var class = func() (t [256]uint8) {
 			t[chars[i]] |= bit
 		}
 	}
-	mark(xcharChars+urlExtraChars, cURL)
+	xchar := alphaChars + digitChars + safeChars + extraChars + reservedChars // §5 xchar
+	mark(xchar+urlExtraChars, cURL)
 	mark(alphaChars+digitChars+schemeExtraChars, cScheme)
 	mark(alphaChars, cAlpha)
 	mark(digitChars, cDigit)
@@ -51,6 +51,6 @@ var class = func() (t [256]uint8) {
 	// they belong to a URL, so a bare URL still ends there (as it does for
 	// every other extractor: http://foo.bar/path|more is
 	// http://foo.bar/path).
-	mark(xcharChars+urlExtraChars+"{}^~[]", cBare)
+	mark(xchar+urlExtraChars+"{}^~[]", cBare)
 	return t
 }()

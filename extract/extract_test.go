@@ -475,6 +475,9 @@ func TestStreaming(t *testing.T) {
 	for _, tt := range ruleTests {
 		inputs = append(inputs, tt.in)
 	}
+	for _, tt := range spanTests {
+		inputs = append(inputs, tt.in)
+	}
 	// URLs and schemes across every possible refill boundary.
 	inputs = append(inputs, strings.Repeat("x http://a.org/p-\n q <URL:ftp://b.org/\n c> ", 40))
 	for _, in := range inputs {
@@ -660,4 +663,58 @@ func FuzzExtract(f *testing.F) {
 			t.Errorf("streaming:\n got %+v\nwant %+v", got, whole)
 		}
 	})
+}
+
+// TestFormNames: the forms by name, and a number beyond them.
+func TestFormNames(t *testing.T) {
+	for f, want := range map[Form]string{Bare: "bare", URLBracket: "url-bracket", Bracket: "bracket", URLPrefix: "url-prefix", 4: "Form(4)", 255: "Form(255)"} {
+		if got := f.String(); got != want {
+			t.Errorf("Form(%d).String() = %q, want %q", uint8(f), got, want)
+		}
+	}
+}
+
+// TestFragment: what follows the first '#', from its first octet on.
+func TestFragment(t *testing.T) {
+	tests := []struct {
+		url, frag string
+		ok        bool
+	}{
+		{"http://a.org/p#frag", "frag", true},
+		{"http://a.org/p#", "", true},
+		{"http://a.org/p#a#b", "a#b", true},
+		{"#top", "top", true}, // a Match made by hand: the '#' may be first
+		{"http://a.org/p", "", false},
+	}
+	for _, tt := range tests {
+		if frag, ok := (Match{URL: tt.url}).Fragment(); frag != tt.frag || ok != tt.ok {
+			t.Errorf("Fragment of %q = %q, %v; want %q, %v", tt.url, frag, ok, tt.frag, tt.ok)
+		}
+	}
+}
+
+// zeroReader returns nothing, without an error, zeros times, then reads r.
+type zeroReader struct {
+	zeros int
+	r     io.Reader
+}
+
+func (z *zeroReader) Read(p []byte) (int, error) {
+	if z.zeros > 0 {
+		z.zeros--
+		return 0, nil
+	}
+	return z.r.Read(p)
+}
+
+// TestNoProgress: a reader that returns nothing 100 times in a row is
+// given up on with io.ErrNoProgress, as bufio.Scanner does; 99 empty
+// reads are waited out.
+func TestNoProgress(t *testing.T) {
+	for zeros, want := range map[int]int{99: 1, 100: 0} {
+		ms, err := scanAll(t, &zeroReader{zeros, strings.NewReader("http://a.org/")}, DefaultMaxLength, 0)
+		if len(ms) != want || (want == 0) != errors.Is(err, io.ErrNoProgress) {
+			t.Errorf("after %d empty reads: %d matches, error %v; want %d", zeros, len(ms), err, want)
+		}
+	}
 }

@@ -97,27 +97,22 @@ func Format(url string, width int, indent string) (string, error) {
 // columns: the last allowed break that fits, or a preferred one that
 // leaves the line at least half full; when none fits, the first allowed
 // break after the line (an unbreakable run overflows); -1 when there is
-// no allowed break left at all.
+// no allowed break left at all. Format calls it only when url[rest:] and
+// the '>' do not fit, so that rest+room <= len(url).
 func breakAt(url string, first, rest, room int) int {
-	best := -1
-	for p := min(rest+room, len(url)-1); p > rest; p-- {
+	for p := rest + room; p > rest; p-- {
 		if !breakAllowed(url, first, p) {
 			continue
 		}
-		if best < 0 {
-			best = p
+		for q := p; q-rest >= room/2; q-- {
+			if breakAllowed(url, first, q) && strings.IndexByte("/.?;&", url[q-1]) >= 0 {
+				return q
+			}
 		}
-		if p-rest < room/2 {
-			break
-		}
-		if strings.IndexByte("/.?;&", url[p-1]) >= 0 {
-			return p
-		}
+		return p
 	}
-	if best >= 0 {
-		return best
-	}
-	for p := max(rest+room+1, rest+1); p < len(url); p++ {
+	// None fits: the first after rest is after the line.
+	for p := rest + 1; p < len(url); p++ {
 		if breakAllowed(url, first, p) {
 			return p
 		}
@@ -127,12 +122,13 @@ func breakAt(url string, first, rest, room int) int {
 
 // breakAllowed reports whether a line may break between url[p-1] and
 // url[p]: after the scheme and its "//" (url[:first]), never right after
-// a '-' (Appendix) and never inside a %XX escape (§2.2).
+// a '-' (Appendix) and never inside a %XX escape (§2.2). first is past
+// a scheme's ':', so that p-2 >= first-1 >= 1.
 func breakAllowed(url string, first, p int) bool {
 	if p <= first || p >= len(url) || url[p-1] == '-' {
 		return false
 	}
-	return url[p-1] != '%' && (p < 2 || url[p-2] != '%')
+	return url[p-1] != '%' && url[p-2] != '%'
 }
 
 // columns returns the width of an indent of spaces and tabs.

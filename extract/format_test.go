@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -133,6 +134,29 @@ func TestFormat(t *testing.T) {
 			"<URL:http://a.org/\n " + strings.Repeat("-", 24) + "x\n /y>"},
 		// A tab indents to column 8.
 		{"http://a.org/one/two/three", 22, "\t", "<URL:http://a.org/one/\n\ttwo/three>"},
+		// Exactly the width, '>' included: one line.
+		{"http://a.org/abc", 22, "", "<URL:http://a.org/abc>"},
+		// Never inside the scheme and its "//": a long scheme's line
+		// overflows to the first break after "//x".
+		{"abcdefghijklmn://x/y", 20, "", "<URL:abcdefghijklmn://x\n/y>"},
+		// A run with no allowed break up to the end (a '-' before each
+		// octet) is the last line, however long.
+		{"http://a.org/" + strings.Repeat("-", 30), 20, " ", "<URL:http://a.org/\n " + strings.Repeat("-", 30) + ">"},
+		// The narrowest width, and an indent of exactly half the width.
+		{"x:y", 7, "", "<URL:x:y>"},
+		{"http://a.org/abcdefghijkl", 20, strings.Repeat(" ", 10), "<URL:http://a.org/\n          abcdefghij\n          kl>"},
+		// A preferred break that leaves the line exactly half full.
+		{"http://ab/cdefghijklmnopqrstuvwxyz", 25, "", "<URL:http://ab/\ncdefghijklmnopqrstuvwxyz>"},
+		// On a later line, half full counts from the line's start: the
+		// '/' after "ab" is too early.
+		{"http://a.org/xxxxxx/ab/" + strings.Repeat("c", 23), 25, "", "<URL:http://a.org/xxxxxx/\nab/" + strings.Repeat("c", 22) + "\nc>"},
+		// Never right after "//", even when nothing else fits.
+		{"http://abc/def", 10, "", "<URL:http://a\nbc/def>"},
+		// One octet too long: the break leaves it for the next line,
+		// never an empty line before the '>'.
+		{"http://abcdefghij", 22, "", "<URL:http://abcdefghi\nj>"},
+		// The longest text extract takes by default: 8192 bytes.
+		{"http://a.org/" + strings.Repeat("a", DefaultMaxLength-19), DefaultMaxLength, "", "<URL:http://a.org/" + strings.Repeat("a", DefaultMaxLength-19) + ">"},
 	}
 	for _, tt := range tests {
 		got, err := Format(tt.url, tt.width, tt.indent)
@@ -158,12 +182,60 @@ func TestFormatErrors(t *testing.T) {
 		{"http://a.org/", 72, "--", 0},                    // the indent is whitespace
 		{"http://a.org/", 6, "", 0},                       // too narrow for <URL:x>
 		{"http://a.org/", 20, strings.Repeat(" ", 11), 0}, // an indent past half the width
+		{"http://a.org/\x7f", 72, "", 13},                 // DEL is a control (§2.2)
+		{"%41:x", 72, "", 0},                              // §5: a scheme is made of scheme octets
+		// One byte longer than extract takes by default.
+		{"http://a.org/" + strings.Repeat("a", DefaultMaxLength-18), DefaultMaxLength, "", 0},
 	}
 	for _, tt := range tests {
 		got, err := Format(tt.url, tt.width, tt.indent)
 		var e *FormatError
 		if !errors.As(err, &e) || e.Offset != tt.offset {
 			t.Errorf("Format(%q, %d, %q) = %q, %v; want an error at offset %d", tt.url, tt.width, tt.indent, got, err, tt.offset)
+		}
+	}
+}
+
+// TestFormatErrorText: a FormatError names the URL, the offset and why.
+func TestFormatErrorText(t *testing.T) {
+	_, err := Format("http://a.org/a b", 72, "")
+	want := `extract: format "http://a.org/a b": offset 14: cannot stand inside <URL:…> unencoded; encode it first (§2.2, Appendix)`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}
+
+// TestFormatAllocs: Format sizes its output once, from the URL, the width
+// and the indent: one allocation of about the result's size, whatever
+// the number of lines.
+func TestFormatAllocs(t *testing.T) {
+	long := "http://a.org/" + strings.Repeat("abcdefghij", 50)
+	tests := []struct {
+		url    string
+		width  int
+		indent string
+	}{
+		{long, 40, "\t\t"},
+		{long, 20, "  "},
+		{long, 72, "        "},
+		{"http://a.org/" + strings.Repeat("a/", 250), 30, "    "},
+	}
+	for _, tt := range tests {
+		text, err := Format(tt.url, tt.width, tt.indent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := testing.AllocsPerRun(10, func() { Format(tt.url, tt.width, tt.indent) }); a != 1 {
+			t.Errorf("Format(%d bytes, %d, %q): %v allocations, want 1", len(tt.url), tt.width, tt.indent, a)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 10 {
+			Format(tt.url, tt.width, tt.indent)
+		}
+		runtime.ReadMemStats(&after)
+		if n := (after.TotalAlloc - before.TotalAlloc) / 10; n > uint64(2*len(text)) {
+			t.Errorf("Format(%d bytes, %d, %q): %d bytes allocated for %d bytes of text", len(tt.url), tt.width, tt.indent, n, len(text))
 		}
 	}
 }

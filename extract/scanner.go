@@ -427,17 +427,18 @@ func (s *Scanner) bracket(i int) bool {
 		if breaks > 1 {
 			return false
 		}
-		inside := len(u) > 0 && k+1 < limit && b[k+1] != '>'
-		switch {
-		case !inside:
-			// Whitespace between the wrapper and the URL.
-		case breaks == 0:
+		// Whitespace between the wrapper and the URL is nothing; within
+		// the URL it is a space within a line or a line break.
+		if inside := len(u) > 0 && k+1 < limit && b[k+1] != '>'; !inside {
+			continue
+		}
+		if breaks == 0 {
 			if spaced < 0 {
 				spaced = k
 			}
-		case typesetterHyphen(u) > 0:
-			u = u[:len(u)-typesetterHyphen(u)]
-		case u[len(u)-1] == '-':
+		} else if n := typesetterHyphen(u); n > 0 {
+			u = u[:len(u)-n]
+		} else if u[len(u)-1] == '-' {
 			hyphens = append(hyphens, hyphenAt{len(u) - 1, last})
 		}
 	}
@@ -487,10 +488,10 @@ type hyphenAt struct{ u, in int }
 // break, it is the typesetter's.
 func typesetterHyphen(u []byte) int {
 	n := len(u)
-	switch {
-	case n >= 3 && u[n-3] == 0xe2 && u[n-2] == 0x80 && u[n-1] == 0x90:
+	if n >= 3 && u[n-3] == 0xe2 && u[n-2] == 0x80 && u[n-1] == 0x90 {
 		return 3
-	case n >= 2 && u[n-2] == 0xc2 && u[n-1] == 0xad:
+	}
+	if n >= 2 && u[n-2] == 0xc2 && u[n-1] == 0xad {
 		return 2
 	}
 	return 0
@@ -717,12 +718,11 @@ scan:
 	s.m = Match{URL: string(u[:n]), Form: form}
 	s.m.Start = s.posAt(a)
 	s.m.End = s.posAt(e)
-	switch {
-	case cut:
+	if cut {
 		s.notes = append(s.notes, Note{Offset: s.offset(j),
 			Message: "the URL runs on past " + strconv.Itoa(s.maxLen) + " bytes; it was cut there"})
 		s.skipping = true
-	case joined:
+	} else if joined {
 		written, without := s.m.URL[:hyphenU+1], s.m.URL[:hyphenU]+s.m.URL[hyphenU+1:]
 		s.notes = append(s.notes,
 			Note{Offset: s.offset(hyphen),
@@ -731,9 +731,9 @@ scan:
 			Note{Offset: s.offset(hyphen),
 				Message:     "the hyphen at the line break may be the typesetter's, not the URL's (RFC 1738 Appendix); without it the URL reads " + without,
 				Alternative: without})
-	case e == runEnd && e < len(b) && class[b[e]]&cNational != 0 && b[e] != '\\' && b[e] != '|':
+	} else if e == runEnd && e < len(b) && class[b[e]]&cNational != 0 && b[e] != '\\' && b[e] != '|' {
 		s.nationalNote(u[:n], a, e)
-	case reverted || e == runEnd && b[e-1] == '-':
+	} else if reverted || e == runEnd && b[e-1] == '-' {
 		s.hyphenNote(u[:n], a, e)
 	}
 	if h := ipv6At(u[i+1-a : n]); h >= 0 {
@@ -861,16 +861,13 @@ func bracketStep(open [3]int, c byte) [3]int {
 // so the hyphen is the typesetter's, never the URL's. It returns 0 when
 // there is no such break.
 func typesetterBreak(b []byte, from, j, limit int, run uint8) int {
-	var n int
-	switch {
-	case j+3 <= limit && b[j] == 0xe2 && b[j+1] == 0x80 && b[j+2] == 0x90:
+	n := 0
+	if j+3 <= limit && b[j] == 0xe2 && b[j+1] == 0x80 && b[j+2] == 0x90 {
 		n = 3
-	case j+2 <= limit && b[j] == 0xc2 && b[j+1] == 0xad:
+	} else if j+2 <= limit && b[j] == 0xc2 && b[j+1] == 0xad {
 		n = 2
-	default:
-		return 0
 	}
-	if j == from {
+	if n == 0 || j == from {
 		return 0
 	}
 	k := lineBreak(b, j+n, limit)
@@ -960,11 +957,10 @@ func entityName(b []byte) ([]byte, bool) {
 	}
 	for k := 1; k < len(b) && k <= 10; k++ {
 		c := b[k]
-		switch {
-		case c == ';':
+		if c == ';' {
 			return b[1:k], k > 1
-		case class[c]&cAlphadigit != 0, c == '#' && k == 1:
-		default:
+		}
+		if class[c]&cAlphadigit == 0 && (c != '#' || k != 1) {
 			return nil, false
 		}
 	}
@@ -972,10 +968,10 @@ func entityName(b []byte) ([]byte, bool) {
 }
 
 func hexVal(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
+	if '0' <= c && c <= '9' {
 		return c - '0'
-	case 'a' <= c|0x20 && c|0x20 <= 'f':
+	}
+	if 'a' <= c|0x20 && c|0x20 <= 'f' {
 		return c | 0x20 - 'a' + 10
 	}
 	return 255

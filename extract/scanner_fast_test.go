@@ -185,3 +185,118 @@ func TestViewWriterWhole(t *testing.T) {
 		t.Fatalf("view %q", w.b)
 	}
 }
+
+// TestNextColonTakes: what the fast path passes over, at its edges. A
+// ':' after a word of prose that holds a space or a control octet is
+// passed over from the ninth octet of the input on (the eight before it
+// are read at once); one after a run of 41 octets with no '<' in reach
+// is too; a ':' before '/' or at the end, after "url", "news" or
+// "mailto", or with a '<' close enough to open a wrapper, is returned.
+func TestNextColonTakes(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"abc defg: x", -1},                                // ':' at 8, a space before it
+		{"abcdefg: x", 7},                                  // ':' at 7: read one octet at a time
+		{"abc defgh: x:/", 12},                             // the first passed over, the second before '/'
+		{"abc defgh:", 9},                                  // at the end of the input
+		{"see the url: x", 11},                             // "url" before
+		{"the  news: x", 9},                                // "news"
+		{"a  mailto: x", 9},                                // "mailto"
+		{"the  two: x", -1},                                // 'o' last, but no "mailto"
+		{"x <abcdefg: y", 10},                              // '<' among the 8 before
+		{strings.Repeat("a", 40) + ": x", 40},              // no space before, too close to the start to read 41 back
+		{strings.Repeat("a", 41) + ": x", -1},              // no space before, no '<' in the 40 octets before
+		{"bbbbbbb<" + strings.Repeat("a", 33) + ": x", 41}, // a '<' 34 back is read: the words reach 40 back
+		{"<" + strings.Repeat("a", 40) + ": x", -1},
+		{"x<" + strings.Repeat("a", 31) + " abcdefg: x", -1}, // a space among the 8 before: a '<' further back opens no wrapper ending here        // a '<' 41 back is out of reach
+	}
+	for _, tt := range tests {
+		s := NewScanner(nil)
+		s.ResetBytes([]byte(tt.in))
+		if got := s.nextColon(0); got != tt.want {
+			t.Errorf("nextColon(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestMayBeBareTakes: the colons a bare URL or URL: may end a scheme at,
+// read one octet at a time in the first eight octets and eight at a time
+// after: before '/', at the end, or after "url", "news" or "mailto" in
+// any case (§3.5, §3.6, Appendix).
+func TestMayBeBareTakes(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"url:x", true}, {"URL:x", true}, {"xurl:x", true}, {"ur:x", false}, {"rl:x", false},
+		{"news:x", true}, {"NeWs:x", true}, {"ews:x", false},
+		{"mailto:x", true}, {"ailto:x", false}, {"mailt:x", false},
+		{"http:x", false}, {"http:/", true}, {"http:", true}, {"x:/x", true},
+		{"abcdeurl:x", true}, {"abcdeurx:x", false}, {"abcdnews:x", true}, {"abmailto:x", true},
+		{"long prose, then url:x", true}, {"long prose, then news:x", true}, {"long prose, mailto:x", true},
+		{"long prose, and more:x", false}, {"long prose, and more:/", true}, {"long prose, and more:", true},
+	}
+	for _, tt := range tests {
+		s := NewScanner(nil)
+		s.ResetBytes([]byte(tt.in))
+		i := strings.IndexByte(tt.in, ':')
+		if got := s.mayBeBare(i); got != tt.want {
+			t.Errorf("mayBeBare(%q, %d) = %v, want %v", tt.in, i, got, tt.want)
+		}
+	}
+}
+
+// TestWrapperBeforeTakes: the '<' that may open a wrapper whose scheme
+// ends at a ':', at or after where the search starts (bracket decides
+// whether it is one), read one octet at a time near the start and after
+// eight at a time.
+func TestWrapperBeforeTakes(t *testing.T) {
+	tests := []struct {
+		in   string
+		from int
+		want int
+	}{
+		{"x <abc: y", 0, 2},
+		{"<abc:", 0, 0},
+		{"<abc:", 1, -1}, // the '<' is before from
+		{"< abc:", 0, -1},
+		{"<" + s32 + ":", 0, 0},
+		{"<" + s32 + "b:", 0, 0},   // 33 octets: bracket refuses it
+		{"<" + s32 + "bc:", 0, -1}, // 34: too far back
+		{"abcdefgh <abc:", 0, 9},
+		{"abcdefgh <" + s32 + ":", 0, 9},
+		{"abc defgh:", 0, -1},
+		{"abcdefghi:", 0, -1},
+	}
+	for _, tt := range tests {
+		s := NewScanner(nil)
+		s.ResetBytes([]byte(tt.in))
+		if got := s.wrapperBefore(tt.from, strings.LastIndexByte(tt.in, ':')); got != tt.want {
+			t.Errorf("wrapperBefore(%q, from %d) = %d, want %d", tt.in, tt.from, got, tt.want)
+		}
+	}
+}
+
+// TestBracketAtTheEnd: a '<' at the end of the input, or before a run of
+// scheme octets that the input ends in, opens no wrapper.
+func TestBracketAtTheEnd(t *testing.T) {
+	for _, in := range []string{"x<", "<abc", "<" + s32} {
+		s := NewScanner(nil)
+		s.ResetBytes([]byte(in))
+		if s.bracket(strings.IndexByte(in, '<')) {
+			t.Errorf("bracket(%q) took %+v", in, s.Match())
+		}
+	}
+}
+
+// TestNoHost: the schemepart before a '[' has its host still to come
+// when it is "//" or "//user@".
+func TestNoHost(t *testing.T) {
+	for p, want := range map[string]bool{"//": true, "//u@": true, "//u:p@": true, "//u@h": false, "//a/b@": false, "/": false, "": false, "x@": false} {
+		if got := noHost([]byte(p)); got != want {
+			t.Errorf("noHost(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
