@@ -194,10 +194,9 @@ func (n *normalizer) run(u URL) {
 		return
 	}
 	if u.flags&flagUser != 0 {
-		n.escapes(colon+3, int(u.userEnd), false)
-		if u.flags&flagPassword != 0 {
-			n.escapes(int(u.userEnd)+1, int(u.hostStart)-1, false)
-		}
+		// The user and the password in one pass: the ':' between them and
+		// the '@' after them are never part of an escape.
+		n.escapes(colon+3, int(u.hostStart), false)
 	}
 	hs, he := int(u.hostStart), int(u.hostEnd)
 	if u.kind == KindFile && equalFold(s[hs:he], "localhost") {
