@@ -70,6 +70,8 @@ func TestCheckWarningsExact(t *testing.T) {
 		// §3.5
 		{"mailto:joe", []string{"7 encoded822addr: the address is not one RFC 822 addr-spec, local-part@domain (§3.5)"}},
 		{"mailto:j@x.org", nil},
+		{"mailto://a_b", []string{"7 encoded822addr: the address is not one RFC 822 addr-spec, local-part@domain (§3.5)"}}, // not a "//" host: mailto is opaque
+		{"file:///x", nil}, // no host, so no host number
 		// §3.4.1: TAB also ends a gophertype; the selector and search
 		// may not hold CR, LF or NUL; the Gopher+ string may.
 		{"gopher://h/%09", []string{"11 gtype: the escape %09 decodes to '\\t'" + lineWarning}},
@@ -78,6 +80,7 @@ func TestCheckWarningsExact(t *testing.T) {
 		{"gopher://h/0a%09%0d", []string{"16 search: the escape %0d decodes to '\\r'" + lineWarning}},
 		{"gopher://h/0a%09%00%09+x%0A", []string{"16 search: the escape %00 decodes to '\\x00'" + lineWarning}},
 		{"gopher://h/0%0A", []string{"12 selector: the escape %0A decodes to '\\n'" + lineWarning}},
+		{"gopher://h/0a%0D%09x", []string{"13 selector: the escape %0D decodes to '\\r'" + lineWarning}}, // the search starts after %09
 		// §6: ftp, news and nntp parts are sent inside protocol lines; a
 		// TAB is not a line end there.
 		{"ftp://h/a%0D%0ADELE%20x%09", []string{"9 escape: the escape %0D decodes to '\\r'" + lineWarning,

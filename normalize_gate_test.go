@@ -35,6 +35,12 @@ func TestNormalizeEdges(t *testing.T) {
 		{"HTTP://H", "http://h/"},
 		{"file://localhost.x/", "file://localhost.x/"},
 		{"file://LocalHost/A", "file:///A"},
+		// The shortest URLs: an output buffer is made for them too.
+		{"A:b", "a:b"},
+		// §3.1 login: the user's escapes begin right after "//", the
+		// password's after ":", in a scheme of one letter too.
+		{"x://%41@h/", "x://A@h/"},
+		{"X://%41:%42%2f@H/", "x://A:B%2F@h/"},
 	} {
 		u := mustParse(t, tc.in)
 		if got := Normalize(u); got != tc.want {
@@ -86,6 +92,9 @@ func TestDiffExact(t *testing.T) {
 		{"http://x.org/#a", "http://x.org/#b", `the fragments differ: "a" and "b"` + fragment},
 		{"http://x.org/", "http://x.org/#", "one URL has a fragment and the other has none" + fragment},
 		{"HTTP://X.org:80", "http://x.org/", ""},
+		// A port beyond 65535 is kept as written (rule 5): the parts
+		// compare equal, the forms do not.
+		{"http://h:70000/", "http://h:070000/", `the normalized forms differ: "http://h:70000/" and "http://h:070000/"`},
 	} {
 		a, b := mustParse(t, tc[0]), mustParse(t, tc[1])
 		if got := Diff(a, b); got != tc[2] {
