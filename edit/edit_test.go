@@ -121,6 +121,10 @@ func TestQueryPairs(t *testing.T) {
 		{"http://h/p?utm_a=x#f", "trim", "utm_*", "http://h/p#f"}, // no pair left: no "?"
 		{"https://h/p?id=1&id=2", "trim", "id", "https://h/p"},    // RFC 1808 §2.4.4 query
 		{"http://h/p?x=1", "trim", "y", "http://h/p?x=1"},
+		{"http://h/?b&a", "sort", "", "http://h/?a&b"}, // two pairs are sorted
+		{"http://h/?b", "sort", "", "http://h/?b"},
+		{"http://h/?utm&utmost=1&ut=2", "trim", "utm*", "http://h/?ut=2"}, // "utm*" matches "utm" itself
+		{"foo://h/?q=1", "trim", "q", "foo://h/"},
 	} {
 		u := mustParse(t, tc.url)
 		var got rfc1738.URL
