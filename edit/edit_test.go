@@ -33,20 +33,20 @@ func TestExpand(t *testing.T) {
 		{"ftp://h/a?b;type=i", "{path}|{query}", "/a?b;type=i|"}, // §3.2.2: no searchpart in ftp
 		{"news:comp.x", "{path}|{query}|{host}", "comp.x||"},
 	} {
-		got, err := Expand(mustParse(t, tc.url), tc.tmpl)
+		got, err := expand(t, mustParse(t, tc.url), tc.tmpl, nil)
 		if err != nil || got != tc.want {
 			t.Errorf("Expand(%s, %q) = %q, %v; want %q", tc.url, tc.tmpl, got, err, tc.want)
 		}
 	}
 	// Another scheme's part is empty (one template for mixed lists); a
 	// name no scheme has is an error.
-	if got, err := Expand(mustParse(t, "http://h/"), "[{ftp.type}]"); err != nil || got != "[]" {
+	if got, err := expand(t, mustParse(t, "http://h/"), "[{ftp.type}]", nil); err != nil || got != "[]" {
 		t.Errorf("an ftp part of an http URL: %q, %v", got, err)
 	}
-	if _, err := Expand(mustParse(t, "http://h/"), "{ftp.typo}"); !errors.Is(err, ErrUnknownPart) {
+	if _, err := expand(t, mustParse(t, "http://h/"), "{ftp.typo}", nil); !errors.Is(err, ErrUnknownPart) {
 		t.Errorf("an unknown part: %v", err)
 	}
-	if _, err := Expand(mustParse(t, "http://h/"), "{host"); err == nil {
+	if _, err := expand(t, mustParse(t, "http://h/"), "{host", nil); err == nil {
 		t.Error("an unclosed brace expanded")
 	}
 }
@@ -121,6 +121,10 @@ func TestQueryPairs(t *testing.T) {
 		{"http://h/p?utm_a=x#f", "trim", "utm_*", "http://h/p#f"}, // no pair left: no "?"
 		{"https://h/p?id=1&id=2", "trim", "id", "https://h/p"},    // RFC 1808 §2.4.4 query
 		{"http://h/p?x=1", "trim", "y", "http://h/p?x=1"},
+		{"http://h/?b&a", "sort", "", "http://h/?a&b"}, // two pairs are sorted
+		{"http://h/?b", "sort", "", "http://h/?b"},
+		{"http://h/?utm&utmost=1&ut=2", "trim", "utm*", "http://h/?ut=2"}, // "utm*" matches "utm" itself
+		{"foo://h/?q=1", "trim", "q", "foo://h/"},
 	} {
 		u := mustParse(t, tc.url)
 		var got rfc1738.URL

@@ -266,12 +266,17 @@ func set(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 		switch name {
 		case "database":
 			b.Database = value
+		// §3.9: a search or a document, not both; setting a part of one
+		// drops the other's.
 		case "search":
-			b.Search, b.HasSearch, b.IsDocument = value, true, false
+			b.Search, b.HasSearch = value, true
+			b.Type, b.Path, b.IsDocument = "", "", false
 		case "wtype":
-			b.Type, b.IsDocument, b.HasSearch = value, true, false
+			b.Type, b.IsDocument = value, true
+			b.Search, b.HasSearch = "", false
 		case "wpath":
-			b.Path, b.IsDocument, b.HasSearch = value, true, false
+			b.Path, b.IsDocument = value, true
+			b.Search, b.HasSearch = "", false
 		}
 		p, err := builtPath(b, "wais")
 		if err != nil {
