@@ -3,13 +3,21 @@ package mirror
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/internal/testserver"
 	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
 
@@ -288,5 +296,353 @@ func TestDeleteGone(t *testing.T) {
 	r.deleteGone("missing", nameSet{})
 	if st := r.snapshot(); st.Deleted != 0 || st.Failed != 0 {
 		t.Errorf("deleted %d, failed %d", st.Deleted, st.Failed)
+	}
+}
+
+// TestListedWhole: deletions follow only a listing read whole; one cut
+// short, or with a line not understood, has its deletions skipped, and
+// the log says which.
+func TestListedWhole(t *testing.T) {
+	entry := func(errs ...error) *access.Entries {
+		i := 0
+		return access.NewEntries(func() (access.Entry, error) {
+			if i < len(errs) {
+				i++
+				return access.Entry{}, errs[i-1]
+			}
+			return access.Entry{}, io.EOF
+		}, nil)
+	}
+	for _, tt := range []struct {
+		name  string
+		ents  *access.Entries
+		whole bool
+		why   string
+	}{
+		{"whole", entry(), true, ""},
+		{"cut short", entry(errors.New("connection reset")), false, "(it was cut short)"},
+		{"unreadable line", entry(&access.LineError{Line: "?", Reason: "no name"}), false, "(unreadable lines)"},
+	} {
+		r, _, log := decideRun(t, Options{})
+		for _, err := tt.ents.Next(); err == nil || errors.As(err, new(*access.LineError)); _, err = tt.ents.Next() {
+		}
+		tt.ents.Close()
+		if got := r.listedWhole(tt.ents, "pub"); got != tt.whole {
+			t.Errorf("%s: listedWhole = %v", tt.name, got)
+		}
+		skipped := 0
+		if !tt.whole {
+			skipped = 1
+		}
+		if st := r.snapshot(); st.DeletesSkipped != skipped {
+			t.Errorf("%s: %d deletions skipped, want %d", tt.name, st.DeletesSkipped, skipped)
+		}
+		if !strings.Contains(log.String(), tt.why) || tt.whole && log.Len() > 0 {
+			t.Errorf("%s: log %q, want %q", tt.name, log, tt.why)
+		}
+		if !tt.whole && !strings.Contains(log.String(), "deletions skipped in pub") {
+			t.Errorf("%s: log %q", tt.name, log)
+		}
+	}
+}
+
+// TestLocalSegment: a remote name is a local one as it is, but for "%",
+// control octets and DEL, written %XX, and the names "." and ".."; two
+// remote names never give one local name.
+func TestLocalSegment(t *testing.T) {
+	for in, want := range map[string]string{
+		"a b~!":      "a b~!",
+		".":          "%2E",
+		"..":         "%2E%2E",
+		"...":        "...",
+		".x":         ".x",
+		"100%":       "100%25",
+		"%41":        "%2541",
+		"a\x1fb\x7f": "a%1Fb%7F",
+		"\x00":       "%00",
+		"x\x01y%z":   "x%01y%25z",
+		"東京":         "東京",
+		"":           "",
+	} {
+		if got := localSegment(in); got != want {
+			t.Errorf("localSegment(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := localDir([]string{"a", "..", "b%", "c"}); got != "a/%2E%2E/b%25/c" {
+		t.Errorf("localDir = %q", got)
+	}
+	for c := range 256 {
+		want := c == '%' || c < 0x20 || c == 0x7f
+		if needsPercent(byte(c)) != want {
+			t.Errorf("needsPercent(%#x) = %v", c, !want)
+		}
+	}
+}
+
+// TestManifestDryRunRecord: a record added where no line can be written
+// (a dry run) is known by its size and time, but is not read back from
+// any line of the file; and a compaction closes the reading handle.
+func TestManifestDryRunRecord(t *testing.T) {
+	dir := t.TempDir()
+	// The first line starts with a space: a line read one byte in would
+	// be a record of "x".
+	os.WriteFile(filepath.Join(dir, ManifestName), []byte(` {"url":"ftp://h/old","path":"x","size":1}`+"\n"), 0o644)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	m, err := loadManifest(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec, ok := m.read("x"); !ok || rec.URL != "ftp://h/old" {
+		t.Fatalf("read(x) = %+v, %v", rec, ok)
+	}
+	m.add(Record{URL: "ftp://h/new", Path: "x", Size: 2})
+	if size, _, ok := m.stat("x"); !ok || size != 2 {
+		t.Errorf("stat(x) = %d, %v", size, ok)
+	}
+	if rec, ok := m.read("x"); ok {
+		t.Errorf("a record not written read back as %+v", rec)
+	}
+	if err := m.open(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.compact(); err != nil || m.r != nil || m.f != nil {
+		t.Errorf("compact = %v; handles left open: %v, %v", err, m.r != nil, m.f != nil)
+	}
+}
+
+// TestMirrorManifestUnwritable: a run whose manifest cannot be written at
+// its end fails, though every item went through.
+func TestMirrorManifestUnwritable(t *testing.T) {
+	fake := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
+		if string(req) == "/menu\r\n" {
+			return testserver.GopherReply{Reply: gopherMenu(addr, "0 /a")}
+		}
+		return testserver.GopherReply{Reply: []byte("a")}
+	})
+	dir := filepath.Join(t.TempDir(), "m")
+	var once sync.Once
+	opt := Options{Parallel: 1, Progress: func(st Stats) {
+		// Once the document is saved, the folder goes: the manifest
+		// can be neither appended to nor rewritten.
+		if st.Fetched > 0 {
+			once.Do(func() { os.RemoveAll(dir) })
+		}
+	}}
+	_, err := Mirror(context.Background(), "gopher://"+fake.Addr+"/1/menu", dir, opt)
+	if err == nil || !strings.Contains(err.Error(), "write manifest") {
+		t.Errorf("Mirror = %v, want a write manifest error", err)
+	}
+}
+
+// askReader serves n bytes and records how many each Read asked for.
+type askReader struct {
+	n     int
+	chunk int // the most one Read gives; 0 for no bound
+	asks  []int
+}
+
+func (a *askReader) Read(p []byte) (int, error) {
+	a.asks = append(a.asks, len(p))
+	if len(a.asks) > 100 {
+		return 0, errors.New("asked 100 times: a read loop")
+	}
+	if a.n == 0 {
+		return 0, io.EOF
+	}
+	k := min(len(p), a.n)
+	if a.chunk > 0 {
+		k = min(k, a.chunk)
+	}
+	a.n -= k
+	return k, nil
+}
+
+// TestLimitedReads: a transfer is passed through untouched when no limit
+// applies; under --max-size (the item's size) or --max-total (the run's
+// bytes) a read asks for at most one byte past what is left, so an exact
+// fit ends without error and the first byte too many stops the transfer
+// with ErrLimit, one byte past the limit at most.
+func TestLimitedReads(t *testing.T) {
+	src := &askReader{n: 10}
+	if r := (&run{}).limited(src, 0); r != io.Reader(src) {
+		t.Errorf("no limit: the body is wrapped")
+	}
+	for _, c := range []struct {
+		name         string
+		size, total  int64
+		arrived      int64
+		body         int
+		read         int
+		err          bool
+		firstAsk     int
+		arrivedAfter int64
+	}{
+		{name: "size exact", size: 10, body: 10, read: 10, firstAsk: 11},
+		{name: "size short", size: 10, body: 4, read: 4, firstAsk: 11},
+		{name: "size over", size: 10, body: 50, read: 11, err: true, firstAsk: 11},
+		{name: "total exact", total: 10, body: 10, read: 10, firstAsk: 11, arrivedAfter: 10},
+		{name: "total over", total: 10, body: 50, read: 11, err: true, firstAsk: 11, arrivedAfter: 11},
+		{name: "total partly used", total: 10, arrived: 6, body: 50, read: 5, err: true, firstAsk: 5, arrivedAfter: 11},
+		{name: "total used up", total: 10, arrived: 10, body: 50, read: 1, err: true, firstAsk: 1, arrivedAfter: 11},
+		{name: "total past", total: 10, arrived: 12, body: 50, read: 1, err: true, firstAsk: 1, arrivedAfter: 13},
+		{name: "size under total", size: 4, total: 10, body: 50, read: 5, err: true, firstAsk: 5},
+		{name: "total under size", size: 10, total: 3, body: 50, read: 4, err: true, firstAsk: 4, arrivedAfter: 4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &run{opt: Options{MaxSize: c.size, MaxTotal: c.total}}
+			r.arrived.Store(c.arrived)
+			src := &askReader{n: c.body}
+			got, err := io.ReadAll(io.LimitReader(r.limited(src, c.size), 1<<20))
+			if len(got) != c.read || (err != nil) != c.err || c.err && !errors.Is(err, ErrLimit) {
+				t.Errorf("read %d bytes, %v; want %d, error %v", len(got), err, c.read, c.err)
+			}
+			if len(src.asks) == 0 || src.asks[0] != c.firstAsk {
+				t.Errorf("reads asked for %v, want %d first", src.asks, c.firstAsk)
+			}
+			if r.arrived.Load() != c.arrivedAfter {
+				t.Errorf("%d bytes counted arrived, want %d", r.arrived.Load(), c.arrivedAfter)
+			}
+			if c.err && c.size > 0 && c.size < c.total+c.arrived && !strings.Contains(err.Error(), "--max-size") ||
+				c.err && c.size == 0 && !strings.Contains(err.Error(), "--max-total") {
+				t.Errorf("error %q names the wrong limit", err)
+			}
+		})
+	}
+}
+
+// TestLimitedAsks: read by read, a limited transfer asks for one byte
+// more than either limit leaves, whichever is less, counting what each
+// read gave.
+func TestLimitedAsks(t *testing.T) {
+	for _, c := range []struct {
+		size, total int64
+		asks        []int
+		read        int
+	}{
+		{size: 10, asks: []int{11, 8, 5, 2}, read: 11},
+		{total: 10, asks: []int{11, 8, 5, 2}, read: 11},
+		{size: 10, total: 6, asks: []int{7, 4, 1}, read: 7},
+		{size: 6, total: 10, asks: []int{7, 4, 1}, read: 7},
+	} {
+		r := &run{opt: Options{MaxSize: c.size, MaxTotal: c.total}}
+		src := &askReader{n: 50, chunk: 3}
+		got, err := io.ReadAll(r.limited(src, c.size))
+		if len(got) != c.read || !errors.Is(err, ErrLimit) || !slices.Equal(src.asks, c.asks) {
+			t.Errorf("size %d, total %d: read %d, %v, asked %v; want %d, ErrLimit, asked %v", c.size, c.total, len(got), err, src.asks, c.read, c.asks)
+		}
+	}
+}
+
+// TestWalkerListsAhead: a directory waiting is listed before the files
+// only while fewer than listAhead files wait; at listAhead the next file
+// goes first. The files go first in, first out; the directories deepest
+// (last added) first.
+func TestWalkerListsAhead(t *testing.T) {
+	var got []string
+	mark := func(s string) job {
+		return func(context.Context, *watchdog.Watchdog) { got = append(got, s) }
+	}
+	w := newWalker()
+	for i := range listAhead {
+		w.addFile(mark("f" + strconv.Itoa(i)))
+	}
+	w.addDir(mark("d1"))
+	w.addDir(mark("d2"))
+	// next, but a walker that would wait for ever fails the test.
+	next := func() job {
+		c := make(chan job, 1)
+		go func() { c <- w.next() }()
+		select {
+		case j := <-c:
+			return j
+		case <-time.After(5 * time.Second):
+			t.Fatal("the walker waits for ever")
+			return nil
+		}
+	}
+	take := func() {
+		j := next()
+		if j == nil {
+			t.Fatal("the walk ended early")
+		}
+		j(nil, nil)
+		w.finished()
+	}
+	take() // listAhead files wait: a file first
+	take() // listAhead-1: the last directory added
+	take() // still fewer: the other directory
+	take() // none left: a file
+	if want := []string{"f0", "d2", "d1", "f1"}; !slices.Equal(got, want) {
+		t.Errorf("taken %v, want %v", got, want)
+	}
+	for range listAhead - 2 {
+		take()
+	}
+	if j := next(); j != nil {
+		t.Errorf("a job after the last one")
+	}
+	if got[len(got)-1] != "f"+strconv.Itoa(listAhead-1) || len(w.files) != 0 || w.head != 0 {
+		t.Errorf("last taken %s; queue %d slots from %d", got[len(got)-1], len(w.files), w.head)
+	}
+}
+
+// TestMirrorIdleBound: Options.IdleTimeout, when set, is the bound of a
+// stalled item (not DefaultIdleTimeout); the run gives up on the item and
+// goes on. A cancelled run ends with the context's error.
+func TestMirrorIdleBound(t *testing.T) {
+	fake := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
+		switch string(req) {
+		case "/menu\r\n":
+			return testserver.GopherReply{Reply: gopherMenu(addr, "9 /one", "9 /two")}
+		case "/one\r\n":
+			return testserver.GopherReply{Reply: []byte("partial"), Hold: true}
+		}
+		return testserver.GopherReply{Reply: []byte("whole item")}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, err := Mirror(ctx, "gopher://"+fake.Addr+"/1/menu", t.TempDir(), Options{Parallel: 1, IdleTimeout: 200 * time.Millisecond})
+	if err != nil || st.Failed != 1 || st.Fetched != 2 {
+		t.Errorf("Mirror = %+v, %v; want the stalled item given up after 200ms", st, err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	if _, err := Mirror(ctx, "gopher://"+fake.Addr+"/1/menu", t.TempDir(), Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled run: %v", err)
+	}
+}
+
+// TestMirrorCancelledDeleting: a run cancelled after its listings, while
+// it deletes what they no longer name, ends with the context's error.
+func TestMirrorCancelledDeleting(t *testing.T) {
+	var gone atomic.Bool
+	fake := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
+		if string(req) == "/menu\r\n" {
+			if gone.Load() {
+				return testserver.GopherReply{Reply: gopherMenu(addr, "0 /a")}
+			}
+			return testserver.GopherReply{Reply: gopherMenu(addr, "0 /a", "0 /b")}
+		}
+		return testserver.GopherReply{Reply: []byte("item")}
+	})
+	dir := t.TempDir()
+	url := "gopher://" + fake.Addr + "/1/menu"
+	if _, err := Mirror(context.Background(), url, dir, Options{Parallel: 1}); err != nil {
+		t.Fatal(err)
+	}
+	gone.Store(true)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, err := Mirror(ctx, url, dir, Options{Parallel: 1, Delete: true, Progress: func(st Stats) {
+		if st.Deleted > 0 {
+			cancel()
+		}
+	}})
+	if st.Deleted != 1 || !errors.Is(err, context.Canceled) {
+		t.Errorf("Mirror = %+v, %v; want b deleted, then context.Canceled", st, err)
 	}
 }

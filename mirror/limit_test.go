@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,74 +94,5 @@ func TestMirrorGopherMenuTooLarge(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "big")); err == nil {
 		t.Errorf("something of the menu was saved")
-	}
-}
-
-// askReader serves n bytes and records how many each Read asked for.
-type askReader struct {
-	n    int
-	asks []int
-}
-
-func (a *askReader) Read(p []byte) (int, error) {
-	a.asks = append(a.asks, len(p))
-	if a.n == 0 {
-		return 0, io.EOF
-	}
-	k := min(len(p), a.n)
-	a.n -= k
-	return k, nil
-}
-
-// TestLimitedReads: a transfer is passed through untouched when no limit
-// applies; under --max-size (the item's size) or --max-total (the run's
-// bytes) a read asks for at most one byte past what is left, so an exact
-// fit ends without error and the first byte too many stops the transfer
-// with ErrLimit, one byte past the limit at most.
-func TestLimitedReads(t *testing.T) {
-	src := &askReader{n: 10}
-	if r := (&run{}).limited(src, 0); r != io.Reader(src) {
-		t.Errorf("no limit: the body is wrapped")
-	}
-	for _, c := range []struct {
-		name         string
-		size, total  int64
-		arrived      int64
-		body         int
-		read         int
-		err          bool
-		firstAsk     int
-		arrivedAfter int64
-	}{
-		{name: "size exact", size: 10, body: 10, read: 10, firstAsk: 11},
-		{name: "size short", size: 10, body: 4, read: 4, firstAsk: 11},
-		{name: "size over", size: 10, body: 50, read: 11, err: true, firstAsk: 11},
-		{name: "total exact", total: 10, body: 10, read: 10, firstAsk: 11, arrivedAfter: 10},
-		{name: "total over", total: 10, body: 50, read: 11, err: true, firstAsk: 11, arrivedAfter: 11},
-		{name: "total partly used", total: 10, arrived: 6, body: 50, read: 5, err: true, firstAsk: 5, arrivedAfter: 11},
-		{name: "total used up", total: 10, arrived: 10, body: 50, read: 1, err: true, firstAsk: 1, arrivedAfter: 11},
-		{name: "total past", total: 10, arrived: 12, body: 50, read: 1, err: true, firstAsk: 1, arrivedAfter: 13},
-		{name: "size under total", size: 4, total: 10, body: 50, read: 5, err: true, firstAsk: 5},
-		{name: "total under size", size: 10, total: 3, body: 50, read: 4, err: true, firstAsk: 4, arrivedAfter: 4},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			r := &run{opt: Options{MaxSize: c.size, MaxTotal: c.total}}
-			r.arrived.Store(c.arrived)
-			src := &askReader{n: c.body}
-			got, err := io.ReadAll(io.LimitReader(r.limited(src, c.size), 1<<20))
-			if len(got) != c.read || (err != nil) != c.err || c.err && !errors.Is(err, ErrLimit) {
-				t.Errorf("read %d bytes, %v; want %d, error %v", len(got), err, c.read, c.err)
-			}
-			if len(src.asks) == 0 || src.asks[0] != c.firstAsk {
-				t.Errorf("reads asked for %v, want %d first", src.asks, c.firstAsk)
-			}
-			if r.arrived.Load() != c.arrivedAfter {
-				t.Errorf("%d bytes counted arrived, want %d", r.arrived.Load(), c.arrivedAfter)
-			}
-			if c.err && c.size > 0 && c.size < c.total+c.arrived && !strings.Contains(err.Error(), "--max-size") ||
-				c.err && c.size == 0 && !strings.Contains(err.Error(), "--max-total") {
-				t.Errorf("error %q names the wrong limit", err)
-			}
-		})
 	}
 }

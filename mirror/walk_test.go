@@ -4,8 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -197,46 +195,5 @@ func TestManifestLongLine(t *testing.T) {
 	}
 	if err := m.compact(); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestWalkerListsAhead: a directory waiting is listed before the files
-// only while fewer than listAhead files wait; at listAhead the next file
-// goes first. The files go first in, first out; the directories deepest
-// (last added) first.
-func TestWalkerListsAhead(t *testing.T) {
-	var got []string
-	mark := func(s string) job {
-		return func(context.Context, *watchdog.Watchdog) { got = append(got, s) }
-	}
-	w := newWalker()
-	for i := range listAhead {
-		w.addFile(mark("f" + strconv.Itoa(i)))
-	}
-	w.addDir(mark("d1"))
-	w.addDir(mark("d2"))
-	take := func() {
-		j := w.next()
-		if j == nil {
-			t.Fatal("the walk ended early")
-		}
-		j(nil, nil)
-		w.finished()
-	}
-	take() // listAhead files wait: a file first
-	take() // listAhead-1: the last directory added
-	take() // still fewer: the other directory
-	take() // none left: a file
-	if want := []string{"f0", "d2", "d1", "f1"}; !slices.Equal(got, want) {
-		t.Errorf("taken %v, want %v", got, want)
-	}
-	for range listAhead - 2 {
-		take()
-	}
-	if j := w.next(); j != nil {
-		t.Errorf("a job after the last one")
-	}
-	if got[len(got)-1] != "f"+strconv.Itoa(listAhead-1) || len(w.files) != 0 || w.head != 0 {
-		t.Errorf("last taken %s; queue %d slots from %d", got[len(got)-1], len(w.files), w.head)
 	}
 }
