@@ -1,7 +1,11 @@
 package linkcheck_test
 
 import (
+	"bufio"
+	"io"
+	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -37,6 +41,65 @@ func TestFTPTransientCodes(t *testing.T) {
 		mu.Unlock()
 		if st != linkcheck.Broken || n != tries {
 			t.Errorf("SIZE answered %d: %s, %q, asked %d times; want broken, asked %d times", code, st, detail, n, tries)
+		}
+	}
+}
+
+// TestMailtoTransient: RFC 5321 §4.2.1: a relay's 4yz to RCPT TO is
+// transient, tried again; its 5yz is permanent, tried once.
+func TestMailtoTransient(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var mu sync.Mutex
+	rcpts := map[string]int{}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(10 * time.Second))
+				r := bufio.NewReader(c)
+				io.WriteString(c, "220 relay ESMTP\r\n")
+				for {
+					line, err := r.ReadString('\n')
+					if err != nil {
+						return
+					}
+					cmd := strings.ToUpper(strings.TrimSpace(line))
+					switch {
+					case strings.HasPrefix(cmd, "RCPT TO:<"):
+						addr := strings.TrimSuffix(strings.TrimPrefix(cmd, "RCPT TO:<"), ">")
+						mu.Lock()
+						rcpts[addr]++
+						mu.Unlock()
+						code := addr[:3]
+						io.WriteString(c, code+" "+code[:1]+".0.0 as asked\r\n")
+					case cmd == "QUIT":
+						io.WriteString(c, "221 bye\r\n")
+						return
+					default:
+						io.WriteString(c, "250 ok\r\n")
+					}
+				}
+			}()
+		}
+	}()
+	k := newChecker(t)
+	k.SMTPRelay = ln.Addr().String()
+	k.Retries, k.Backoff = 2, time.Millisecond
+	for code, tries := range map[string]int{"450": 3, "421": 3, "550": 1} {
+		st, detail := k.Check(testCtx(t), "mailto:"+code+"@example.org")
+		mu.Lock()
+		n := rcpts[code+"@EXAMPLE.ORG"]
+		mu.Unlock()
+		if st != linkcheck.Broken || n != tries {
+			t.Errorf("RCPT TO answered %s: %s, %q, asked %d times; want broken, %d times", code, st, detail, n, tries)
 		}
 	}
 }

@@ -196,6 +196,16 @@ func TestCacheAge(t *testing.T) {
 	}
 }
 
+// TestCacheCorrupt: a cache line that is not a verdict is an error
+// naming the file and the line.
+func TestCacheCorrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cache")
+	os.WriteFile(path, []byte(`{"key":"a","result":"ok"}`+"\n"+`{"key":`+"\n"), 0o644)
+	if _, err := OpenCache(path, 0); err == nil || !strings.HasPrefix(err.Error(), path+":2: ") {
+		t.Errorf("OpenCache = %v, want an error at %s:2", err, path)
+	}
+}
+
 // TestStatusNames: each verdict reads and writes its name; another value
 // is printed as a number and refused as a name.
 func TestStatusNames(t *testing.T) {
