@@ -646,3 +646,36 @@ func TestMirrorCancelledDeleting(t *testing.T) {
 		t.Errorf("Mirror = %+v, %v; want b deleted, then context.Canceled", st, err)
 	}
 }
+
+// TestWalkerQueueCompacted: the files queue is emptied when its last file
+// is taken, and moved to its start once 1024 files or more were taken
+// from it and they are at least half of it; not before.
+func TestWalkerQueueCompacted(t *testing.T) {
+	nop := func(context.Context, *watchdog.Watchdog) {}
+	for _, tt := range []struct {
+		files, take int
+		head, left  int // w.head and len(w.files) after
+	}{
+		{2, 1, 1, 2},
+		{2, 2, 0, 0},
+		{2000, 1023, 1023, 2000},
+		{2000, 1024, 0, 976},
+		{2048, 1024, 0, 1024},
+		{2049, 1024, 1024, 2049},
+		{2049, 1025, 0, 1024},
+	} {
+		w := newWalker()
+		for range tt.files {
+			w.addFile(nop)
+		}
+		for range tt.take {
+			if w.next() == nil {
+				t.Fatal("the walk ended early")
+			}
+			w.finished()
+		}
+		if w.head != tt.head || len(w.files) != tt.left {
+			t.Errorf("%d files, %d taken: head %d of %d; want %d of %d", tt.files, tt.take, w.head, len(w.files), tt.head, tt.left)
+		}
+	}
+}
