@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/rfc1738/rfc1738/access"
 )
 
 // site serves /robots.txt (robots, or 404 when empty), /ok, /private
@@ -176,5 +178,71 @@ func TestRunRobots(t *testing.T) {
 	}
 	if rs := r.Results(); rs[0].Status != Skipped || !strings.HasPrefix(rs[0].Detail, "robots.txt answered 503 Service Unavailable: a server error disallows the whole site") {
 		t.Errorf("%+v", rs)
+	}
+}
+
+// TestRunDefaults: a Run without a Checker makes one; a Checker without
+// PerHost takes the Run's; one with its own keeps it. A Checker without a
+// Client makes one and keeps PerHost ftp logins per host (2 when zero),
+// which Close ends; a Client with its own FTPPool keeps it.
+func TestRunDefaults(t *testing.T) {
+	r := &Run{PerHost: 3}
+	if err := r.Check(context.Background()); err != nil || r.Checker == nil || r.Checker.PerHost != 3 {
+		t.Fatalf("Check = %v; Checker %+v", err, r.Checker)
+	}
+	r.Checker.Close()
+	k := &Checker{PerHost: 1}
+	r = &Run{PerHost: 3, Checker: k}
+	if err := r.Check(context.Background()); err != nil || r.Checker != k || k.PerHost != 1 {
+		t.Errorf("Check = %v; Checker %p (want %p), PerHost %d", err, r.Checker, k, k.PerHost)
+	}
+	k = &Checker{}
+	if st, _ := k.Check(context.Background(), "file:///nonexistent/rfc1738-linkcheck"); st != Broken {
+		t.Errorf("a zero Checker: %s", st)
+	}
+	if k.Client == nil || k.PerHost != 2 || k.logins == nil || k.Client.FTPPool == nil {
+		t.Errorf("a zero Checker after use: client %v, PerHost %d, logins %v", k.Client != nil, k.PerHost, k.logins != nil)
+	}
+	if err := k.Close(); err != nil {
+		t.Errorf("Close = %v", err)
+	}
+	c := access.NewClient()
+	pool := c.KeepFTPLogins(1, false)
+	defer pool.Close()
+	k = &Checker{Client: c}
+	if err := k.Close(); err != nil || k.logins != nil {
+		t.Errorf("a Client with its own pool: Close = %v, logins %v", err, k.logins != nil)
+	}
+}
+
+// TestRunCachedPageFollowed: in a recursive run, a page whose verdict
+// comes from the cache is read all the same, and its links are checked.
+func TestRunCachedPageFollowed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<a href="/next">next</a>`))
+		case "/next":
+			w.Write([]byte("here"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	c, err := OpenCache(filepath.Join(t.TempDir(), "cache"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for run := range 2 {
+		r := &Run{Checker: loopbackChecker(t), Depth: 1, NoRobots: true, Cache: c}
+		r.Add(srv.URL+"/", Place{})
+		if err := r.Check(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		rs := r.Results()
+		if len(rs) != 2 || rs[0].Cached != (run == 1) || rs[1].URL != srv.URL+"/next" || rs[1].Status != OK {
+			t.Errorf("run %d: %+v; want the page (cached the second time) and its link", run, rs)
+		}
 	}
 }
