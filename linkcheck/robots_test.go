@@ -69,6 +69,8 @@ var robotsTests = []struct {
 	// §2.2.2: between an allow and a disallow of the same length, allow.
 	{"User-agent: *\nDisallow: /a\nAllow: /a\n", "x", "/a", true},
 	{"User-agent: *\nDisallow: /a*\nAllow: /a\n", "x", "/ab", false},
+	{"User-agent: *\nAllow: /a\nDisallow: /a\n", "x", "/a", true},
+	{"User-agent: *\nAllow: /a\nDisallow: /ab\n", "x", "/ab", false},
 	// §2.2.2: "/robots.txt" is always allowed.
 	{"User-agent: *\nDisallow: /\n", "x", "/robots.txt", true},
 	{"User-agent: *\nDisallow: /\n", "x", "/index.html", false},
@@ -205,6 +207,27 @@ func TestRobotsNormalize(t *testing.T) {
 		want := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.ContainsRune("-._~", rune(c))
 		if isUnreserved(byte(c)) != want {
 			t.Errorf("isUnreserved(%#x) = %v", c, !want)
+		}
+	}
+}
+
+// TestRobotsToken: §2.2.1: a user-agent line names its product token,
+// letters, "_" and "-", lower case; "*" is the group of every crawler.
+func TestRobotsToken(t *testing.T) {
+	for in, want := range map[string]string{
+		"Foo-Bar_baz/1.0": "foo-bar_baz",
+		"AZaz":            "azaz",
+		"a`b":             "a",
+		"a{b":             "a",
+		"a@b":             "a",
+		"a[b":             "a",
+		"a0":              "a",
+		"*bot":            "*",
+		"":                "",
+		"-_":              "-_",
+	} {
+		if got := robotsToken(in); got != want {
+			t.Errorf("robotsToken(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
