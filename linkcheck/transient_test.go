@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -102,4 +104,32 @@ func TestMailtoTransient(t *testing.T) {
 			t.Errorf("RCPT TO answered %s: %s, %q, asked %d times; want broken, %d times", code, st, detail, n, tries)
 		}
 	}
+}
+
+// TestGatewayBody: §4: a gateway's answer is ok when its first byte
+// comes, or when it is empty; an answer cut before its first byte is
+// broken.
+func TestGatewayBody(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.Contains(r.URL.RawQuery, "empty"):
+			w.WriteHeader(http.StatusOK)
+		case strings.Contains(r.URL.RawQuery, "cut"):
+			c, _, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				return
+			}
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n")
+			c.Close()
+		default:
+			w.Write([]byte("found"))
+		}
+	}))
+	defer srv.Close()
+	k := newChecker(t)
+	k.Client.Gateways = map[string]string{"prospero": srv.URL + "/fetch?url={url}"}
+	checkAll(t, k, []verdict{
+		{"prospero://host.dom//pros/empty", linkcheck.OK, "through the prospero gateway"},
+		{"prospero://host.dom//pros/cut", linkcheck.Broken, "EOF"},
+	})
 }
