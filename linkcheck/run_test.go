@@ -76,6 +76,9 @@ func TestRunCounts(t *testing.T) {
 	if len(rs) != 4 || r.Total() != 4 {
 		t.Fatalf("%d results, total %d", len(rs), r.Total())
 	}
+	if &r.Results()[0] != &rs[0] {
+		t.Errorf("every URL checked: Results is a copy, not the run's own slice")
+	}
 	want := []struct {
 		status Status
 		scheme string
