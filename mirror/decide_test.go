@@ -514,6 +514,24 @@ func TestLimitedReads(t *testing.T) {
 	}
 }
 
+// TestLimitedSmallReads: a read that asks for no more than is left (one
+// byte past the limit included) is passed on as it is.
+func TestLimitedSmallReads(t *testing.T) {
+	for _, c := range []struct{ size, total int64 }{{10, 0}, {0, 10}, {10, 10}} {
+		r := &run{opt: Options{MaxSize: c.size, MaxTotal: c.total}}
+		src := &askReader{n: 50}
+		l := r.limited(src, c.size)
+		var errs []error
+		for _, n := range []int{4, 6, 5} {
+			_, err := l.Read(make([]byte, n))
+			errs = append(errs, err)
+		}
+		if !slices.Equal(src.asks, []int{4, 6, 1}) || errs[0] != nil || errs[1] != nil || !errors.Is(errs[2], ErrLimit) {
+			t.Errorf("size %d, total %d: reads of 4, 6, 5 bytes asked %v, errors %v; want 4, 6, 1 and ErrLimit last", c.size, c.total, src.asks, errs)
+		}
+	}
+}
+
 // TestLimitedAsks: read by read, a limited transfer asks for one byte
 // more than either limit leaves, whichever is less, counting what each
 // read gave.
