@@ -1,8 +1,16 @@
 package linkcheck
 
 import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access"
 )
 
 // rfc9309Simple is the example of RFC 9309 §5.1, as the RFC gives it.
@@ -61,6 +69,8 @@ var robotsTests = []struct {
 	// §2.2.2: between an allow and a disallow of the same length, allow.
 	{"User-agent: *\nDisallow: /a\nAllow: /a\n", "x", "/a", true},
 	{"User-agent: *\nDisallow: /a*\nAllow: /a\n", "x", "/ab", false},
+	{"User-agent: *\nAllow: /a\nDisallow: /a\n", "x", "/a", true},
+	{"User-agent: *\nAllow: /a\nDisallow: /ab\n", "x", "/ab", false},
 	// §2.2.2: "/robots.txt" is always allowed.
 	{"User-agent: *\nDisallow: /\n", "x", "/robots.txt", true},
 	{"User-agent: *\nDisallow: /\n", "x", "/index.html", false},
@@ -122,6 +132,102 @@ func TestRobotsMatch(t *testing.T) {
 	} {
 		if got := robotsMatch(tt.pattern, tt.path); got != tt.match {
 			t.Errorf("robotsMatch(%q, %q) = %v, want %v", tt.pattern, tt.path, got, tt.match)
+		}
+	}
+}
+
+// TestRobotsSizeLimit: RFC 9309 §2.5: a robots.txt is read to
+// MaxRobotsSize bytes; a line cut by the limit is not read, nor anything
+// after it. One of exactly MaxRobotsSize bytes is read whole, its last
+// line too.
+func TestRobotsSizeLimit(t *testing.T) {
+	head := "User-agent: *\nDisallow: /a\n"
+	filler := func(n int) string { return "#" + strings.Repeat("x", n-2) + "\n" }
+	// The limit falls inside "Disallow: /b...": kept, "/b" would match.
+	cut := "Disallow: /b"
+	over := head + filler(MaxRobotsSize-len(head)-len(cut)) + cut + "cdefgh\nDisallow: /z\n"
+	// Exactly the limit, the last line without its line end.
+	last := "Disallow: /z"
+	exact := head + filler(MaxRobotsSize-len(head)-len(last)) + last
+	if len(exact) != MaxRobotsSize || len(over) <= MaxRobotsSize {
+		t.Fatalf("sizes %d, %d", len(exact), len(over))
+	}
+	for _, tt := range []struct {
+		name, body string
+		allowed    map[string]bool
+	}{
+		{"over the limit", over, map[string]bool{"/a": false, "/bz": true, "/bcdefgh": true, "/z": true}},
+		{"at the limit", exact, map[string]bool{"/a": false, "/z": false, "/y": true}},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, tt.body)
+		}))
+		c := access.NewClient()
+		c.AllowAnyPort = true
+		k := &Checker{Client: c, Timeout: 5 * time.Second}
+		u, err := rfc1738.Parse(srv.URL + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules, err := k.fetchRobots(context.Background(), u)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		for p, want := range tt.allowed {
+			if got, rule := rules.allowed(p); got != want {
+				t.Errorf("%s: %s allowed = %v (%s), want %v", tt.name, p, got, rule, want)
+			}
+		}
+		k.Close()
+		srv.Close()
+	}
+}
+
+// TestRobotsNormalize: RFC 9309 §2.2.2 compares percent-normalized
+// octets: controls, space, DEL and octets past US-ASCII escaped, hex
+// digits upper case, unreserved characters (RFC 3986 §2.3) decoded, a
+// '%' not followed by two hex digits kept as it is.
+func TestRobotsNormalize(t *testing.T) {
+	for in, want := range map[string]string{
+		"/a b\x7f\x1f~":          "/a%20b%7F%1F~",
+		"/\x80\xff!":             "/%80%FF!",
+		"/%7e%41%5A%61%7A%30%39": "/~AZaz09",
+		"/%2d%2e%5f%2f%3f%40%60": "/-._%2F%3F%40%60",
+		"/%5b%7b%2F":             "/%5B%7B%2F",
+		"/%zz%4":                 "/%zz%4",
+		"/%41":                   "/A",
+		"%4":                     "%4",
+		"/!$&'()*+,;=:@":         "/!$&'()*+,;=:@",
+	} {
+		if got := robotsNormalize(in); got != want {
+			t.Errorf("robotsNormalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for c := range 256 {
+		want := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.ContainsRune("-._~", rune(c))
+		if isUnreserved(byte(c)) != want {
+			t.Errorf("isUnreserved(%#x) = %v", c, !want)
+		}
+	}
+}
+
+// TestRobotsToken: §2.2.1: a user-agent line names its product token,
+// letters, "_" and "-", lower case; "*" is the group of every crawler.
+func TestRobotsToken(t *testing.T) {
+	for in, want := range map[string]string{
+		"Foo-Bar_baz/1.0": "foo-bar_baz",
+		"AZaz":            "azaz",
+		"a`b":             "a",
+		"a{b":             "a",
+		"a@b":             "a",
+		"a[b":             "a",
+		"a0":              "a",
+		"*bot":            "*",
+		"":                "",
+		"-_":              "-_",
+	} {
+		if got := robotsToken(in); got != want {
+			t.Errorf("robotsToken(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

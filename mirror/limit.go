@@ -41,13 +41,11 @@ type limitReader struct {
 func (l *limitReader) Read(p []byte) (int, error) {
 	o := &l.r.opt
 	// Ask for one byte more than is left: an exact fit is no excess.
-	if l.size > 0 && int64(len(p)) > l.size-l.n+1 {
-		p = p[:l.size-l.n+1]
+	if l.size > 0 {
+		p = p[:min(int64(len(p)), l.size-l.n+1)]
 	}
 	if o.MaxTotal > 0 {
-		if left := o.MaxTotal - l.r.arrived.Load() + 1; int64(len(p)) > left {
-			p = p[:max(left, 1)]
-		}
+		p = p[:min(int64(len(p)), max(o.MaxTotal-l.r.arrived.Load()+1, 1))]
 	}
 	n, err := l.src.Read(p)
 	l.n += int64(n)

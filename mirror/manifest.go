@@ -126,12 +126,15 @@ func scanLines(f io.Reader, each func(off int64, line []byte, rec Record)) (int6
 		line, err := r.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
 			// A line longer than the buffer: no record is; skip it.
+			// Its bytes count only when it ends: a torn one at the end
+			// is cut off whole, like any torn line.
+			n := int64(len(line))
 			for err == bufio.ErrBufferFull {
-				off += int64(len(line))
 				line, err = r.ReadSlice('\n')
+				n += int64(len(line))
 			}
 			if err == nil {
-				off += int64(len(line))
+				off += n
 			}
 			continue
 		}

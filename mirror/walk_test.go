@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -146,5 +147,53 @@ func TestWalkerQueueReused(t *testing.T) {
 	}
 	if most.Load() > 4096 {
 		t.Errorf("the queue grew to %d slots for at most 11 waiting files", most.Load())
+	}
+}
+
+// TestManifestLongLine: a line longer than the reader's buffer is no
+// record and is skipped, and the lines after it are found at their true
+// offsets; such a line torn at the end of the file is cut off like any
+// torn line.
+func TestManifestLongLine(t *testing.T) {
+	dir := t.TempDir()
+	long := `{"url":"ftp://h/` + strings.Repeat("x", 100<<10) + `","path":"long","size":1}` + "\n"
+	a := `{"url":"ftp://h/a","path":"a","size":1}` + "\n"
+	torn := `{"url":"ftp://h/` + strings.Repeat("y", 100<<10)
+	os.WriteFile(filepath.Join(dir, ManifestName), []byte(a+long+a[:len(a)-1]+"\n"+torn), 0o644)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	m, err := loadManifest(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(len(a) + len(long) + len(a)); m.end != want {
+		t.Errorf("the whole lines end at %d, want %d", m.end, want)
+	}
+	if _, _, ok := m.stat("long"); ok {
+		t.Errorf("a line longer than the buffer was read as a record")
+	}
+	if rec, ok := m.read("a"); !ok || rec.URL != "ftp://h/a" {
+		t.Errorf("read(a) after the long line = %+v, %v", rec, ok)
+	}
+	if e := m.recs[keyOf("a")]; e.off != int64(len(a)+len(long)) {
+		t.Errorf("a's line at %d, want %d", e.off, len(a)+len(long))
+	}
+	// The next line appended starts a line of its own, and is read back.
+	if err := m.open(); err != nil {
+		t.Fatal(err)
+	}
+	m.add(Record{URL: "ftp://h/c", Path: "c", Size: 3})
+	again, err := loadManifest(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := again.stat("c"); !ok {
+		t.Errorf("the line appended after a torn long line is lost")
+	}
+	if err := m.compact(); err != nil {
+		t.Fatal(err)
 	}
 }

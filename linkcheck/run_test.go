@@ -1,0 +1,251 @@
+package linkcheck
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rfc1738/rfc1738/access"
+)
+
+// site serves /robots.txt (robots, or 404 when empty), /ok, /private
+// and a 404 for anything else, counting the requests by path.
+func site(t *testing.T, robots string) (*httptest.Server, *sync.Map) {
+	t.Helper()
+	var asked sync.Map
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := asked.LoadOrStore(r.URL.Path, new(atomic.Int32))
+		n.(*atomic.Int32).Add(1)
+		switch r.URL.Path {
+		case "/robots.txt":
+			if robots == "" {
+				http.NotFound(w, r)
+				return
+			}
+			w.Write([]byte(robots))
+		case "/ok", "/private":
+			w.Write([]byte("here"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &asked
+}
+
+func askedFor(m *sync.Map, path string) int32 {
+	if n, ok := m.Load(path); ok {
+		return n.(*atomic.Int32).Load()
+	}
+	return 0
+}
+
+// TestRunCounts: Progress gets the URLs decided, the distinct URLs and
+// the broken ones (invalid included) so far; an invalid URL's scheme is
+// reported when it has one.
+func TestRunCounts(t *testing.T) {
+	srv, _ := site(t, "")
+	var mu sync.Mutex
+	var calls [][3]int
+	r := &Run{Checker: loopbackChecker(t), Progress: func(done, total, broken int) {
+		mu.Lock()
+		calls = append(calls, [3]int{done, total, broken})
+		mu.Unlock()
+	}}
+	r.Add(srv.URL+"/ok", Place{})
+	r.Add(srv.URL+"/gone", Place{})
+	r.Add("http://a b/", Place{})
+	r.Add("ftp://x y/", Place{})
+	r.Add("http://a b/", Place{Line: 2})
+	if err := r.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 2 || calls[1] != [3]int{4, 4, 3} {
+		t.Errorf("progress %v, want 2 calls ending with done 4, total 4, broken 3", calls)
+	}
+	if c := calls[0]; c[0] != 3 || c[1] != 4 || c[2] != 2 && c[2] != 3 {
+		t.Errorf("first progress %v", c)
+	}
+	rs := r.Results()
+	if len(rs) != 4 || r.Total() != 4 {
+		t.Fatalf("%d results, total %d", len(rs), r.Total())
+	}
+	if &r.Results()[0] != &rs[0] {
+		t.Errorf("every URL checked: Results is a copy, not the run's own slice")
+	}
+	want := []struct {
+		status Status
+		scheme string
+		places int
+	}{{OK, "http", 1}, {Broken, "http", 1}, {Invalid, "http", 2}, {Invalid, "ftp", 1}}
+	for i, w := range want {
+		if rs[i].Status != w.status || rs[i].Scheme != w.scheme || len(rs[i].Places) != w.places {
+			t.Errorf("result %d: %s %q %d places; want %s %q %d", i, rs[i].Status, rs[i].Scheme, len(rs[i].Places), w.status, w.scheme, w.places)
+		}
+	}
+	for s, want := range map[string]string{"HTTP://a b": "http", "http": "", ":x": "", "1a:b": "", "a1+.-:": "a1+.-", "x y:z": ""} {
+		if got := schemeOf(s); got != want {
+			t.Errorf("schemeOf(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestRunCacheWrites: a verdict checked now is cached, unless it is
+// invalid or its URL holds a password (§6); a cached verdict is given
+// without asking the server, and said to be cached.
+func TestRunCacheWrites(t *testing.T) {
+	srv, asked := site(t, "")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	l.Close()
+	path := filepath.Join(t.TempDir(), "cache")
+	c, err := OpenCache(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Run{Checker: loopbackChecker(t), Cache: c}
+	r.Add(srv.URL+"/ok", Place{})
+	r.Add("ftp://u:secret@"+closed+"/f", Place{})
+	r.Add("https://u:pw@127.0.0.1/", Place{})
+	if err := r.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rs := r.Results()
+	if rs[0].Status != OK || rs[1].Status != Broken || rs[2].Status != Invalid || rs[0].Cached {
+		t.Fatalf("results %+v", rs)
+	}
+	if len(c.entries) != 1 {
+		t.Errorf("cached %+v, want only the ok URL", c.entries)
+	}
+	for _, e := range c.entries {
+		if e.URL != srv.URL+"/ok" || e.Status != OK {
+			t.Errorf("cached %+v", e)
+		}
+	}
+	r = &Run{Checker: loopbackChecker(t), Cache: c}
+	r.Add(srv.URL+"/ok", Place{})
+	if err := r.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if rs := r.Results(); !rs[0].Cached || rs[0].Status != OK || askedFor(asked, "/ok") != 1 {
+		t.Errorf("second run: %+v, /ok asked %d times; want the cached verdict", rs, askedFor(asked, "/ok"))
+	}
+}
+
+// TestRunRobots: robots.txt is asked for only by a recursive run, once
+// per site, and not with NoRobots; a page it disallows is skipped, not
+// fetched, with the rule that decided.
+func TestRunRobots(t *testing.T) {
+	for _, tt := range []struct {
+		depth    int
+		noRobots bool
+		robots   int32
+	}{{0, false, 0}, {1, false, 1}, {1, true, 0}} {
+		srv, asked := site(t, "User-agent: *\nDisallow: /private\n")
+		r := &Run{Checker: loopbackChecker(t), Depth: tt.depth, NoRobots: tt.noRobots}
+		r.Add(srv.URL+"/ok", Place{})
+		r.Add(srv.URL+"/private", Place{})
+		if err := r.Check(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if n := askedFor(asked, "/robots.txt"); n != tt.robots {
+			t.Errorf("depth %d, no robots %v: robots.txt asked %d times, want %d", tt.depth, tt.noRobots, n, tt.robots)
+		}
+		rs := r.Results()
+		obeyed := tt.robots > 0
+		if rs[0].Status != OK || (rs[1].Status == Skipped) != obeyed || (askedFor(asked, "/private") == 0) != obeyed {
+			t.Errorf("depth %d, no robots %v: %+v, /private asked %d times", tt.depth, tt.noRobots, rs, askedFor(asked, "/private"))
+		}
+		if want := `robots.txt disallows it (Disallow: /private, in the group of "*"; RFC 9309)`; obeyed && rs[1].Detail != want {
+			t.Errorf("detail %q, want %q", rs[1].Detail, want)
+		}
+	}
+	// A server error on robots.txt disallows the site, and says so.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	r := &Run{Checker: loopbackChecker(t), Depth: 1}
+	r.Add(srv.URL+"/a", Place{})
+	if err := r.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if rs := r.Results(); rs[0].Status != Skipped || !strings.HasPrefix(rs[0].Detail, "robots.txt answered 503 Service Unavailable: a server error disallows the whole site") {
+		t.Errorf("%+v", rs)
+	}
+}
+
+// TestRunDefaults: a Run without a Checker makes one; a Checker without
+// PerHost takes the Run's; one with its own keeps it. A Checker without a
+// Client makes one and keeps PerHost ftp logins per host (2 when zero),
+// which Close ends; a Client with its own FTPPool keeps it.
+func TestRunDefaults(t *testing.T) {
+	r := &Run{PerHost: 3}
+	if err := r.Check(context.Background()); err != nil || r.Checker == nil || r.Checker.PerHost != 3 {
+		t.Fatalf("Check = %v; Checker %+v", err, r.Checker)
+	}
+	r.Checker.Close()
+	k := &Checker{PerHost: 1}
+	r = &Run{PerHost: 3, Checker: k}
+	if err := r.Check(context.Background()); err != nil || r.Checker != k || k.PerHost != 1 {
+		t.Errorf("Check = %v; Checker %p (want %p), PerHost %d", err, r.Checker, k, k.PerHost)
+	}
+	k = &Checker{}
+	if st, _ := k.Check(context.Background(), "file:///nonexistent/rfc1738-linkcheck"); st != Broken {
+		t.Errorf("a zero Checker: %s", st)
+	}
+	if k.Client == nil || k.PerHost != 2 || k.logins == nil || k.Client.FTPPool == nil {
+		t.Errorf("a zero Checker after use: client %v, PerHost %d, logins %v", k.Client != nil, k.PerHost, k.logins != nil)
+	}
+	if err := k.Close(); err != nil {
+		t.Errorf("Close = %v", err)
+	}
+	c := access.NewClient()
+	pool := c.KeepFTPLogins(1, false)
+	defer pool.Close()
+	k = &Checker{Client: c}
+	if err := k.Close(); err != nil || k.logins != nil {
+		t.Errorf("a Client with its own pool: Close = %v, logins %v", err, k.logins != nil)
+	}
+}
+
+// TestRunCachedPageFollowed: in a recursive run, a page whose verdict
+// comes from the cache is read all the same, and its links are checked.
+func TestRunCachedPageFollowed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<a href="/next">next</a>`))
+		case "/next":
+			w.Write([]byte("here"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	c, err := OpenCache(filepath.Join(t.TempDir(), "cache"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for run := range 2 {
+		r := &Run{Checker: loopbackChecker(t), Depth: 1, NoRobots: true, Cache: c}
+		r.Add(srv.URL+"/", Place{})
+		if err := r.Check(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		rs := r.Results()
+		if len(rs) != 2 || rs[0].Cached != (run == 1) || rs[1].URL != srv.URL+"/next" || rs[1].Status != OK {
+			t.Errorf("run %d: %+v; want the page (cached the second time) and its link", run, rs)
+		}
+	}
+}
