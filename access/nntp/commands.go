@@ -398,7 +398,9 @@ func (c *Conn) badLine(ctx context.Context, cmd string, sc *bufio.Scanner, line,
 // line at a time, no longer than maxLine.
 func (c *Conn) lines() *bufio.Scanner {
 	sc := bufio.NewScanner(c.tp.DotReader())
-	sc.Buffer(make([]byte, 0, 4096), c.maxLine+1)
+	// The bound is the larger of the two: a first buffer bigger than
+	// maxLine+1 would let a line of its size through.
+	sc.Buffer(make([]byte, 0, min(4096, c.maxLine+1)), c.maxLine+1)
 	return sc
 }
 
