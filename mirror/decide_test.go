@@ -386,16 +386,7 @@ func TestManifestDryRunRecord(t *testing.T) {
 	dir := t.TempDir()
 	// The first line starts with a space: a line read one byte in would
 	// be a record of "x".
-	os.WriteFile(filepath.Join(dir, ManifestName), []byte(` {"url":"ftp://h/old","path":"x","size":1}`+"\n"), 0o644)
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	m, err := loadManifest(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, m := manifestIn(t, dir, ` {"url":"ftp://h/old","path":"x","size":1}`+"\n")
 	if rec, ok := m.read("x"); !ok || rec.URL != "ftp://h/old" {
 		t.Fatalf("read(x) = %+v, %v", rec, ok)
 	}
@@ -612,15 +603,7 @@ func TestWalkerListsAhead(t *testing.T) {
 // stalled item (not DefaultIdleTimeout); the run gives up on the item and
 // goes on. A cancelled run ends with the context's error.
 func TestMirrorIdleBound(t *testing.T) {
-	fake := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
-		switch string(req) {
-		case "/menu\r\n":
-			return testserver.GopherReply{Reply: gopherMenu(addr, "9 /one", "9 /two")}
-		case "/one\r\n":
-			return testserver.GopherReply{Reply: []byte("partial"), Hold: true}
-		}
-		return testserver.GopherReply{Reply: []byte("whole item")}
-	})
+	fake := stalledGopher(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	st, err := Mirror(ctx, "gopher://"+fake.Addr+"/1/menu", t.TempDir(), Options{Parallel: 1, IdleTimeout: 200 * time.Millisecond})

@@ -97,15 +97,7 @@ func gopherMenu(addr string, items ...string) []byte {
 // an item; past the idle limit the run gives up on it, reports it, keeps
 // no file and no manifest line of it, and fetches the other item.
 func TestMirrorStalledGopher(t *testing.T) {
-	fake := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
-		switch string(req) {
-		case "/menu\r\n":
-			return testserver.GopherReply{Reply: gopherMenu(addr, "9 /one", "9 /two")}
-		case "/one\r\n":
-			return testserver.GopherReply{Reply: []byte("partial"), Hold: true}
-		}
-		return testserver.GopherReply{Reply: []byte("whole item")}
-	})
+	fake := stalledGopher(t)
 	dir := t.TempDir()
 	var log bytes.Buffer
 	st, err := Mirror(context.Background(), "gopher://"+fake.Addr+"/1/menu", dir, Options{Log: &log, Parallel: 1, IdleTimeout: 300 * time.Millisecond})
@@ -190,4 +182,19 @@ func TestMirrorFTPDataPortGuard(t *testing.T) {
 	if want := "refused (§6): the server named a data port: port 25 belongs to smtp"; !strings.Contains(log.String(), want) {
 		t.Errorf("log lacks %q:\n%s", want, log.String())
 	}
+}
+
+// stalledGopher serves a menu of two items, /one and /two: /one stops
+// after a few bytes and holds the connection open, /two comes whole.
+func stalledGopher(t *testing.T) *testserver.GopherFake {
+	t.Helper()
+	return testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
+		switch string(req) {
+		case "/menu\r\n":
+			return testserver.GopherReply{Reply: gopherMenu(addr, "9 /one", "9 /two")}
+		case "/one\r\n":
+			return testserver.GopherReply{Reply: []byte("partial"), Hold: true}
+		}
+		return testserver.GopherReply{Reply: []byte("whole item")}
+	})
 }

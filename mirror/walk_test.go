@@ -89,16 +89,7 @@ func TestWalkerStops(t *testing.T) {
 func TestManifestTornLine(t *testing.T) {
 	dir := t.TempDir()
 	whole := `{"url":"ftp://h/a","path":"a","size":1}` + "\n"
-	os.WriteFile(filepath.Join(dir, ManifestName), []byte(whole+`{"url":"ftp://h/b-with-a-longer-name-than-the-line-that-follows","pa`), 0o644)
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	m, err := loadManifest(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, m := manifestIn(t, dir, whole+`{"url":"ftp://h/b-with-a-longer-name-than-the-line-that-follows","pa`)
 	if err := m.open(); err != nil {
 		t.Fatal(err)
 	}
@@ -159,16 +150,7 @@ func TestManifestLongLine(t *testing.T) {
 	long := `{"url":"ftp://h/` + strings.Repeat("x", 100<<10) + `","path":"long","size":1}` + "\n"
 	a := `{"url":"ftp://h/a","path":"a","size":1}` + "\n"
 	torn := `{"url":"ftp://h/` + strings.Repeat("y", 100<<10)
-	os.WriteFile(filepath.Join(dir, ManifestName), []byte(a+long+a[:len(a)-1]+"\n"+torn), 0o644)
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	m, err := loadManifest(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, m := manifestIn(t, dir, a+long+a[:len(a)-1]+"\n"+torn)
 	if want := int64(len(a) + len(long) + len(a)); m.end != want {
 		t.Errorf("the whole lines end at %d, want %d", m.end, want)
 	}
@@ -196,4 +178,23 @@ func TestManifestLongLine(t *testing.T) {
 	if err := m.compact(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// manifestIn writes content as the manifest of dir and loads it; the
+// folder is closed when the test ends.
+func manifestIn(t *testing.T, dir, content string) (*os.Root, *manifest) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, ManifestName), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	m, err := loadManifest(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, m
 }
