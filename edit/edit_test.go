@@ -89,13 +89,7 @@ func TestSetAppend(t *testing.T) {
 		{"http://a.org/x#old", "set", "fragment", "", "http://a.org/x"},
 	} {
 		u := mustParse(t, tc.url)
-		var got rfc1738.URL
-		var err error
-		if tc.op == "set" {
-			got, err = Set(u, tc.part, tc.value)
-		} else {
-			got, err = Append(u, tc.part, tc.value)
-		}
+		got, err := apply(u, tc.op, tc.part, tc.value)
 		if err != nil || got.String() != tc.want {
 			t.Errorf("%s %s %s=%q = %s, %v; want %s", tc.url, tc.op, tc.part, tc.value, got, err, tc.want)
 		}
@@ -141,4 +135,12 @@ func TestQueryPairs(t *testing.T) {
 	if got, err := TrimQuery(mustParse(t, "ftp://h/f?a=1"), "a*"); err != nil || got.String() != "ftp://h/f?a=1" {
 		t.Errorf("trim on an ftp URL, whose \"?\" is in its name (§3.2.2): %s, %v", got, err)
 	}
+}
+
+// apply runs Set or Append, as op says.
+func apply(u rfc1738.URL, op, part, value string) (rfc1738.URL, error) {
+	if op == "set" {
+		return Set(u, part, value)
+	}
+	return Append(u, part, value)
 }

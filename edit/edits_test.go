@@ -75,13 +75,7 @@ func TestSetAppendEveryPart(t *testing.T) {
 		{"file:///a", "append", "query", "x", "", "append query: query: a file URL has no part that can be appended to by this name (path, query, ftp.cwd)"},
 	} {
 		u := mustParse(t, tc.url)
-		var got rfc1738.URL
-		var err error
-		if tc.op == "set" {
-			got, err = Set(u, tc.part, tc.value)
-		} else {
-			got, err = Append(u, tc.part, tc.value)
-		}
+		got, err := apply(u, tc.op, tc.part, tc.value)
 		if tc.err != "" {
 			if err == nil || err.Error() != tc.err {
 				t.Errorf("%s %s %s=%q = %s, %v; want error %q", tc.url, tc.op, tc.part, tc.value, got, err, tc.err)
