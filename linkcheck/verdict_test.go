@@ -57,9 +57,13 @@ func TestRetryBackoff(t *testing.T) {
 		k := loopbackChecker(t)
 		k.Retries, k.Backoff = tt.retries, tt.backoff
 		asked.Store(0)
+		// A retry loop that does not stop at Retries ends at this
+		// deadline, with too many attempts, instead of hanging the test.
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		start := time.Now()
-		st, detail := k.Check(context.Background(), srv.URL+tt.path)
+		st, detail := k.Check(ctx, srv.URL+tt.path)
 		took := time.Since(start)
+		cancel()
 		if st != Broken || detail != tt.detail {
 			t.Errorf("%s, %d retries: %s, %q; want broken, %q", tt.path, tt.retries, st, detail, tt.detail)
 		}
