@@ -405,6 +405,30 @@ func TestManifestDryRunRecord(t *testing.T) {
 	}
 }
 
+// TestManifestCompactReadFails: a compaction that cannot read the
+// manifest back fails and leaves the file as it was; it never puts the
+// records it did read in its place as if they were all (nothing recorded
+// on evidence that was not read whole).
+func TestManifestCompactReadFails(t *testing.T) {
+	dir := t.TempDir()
+	content := `{"url":"ftp://h/a","path":"a","size":1}` + "\n" +
+		`{"url":"ftp://h/b","path":"b","size":2}` + "\n"
+	_, m := manifestIn(t, dir, content)
+	if err := m.open(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.reader(); err != nil {
+		t.Fatal(err)
+	}
+	m.r.Close() // every read of the compaction now fails
+	if err := m.compact(); err == nil {
+		t.Error("compact over an unreadable manifest = nil, want its read error")
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, ManifestName)); err != nil || string(b) != content {
+		t.Errorf("manifest after a failed compaction = %q, %v; want it as it was:\n%s", b, err, content)
+	}
+}
+
 // TestMirrorManifestUnwritable: a run whose manifest cannot be written at
 // its end fails, though every item went through.
 func TestMirrorManifestUnwritable(t *testing.T) {
