@@ -60,9 +60,7 @@ func parseRobots(b []byte, agent string) robotsRules {
 		} else {
 			b = nil
 		}
-		if j := bytes.IndexByte(line, '#'); j >= 0 {
-			line = line[:j] // §2.2: a comment runs to the end of the line
-		}
+		line, _, _ = bytes.Cut(line, []byte("#")) // §2.2: a comment runs to the end of the line
 		key, value, ok := bytes.Cut(line, []byte(":"))
 		if !ok {
 			continue

@@ -98,9 +98,25 @@ var robotsTests = []struct {
 	{"User-agent: *\nDisallow: /a%2fb\n", "x", "/a/b", true},
 }
 
+// parseWithin is parseRobots under a deadline: a parser that does not
+// come to the end of some input fails the test at once instead of
+// hanging it.
+func parseWithin(t *testing.T, robots, agent string) robotsRules {
+	t.Helper()
+	done := make(chan robotsRules, 1)
+	go func() { done <- parseRobots([]byte(robots), agent) }()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(5 * time.Second):
+		t.Fatalf("parseRobots(%q) did not return in 5 s", robots)
+		return robotsRules{}
+	}
+}
+
 func TestRobots(t *testing.T) {
 	for _, tt := range robotsTests {
-		r := parseRobots([]byte(tt.robots), tt.agent)
+		r := parseWithin(t, tt.robots, tt.agent)
 		if got, rule := r.allowed(tt.path); got != tt.allowed {
 			t.Errorf("robots.txt %q, agent %s, path %s: allowed = %v (%s), want %v",
 				strings.ReplaceAll(tt.robots, "\n", `\n`), tt.agent, tt.path, got, rule, tt.allowed)
