@@ -277,9 +277,7 @@ func (k *Checker) fetchRobots(ctx context.Context, u rfc1738.URL) (robotsRules, 
 			// §2.5: what is past the limit is not read; a line cut in
 			// the middle is not read either.
 			b = b[:MaxRobotsSize]
-			if i := bytes.LastIndexAny(b, "\r\n"); i >= 0 {
-				b = b[:i]
-			}
+			b = b[:bytes.LastIndexAny(b, "\r\n")+1] // none: nothing
 		}
 		return parseRobots(b, RobotsAgent), nil
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,25 +99,27 @@ var robotsTests = []struct {
 	{"User-agent: *\nDisallow: /a%2fb\n", "x", "/a/b", true},
 }
 
-// parseWithin is parseRobots under a deadline: a parser that does not
-// come to the end of some input fails the test at once instead of
+// within runs f under a deadline: code that does not come to an end on
+// some input (a loop that never ends) fails the test at once instead of
 // hanging it.
-func parseWithin(t *testing.T, robots, agent string) robotsRules {
+func within(t *testing.T, what string, f func()) {
 	t.Helper()
-	done := make(chan robotsRules, 1)
-	go func() { done <- parseRobots([]byte(robots), agent) }()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
 	select {
-	case r := <-done:
-		return r
+	case <-done:
 	case <-time.After(5 * time.Second):
-		t.Fatalf("parseRobots(%q) did not return in 5 s", robots)
-		return robotsRules{}
+		t.Fatalf("%s did not return in 5 s", what)
 	}
 }
 
 func TestRobots(t *testing.T) {
 	for _, tt := range robotsTests {
-		r := parseWithin(t, tt.robots, tt.agent)
+		var r robotsRules
+		within(t, "parseRobots of "+strconv.Quote(tt.robots), func() { r = parseRobots([]byte(tt.robots), tt.agent) })
 		if got, rule := r.allowed(tt.path); got != tt.allowed {
 			t.Errorf("robots.txt %q, agent %s, path %s: allowed = %v (%s), want %v",
 				strings.ReplaceAll(tt.robots, "\n", `\n`), tt.agent, tt.path, got, rule, tt.allowed)
@@ -146,7 +149,9 @@ func TestRobotsMatch(t *testing.T) {
 		{"/a$", "/ab", false},
 		{"*", "/", true},
 	} {
-		if got := robotsMatch(tt.pattern, tt.path); got != tt.match {
+		var got bool
+		within(t, "robotsMatch("+tt.pattern+", "+tt.path+")", func() { got = robotsMatch(tt.pattern, tt.path) })
+		if got != tt.match {
 			t.Errorf("robotsMatch(%q, %q) = %v, want %v", tt.pattern, tt.path, got, tt.match)
 		}
 	}
@@ -162,17 +167,21 @@ func TestRobotsSizeLimit(t *testing.T) {
 	// The limit falls inside "Disallow: /b...": kept, "/b" would match.
 	cut := "Disallow: /b"
 	over := head + filler(MaxRobotsSize-len(head)-len(cut)) + cut + "cdefgh\nDisallow: /z\n"
+	// The last whole line before the cut is a rule: read to its end.
+	rule := "Disallow: /c\n"
+	overRule := head + filler(MaxRobotsSize-len(head)-len(rule)-len(cut)) + rule + cut + "cdefgh\n"
 	// Exactly the limit, the last line without its line end.
 	last := "Disallow: /z"
 	exact := head + filler(MaxRobotsSize-len(head)-len(last)) + last
-	if len(exact) != MaxRobotsSize || len(over) <= MaxRobotsSize {
-		t.Fatalf("sizes %d, %d", len(exact), len(over))
+	if len(exact) != MaxRobotsSize || len(over) <= MaxRobotsSize || len(overRule) <= MaxRobotsSize {
+		t.Fatalf("sizes %d, %d, %d", len(exact), len(over), len(overRule))
 	}
 	for _, tt := range []struct {
 		name, body string
 		allowed    map[string]bool
 	}{
 		{"over the limit", over, map[string]bool{"/a": false, "/bz": true, "/bcdefgh": true, "/z": true}},
+		{"over the limit after a rule", overRule, map[string]bool{"/a": false, "/c": false, "/y": true, "/bcdefgh": true}},
 		{"at the limit", exact, map[string]bool{"/a": false, "/z": false, "/y": true}},
 	} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

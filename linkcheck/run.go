@@ -124,7 +124,7 @@ func (r *Run) add(s string, p Place, depth int) (refollow crawl.Task, ok bool) {
 // schemeOf returns the scheme of an invalid URL, lower case, or "".
 func schemeOf(s string) string {
 	i := strings.IndexByte(s, ':')
-	if i <= 0 || !HasScheme(s[:i+1]) {
+	if !HasScheme(s[:i+1]) { // with no ':', s[:0]: no scheme
 		return ""
 	}
 	return strings.ToLower(s[:i])
@@ -202,8 +202,9 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	e.Status, e.Detail, e.Cached = status, detail, cached
 	e.Elapsed = time.Since(start)
 	r.done[i] = true
-	if d := int(r.depth[i]); d < t.Depth {
-		// Found on a shorter path while being checked.
+	if d := int(r.depth[i]); d != t.Depth {
+		// Found on a shorter path while being checked (add only ever
+		// lowers a depth).
 		t.Depth = d
 		follow = r.followsLocked(t.URL, d)
 	}

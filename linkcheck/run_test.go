@@ -63,17 +63,22 @@ func TestRunCounts(t *testing.T) {
 	r.Add("http://a b/", Place{})
 	r.Add("ftp://x y/", Place{})
 	r.Add("http://a b/", Place{Line: 2})
+	r.Add(srv.URL+"/private", Place{}) // a second ok URL: ok is never counted broken
 	if err := r.Check(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if len(calls) != 2 || calls[1] != [3]int{4, 4, 3} {
-		t.Errorf("progress %v, want 2 calls ending with done 4, total 4, broken 3", calls)
+	if len(calls) != 3 || calls[2] != [3]int{5, 5, 3} {
+		t.Errorf("progress %v, want 3 calls ending with done 5, total 5, broken 3", calls)
 	}
-	if c := calls[0]; c[0] != 3 || c[1] != 4 || c[2] != 2 && c[2] != 3 {
-		t.Errorf("first progress %v", c)
+	for i, c := range calls[:min(len(calls), 2)] {
+		// The two invalid URLs are decided before any check; the
+		// broken count is theirs, and /gone's once it is checked.
+		if c[0] != 3+i || c[1] != 5 || c[2] != 2 && c[2] != 3 {
+			t.Errorf("progress %d: %v", i, c)
+		}
 	}
 	rs := r.Results()
-	if len(rs) != 4 || r.Total() != 4 {
+	if len(rs) != 5 || r.Total() != 5 {
 		t.Fatalf("%d results, total %d", len(rs), r.Total())
 	}
 	if &r.Results()[0] != &rs[0] {
@@ -83,7 +88,7 @@ func TestRunCounts(t *testing.T) {
 		status Status
 		scheme string
 		places int
-	}{{OK, "http", 1}, {Broken, "http", 1}, {Invalid, "http", 2}, {Invalid, "ftp", 1}}
+	}{{OK, "http", 1}, {Broken, "http", 1}, {Invalid, "http", 2}, {Invalid, "ftp", 1}, {OK, "http", 1}}
 	for i, w := range want {
 		if rs[i].Status != w.status || rs[i].Scheme != w.scheme || len(rs[i].Places) != w.places {
 			t.Errorf("result %d: %s %q %d places; want %s %q %d", i, rs[i].Status, rs[i].Scheme, len(rs[i].Places), w.status, w.scheme, w.places)

@@ -330,6 +330,68 @@ func TestSiteShortestPath(t *testing.T) {
 	}
 }
 
+// TestSiteShorterPathWhileChecked: a URL found deeper down first, at the
+// depth bound, and again on a shorter path while its check is under way,
+// is followed when that check ends (the bound holds for the shortest
+// path). /target is found at depth 2 by / → /mid; /other (also depth 0)
+// answers only once /target is being checked, linking /target (depth 1)
+// and then /witness; /target answers only once /witness is asked for, so
+// the shorter path is known before its check ends. Its link /leaf
+// (depth 2) is checked only if /target is followed.
+func TestSiteShorterPathWhileChecked(t *testing.T) {
+	targetAsked, witnessAsked := make(chan struct{}), make(chan struct{})
+	var targetOnce, witnessOnce sync.Once
+	wait := func(c chan struct{}) {
+		select {
+		case <-c:
+		case <-time.After(10 * time.Second): // the test fails below, it does not hang
+		}
+	}
+	pages := map[string]string{
+		"/":        `<a href="mid">m</a>`,
+		"/mid":     `<a href="target">t</a>`,
+		"/other":   `<a href="target">t</a> <a href="witness">w</a>`,
+		"/target":  `<a href="leaf">l</a>`,
+		"/witness": `no links`,
+		"/leaf":    `no links`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		switch r.URL.Path {
+		case "/other":
+			wait(targetAsked)
+		case "/target":
+			first := false
+			targetOnce.Do(func() { first = true; close(targetAsked) })
+			if first {
+				wait(witnessAsked)
+			}
+		case "/witness":
+			witnessOnce.Do(func() { close(witnessAsked) })
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	run := &linkcheck.Run{Checker: newChecker(t), Depth: 2, Jobs: 4, PerHost: 4, NoRobots: true}
+	run.Add(srv.URL+"/", linkcheck.Place{})
+	run.Add(srv.URL+"/other", linkcheck.Place{})
+	if err := run.Check(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range run.Results() {
+		got = append(got, siteResult(r, srv.URL))
+	}
+	if !slices.Contains(got, "/leaf ok at /target:1") {
+		t.Errorf("results %q: /leaf (depth 2 by /other → /target) was not checked", got)
+	}
+}
+
 // TestSiteGuard: a page's link to a port of another protocol (§6) is
 // refused before anything is sent, robots.txt included.
 func TestSiteGuard(t *testing.T) {
