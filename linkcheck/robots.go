@@ -275,9 +275,10 @@ func (k *Checker) fetchRobots(ctx context.Context, u rfc1738.URL) (robotsRules, 
 		}
 		if len(b) > MaxRobotsSize {
 			// §2.5: what is past the limit is not read; a line cut in
-			// the middle is not read either.
+			// the middle is not read either (with no line end before
+			// the limit, nothing is).
 			b = b[:MaxRobotsSize]
-			b = b[:bytes.LastIndexAny(b, "\r\n")+1] // none: nothing
+			b = b[:bytes.LastIndexAny(b, "\r\n")+1]
 		}
 		return parseRobots(b, RobotsAgent), nil
 	}
