@@ -174,15 +174,10 @@ func (s *Scanner) Scan() bool {
 			s.fill(min(i, max(s.floor, i-lookback)))
 			continue
 		}
-		if p := s.wrapperBefore(from, i); p >= 0 {
-			if s.bracket(p) {
-				return true
-			}
-			// bracket may have skipped text that is no URL, this ':'
-			// with it.
-			if s.pos = max(s.pos, p+1); s.pos > i {
-				continue
-			}
+		// A wrapper that is none because of its spaces has moved floor
+		// past i (see bracket): atColon finds no scheme behind floor.
+		if p := s.wrapperBefore(from, i); p != -1 && s.bracket(p, i) {
+			return true
 		}
 		if s.mayBeBare(i) && s.atColon(i) {
 			return true
@@ -194,7 +189,11 @@ func (s *Scanner) Scan() bool {
 // nextColon returns the index of the next ':' at or after from that may
 // end a scheme, or -1: it passes over the colons of prose ("Note: ",
 // "10:30", "a::b") 8 octets at a time, those neither wrapperBefore nor
-// mayBeBare would take. It keeps the line count close behind, so that
+// mayBeBare would take. A '<' opens a wrapper whose scheme ends at the
+// ':' only right before a run of scheme octets (Appendix: "<URL:",
+// "<scheme:"): none does when no '<' is among the 8 octets before the
+// ':' and a space or control octet is, so that the run starts inside
+// them, after no '<'; nor when no '<' stands within reach at all. It keeps the line count close behind, so that
 // posAt counts lines in octets still in the cache.
 func (s *Scanner) nextColon(from int) int {
 	b := s.buf[:s.end]
@@ -213,7 +212,7 @@ func (s *Scanner) nextColon(from int) int {
 		// octet before is one of their last letters; a '<' that may
 		// open a wrapper (see wrapperBefore).
 		if last := byte(w>>56) | 0x20; (last == 'l' || last == 's' || last == 'o') && namedScheme(w) ||
-			(hasZero(w^(lo8*'<')) || !hasLess(w, ' '+1)) && !noWrapper(b, i, w) {
+			hasZero(w^(lo8*'<')) || !hasLess(w, ' '+1) && lessBefore(b, i) {
 			return i
 		}
 		if i-s.lineAt >= 16<<10 {
@@ -228,9 +227,6 @@ func (s *Scanner) nextColon(from int) int {
 // right before a run of scheme octets — or -1. bracket decides.
 func (s *Scanner) wrapperBefore(from, i int) int {
 	b := s.buf
-	if i >= 8 && noWrapper(b, i, binary.LittleEndian.Uint64(b[i-8:i])) {
-		return -1
-	}
 	a := i
 	for a > from && i-a <= maxScheme && class[b[a-1]]&cScheme != 0 {
 		a--
@@ -241,30 +237,22 @@ func (s *Scanner) wrapperBefore(from, i int) int {
 	return -1
 }
 
-// noWrapper reports, 8 octets at a time, that no '<' opens a wrapper
-// whose scheme ends at the ':' b[i], w being the 8 octets before it: the
-// common case in prose ("Note: ", "10:30"). Either no '<' is among them
-// and a space or control octet is, so that the run of scheme octets
-// before the ':' starts inside them, after no '<'; or no '<' stands in
-// the maxScheme+1 octets before the ':' at all.
-func noWrapper(b []byte, i int, w uint64) bool {
-	const lt = lo8 * '<'
-	if hasZero(w ^ lt) {
-		return false
-	}
-	if hasLess(w, ' '+1) {
+// lessBefore reports whether a '<' that may open a wrapper whose scheme
+// ends at the ':' b[i] may stand before the 8 octets before it: the
+// wrapper's '<' stands at most maxScheme+2 octets before the ':' (a
+// scheme of maxScheme octets, then '<'), inside the 8-octet words down
+// to b[i-40:i-32]. It reads them 8 at a time; near the start of the
+// input, where they are not all there, it answers yes.
+func lessBefore(b []byte, i int) bool {
+	if i < 40 {
 		return true
 	}
-	// The words before, down to the one that holds b[i-maxScheme-1].
-	if i < maxScheme+1+8 {
-		return false
-	}
-	for k := i - 16; k > i-maxScheme-1-8; k -= 8 {
-		if hasZero(binary.LittleEndian.Uint64(b[k:k+8]) ^ lt) {
-			return false
+	for k := i - 16; k >= i-40; k -= 8 {
+		if hasZero(binary.LittleEndian.Uint64(b[k:k+8]) ^ (lo8 * '<')) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // mayBeBare reports whether a bare URL or the prefix URL: may end its
@@ -273,14 +261,8 @@ func noWrapper(b []byte, i int, w uint64) bool {
 // Appendix). atColon decides; this spares it the colons of prose.
 func (s *Scanner) mayBeBare(i int) bool {
 	b := s.buf[:s.end]
-	if i+1 == len(b) || b[i+1] == '/' {
-		return true
-	}
-	if i < 8 {
-		return equalFold(b[max(i-3, 0):i], "url") || equalFold(b[max(i-4, 0):i], "news") ||
-			equalFold(b[max(i-6, 0):i], "mailto")
-	}
-	return namedScheme(binary.LittleEndian.Uint64(b[i-8 : i]))
+	return i+1 == len(b) || b[i+1] == '/' || equalFold(b[max(i-3, 0):i], "url") ||
+		equalFold(b[max(i-4, 0):i], "news") || equalFold(b[max(i-6, 0):i], "mailto")
 }
 
 // namedScheme reports whether the 8 octets w before a ':', the last one
@@ -346,16 +328,16 @@ func (s *Scanner) fill(keep int) {
 	s.eof = true
 }
 
-// posAt returns the position of buf[idx]; idx never goes back between calls.
+// posAt returns the position of buf[idx]; idx never goes back between
+// calls (each is at a scheme, a URL's end or a passed-over ':', all at or
+// after the last).
 func (s *Scanner) posAt(idx int) Pos {
-	if idx > s.lineAt {
-		seg := s.buf[s.lineAt:idx]
-		if n := bytes.Count(seg, nl); n > 0 {
-			s.line += n
-			s.lastNL = s.base + int64(s.lineAt+bytes.LastIndexByte(seg, '\n'))
-		}
-		s.lineAt = idx
+	seg := s.buf[s.lineAt:idx]
+	if n := bytes.Count(seg, nl); n > 0 {
+		s.line += n
+		s.lastNL = s.base + int64(s.lineAt+bytes.LastIndexByte(seg, '\n'))
 	}
+	s.lineAt = idx
 	off := s.base + int64(idx)
 	return Pos{Offset: off, Line: s.line, Column: int(off - s.lastNL)}
 }
@@ -365,28 +347,20 @@ var nl = []byte{'\n'}
 // offset returns the input offset of buf[idx].
 func (s *Scanner) offset(idx int) int64 { return s.base + int64(idx) }
 
-// bracket tries the wrappers <URL:…> and <…> at the '<' buf[i].
-func (s *Scanner) bracket(i int) bool {
+// bracket tries the wrappers <URL:…> and <…> at the '<' buf[i], before
+// the run of scheme octets that ends at the ':' buf[colon] (wrapperBefore).
+func (s *Scanner) bracket(i, colon int) bool {
 	b := s.buf[:s.end]
 	j := i + 1
 	form := Bracket
-	if j+4 <= len(b) && b[j+3] == ':' && b[j]|0x20 == 'u' && b[j+1]|0x20 == 'r' && b[j+2]|0x20 == 'l' {
+	if colon == j+3 && equalFold(b[j:colon], "url") {
 		form = URLBracket
 		j += 4
-	} else {
-		// <…>: a scheme and ':' right after '<', then what a bare URL
-		// needs (mailto:x, news:x, scheme://x), tested below once the
-		// whitespace is out.
-		if j >= len(b) || class[b[j]]&cAlpha == 0 {
-			return false
-		}
-		k := j
-		for k < len(b) && k-j <= maxScheme && class[b[k]]&cScheme != 0 {
-			k++
-		}
-		if k == len(b) || b[k] != ':' || k-j > maxScheme {
-			return false
-		}
+	} else if class[b[j]]&cAlpha == 0 || colon-j > maxScheme {
+		// <…>: a scheme (§5, at most maxScheme octets) and ':' right
+		// after '<', then what a bare URL needs (mailto:x, news:x,
+		// scheme://x), tested below once the whitespace is out.
+		return false
 	}
 	// Appendix: whitespace that breaks a line inside the wrapper is
 	// ignored; a typesetter's hyphen before the break (U+2010, U+00AD)
@@ -394,7 +368,7 @@ func (s *Scanner) bracket(i int) bool {
 	// without it noted.
 	u := s.scratch[:0]
 	s.notes = s.notes[:0]
-	first, last := -1, -1
+	first, last := -1, 0 // last is set with first
 	limit := min(len(b), j+s.maxLen)
 	var hyphens []hyphenAt
 	spaced := -1 // where whitespace within a line stands inside the URL
@@ -408,7 +382,7 @@ func (s *Scanner) bracket(i int) bool {
 			if c == '<' {
 				return false
 			}
-			if first < 0 {
+			if first == -1 {
 				first = k
 			}
 			last = k
@@ -433,7 +407,7 @@ func (s *Scanner) bracket(i int) bool {
 			continue
 		}
 		if breaks == 0 {
-			if spaced < 0 {
+			if spaced == -1 {
 				spaced = k
 			}
 		} else if n := typesetterHyphen(u); n > 0 {
@@ -443,24 +417,22 @@ func (s *Scanner) bracket(i int) bool {
 		}
 	}
 	s.scratch = u
-	if k >= limit || first < 0 {
+	if k >= limit {
 		return false
 	}
-	if spaced >= 0 {
+	if spaced != -1 {
 		// Appendix: whitespace is there to break long URLs across lines;
 		// "<mailto:joe at example.org>" is text, and its first word is
-		// no URL either.
-		for spaced > i && class[b[spaced]]&cSpace != 0 {
-			spaced--
-		}
+		// no URL either: the text is read on after the space (spaced is
+		// the last octet of its run), the word there whole.
 		s.pos, s.floor = spaced+1, spaced+1
 		return false
 	}
 	// Inside <URL:…> any scheme §5 allows, and a schemepart that is
 	// nothing or "//" alone when the URL is valid all the same
 	// (genericurl's *xchar may be empty: "https://", "x:").
-	colon := schemeEnd(u, form == URLBracket)
-	if colon < 0 || !schemepartOK(u, colon, form == Bracket) && (form == Bracket || !rfc1738.Valid(string(u))) {
+	end := schemeEnd(u, form == URLBracket)
+	if end == -1 || !schemepartOK(u, end, form == Bracket) && (form == Bracket || !rfc1738.Valid(string(u))) {
 		return false
 	}
 	s.m = Match{URL: string(u), Form: form}
@@ -574,7 +546,7 @@ func (s *Scanner) atColon(i int) bool {
 	// digits later in the name, as in "z39.50", §4).
 	for k := i - 1; k > a; k-- {
 		if class[b[k]]&cAlphadigit == 0 && class[b[k-1]]&cAlphadigit == 0 {
-			a = k + 1
+			a = k // b[k] is no letter: the loop below steps past it
 			break
 		}
 	}
@@ -601,10 +573,12 @@ func (s *Scanner) atColon(i int) bool {
 		form = URLPrefix
 		a = i + 1
 		i = a
-		for i < len(b) && i-a <= maxScheme && class[b[i]]&cScheme != 0 {
+		// §5: a scheme of at most maxScheme octets, then ':'.
+		end := min(len(b), a+maxScheme+1)
+		for i < end && class[b[i]]&cScheme != 0 {
 			i++
 		}
-		if i == a || i == len(b) || b[i] != ':' || i-a > maxScheme {
+		if i == a || i == end || b[i] != ':' {
 			return false
 		}
 	} else if i+1 < len(b) && b[i+1] != '/' && !isMailtoOrNews(b[a:i]) {
@@ -629,9 +603,9 @@ func (s *Scanner) atColon(i int) bool {
 	outer := unclosed(b[lo:a])
 	var inner [3]int
 	segs := s.segs[:0]
-	from, j := a, i+1
+	from, j := a, a // the scheme's octets and its ':' are all in the run
 	hash := false
-	joinSeg, hyphen := -1, -1 // the segment after an ASCII hyphen at a line break, and the hyphen
+	joinSeg := -1 // the segment after an ASCII hyphen at a line break
 scan:
 	for j < limit {
 		c := b[j]
@@ -641,9 +615,9 @@ scan:
 				from, j = k, k
 				continue
 			}
-			if k := hyphenBreak(b, i, from, j, limit); k > 0 && joinSeg < 0 {
+			if k := hyphenBreak(b, i, from, j, limit); k > 0 && joinSeg == -1 {
 				segs = append(segs, seg{from, j})
-				joinSeg, hyphen = len(segs), j-1
+				joinSeg = len(segs)
 				from, j = k, k
 				continue
 			}
@@ -688,7 +662,8 @@ scan:
 	if s.strict && n == len(u) && j < len(b) && b[j] == '[' && noHost(u[i+1-a:n]) {
 		return false // an IPv6 literal (not RFC 1738, §3.1): no torn "ssh://user@"
 	}
-	if p := u[i+1-a : n]; len(p) > 2 && p[0] == '/' && p[1] == '/' && class[p[2]]&cNational != 0 && ipv6At(p) != 2 {
+	// schemepartOK has refused "//" alone: after "//" there is an octet.
+	if p := u[i+1-a : n]; bytes.HasPrefix(p, slashes) && class[p[2]]&cNational != 0 && ipv6At(p) != 2 {
 		return false // a template, not a URL: "file://{path}", "ssh://[user@]host"
 	}
 	// Map the trimmed length back to the input, dropping the segments
@@ -703,12 +678,16 @@ scan:
 		rest -= g.to - g.from
 	}
 	s.segs = segs
-	joined := joinSeg >= 0 && joinSeg < len(segs)
-	hyphenU := 0 // the ASCII hyphen's index in u
-	for _, g := range segs[:max(joinSeg, 0)] {
-		hyphenU += g.to - g.from
+	// The segment after the hyphen starts with a letter or digit, which
+	// trimming keeps: a joined URL stays joined.
+	joined := joinSeg != -1
+	hyphen, hyphenU := 0, -1 // the ASCII hyphen's index in the input and in u
+	if joined {
+		hyphen = segs[joinSeg-1].to - 1
+		for _, g := range segs[:joinSeg] {
+			hyphenU += g.to - g.from
+		}
 	}
-	hyphenU--
 	reverted := false
 	if joined && len(rfc1738.Check(string(u[:n])).Errors) > len(rfc1738.Check(string(u[:hyphenU+1])).Errors) {
 		// The next line makes the URL worse: it is prose, not the rest.
@@ -736,7 +715,7 @@ scan:
 	} else if reverted || e == runEnd && b[e-1] == '-' {
 		s.hyphenNote(u[:n], a, e)
 	}
-	if h := ipv6At(u[i+1-a : n]); h >= 0 {
+	if h := ipv6At(u[i+1-a : n]); h != -1 {
 		s.notes = append(s.notes, Note{Offset: s.offset(inputIndex(segs, i+1-a+h)),
 			Message: "the host is an IPv6 literal, which RFC 1738 does not know (§3.1: a host is a name or four decimal numbers)"})
 	}
@@ -748,7 +727,7 @@ scan:
 // ipv6At returns the index of the '[' that starts the host of the
 // schemepart p ("//user@[2001:db8::1]:22/x"), or -1.
 func ipv6At(p []byte) int {
-	if len(p) < 3 || p[0] != '/' || p[1] != '/' {
+	if !bytes.HasPrefix(p, slashes) {
 		return -1
 	}
 	end := len(p)
@@ -764,17 +743,16 @@ func ipv6At(p []byte) int {
 	}
 	// RFC 3986 §3.2.2: hex digits, ':' and '.' (an IPv4 tail), with a ':'.
 	k := h + 1
-	colons := 0
-	for ; k < end && (hexVal(p[k]) < 16 || p[k] == ':' || p[k] == '.'); k++ {
-		if p[k] == ':' {
-			colons++
-		}
+	for k < end && (hexVal(p[k]) != noHex || p[k] == ':' || p[k] == '.') {
+		k++
 	}
-	if k == end || p[k] != ']' || colons == 0 {
+	if k == end || p[k] != ']' || bytes.IndexByte(p[h:k], ':') == -1 {
 		return -1
 	}
 	return h
 }
+
+var slashes = []byte("//")
 
 // inputIndex returns the index in the input of byte k of the URL joined
 // from segs.
@@ -862,20 +840,23 @@ func bracketStep(open [3]int, c byte) [3]int {
 // there is no such break.
 func typesetterBreak(b []byte, from, j, limit int, run uint8) int {
 	n := 0
-	if j+3 <= limit && b[j] == 0xe2 && b[j+1] == 0x80 && b[j+2] == 0x90 {
-		n = 3
-	} else if j+2 <= limit && b[j] == 0xc2 && b[j+1] == 0xad {
-		n = 2
+	if bytes.HasPrefix(b[j:limit], hyphen2010) {
+		n = len(hyphen2010)
+	} else if bytes.HasPrefix(b[j:limit], softHyphen) {
+		n = len(softHyphen)
 	}
 	if n == 0 || j == from {
 		return 0
 	}
 	k := lineBreak(b, j+n, limit)
-	if k < 0 || class[b[k]]&run == 0 {
+	if k == -1 || class[b[k]]&run == 0 {
 		return 0
 	}
 	return k
 }
+
+// U+2010 HYPHEN and U+00AD SOFT HYPHEN in UTF-8.
+var hyphen2010, softHyphen = []byte("\u2010"), []byte("\u00ad")
 
 // hyphenBreak reports where a bare URL goes on when b[j] is the
 // whitespace of a line break right after an ASCII hyphen in the middle
@@ -886,12 +867,13 @@ func hyphenBreak(b []byte, i, from, j, limit int) int {
 	if j-2 < from || b[j-1] != '-' || class[b[j-2]]&cAlphadigit == 0 || class[b[j]]&cSpace == 0 {
 		return 0
 	}
-	// In the path: after "//host/".
-	if i+3 > j || b[i+1] != '/' || b[i+2] != '/' || bytes.IndexByte(b[i+3:j-1], '/') < 0 {
+	// In the path: after "//host/". b[j-1] is the '-', so b[i+1] and
+	// b[i+2] are before it when they are "//".
+	if b[i+1] != '/' || b[i+2] != '/' || bytes.IndexByte(b[i+3:j-1], '/') < 0 {
 		return 0
 	}
 	k := lineBreak(b, j, limit)
-	if k < 0 || class[b[k]]&cAlphadigit == 0 {
+	if k == -1 || class[b[k]]&cAlphadigit == 0 {
 		return 0
 	}
 	return k
@@ -939,7 +921,9 @@ func entityEnds(b []byte) bool {
 			}
 			v = v*base + d
 		}
-		return v >= 0x80 || v == '\'' || class[v]&cBare == 0
+		// Every character past ASCII ends the URL (the table marks
+		// none of 0x80 to 0xff, and holds no more).
+		return v >= len(class) || v == '\'' || class[v]&cBare == 0
 	}
 	switch string(name) {
 	case "quot", "apos", "lt", "gt", "nbsp", "ldquo", "rdquo", "lsquo", "rsquo", "laquo", "raquo",
@@ -967,6 +951,9 @@ func entityName(b []byte) ([]byte, bool) {
 	return nil, false
 }
 
+// noHex is what hexVal returns for an octet that is no hex digit.
+const noHex = 255
+
 func hexVal(c byte) byte {
 	if '0' <= c && c <= '9' {
 		return c - '0'
@@ -974,7 +961,7 @@ func hexVal(c byte) byte {
 	if 'a' <= c|0x20 && c|0x20 <= 'f' {
 		return c | 0x20 - 'a' + 10
 	}
-	return 255
+	return noHex
 }
 
 // noHost reports whether the schemepart p of a bare URL that stops at
