@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 // The Appendix's rules and the scanner's heuristics at their edges: each
@@ -22,6 +23,45 @@ type spanWant struct {
 	form       Form
 	start, end int64
 	notes      []noteWant
+}
+
+// TestScanEnds: Scan moves on past every match and every ':' it
+// refuses, so that extraction ends on any text, streamed or in memory,
+// and Format ends on every URL: the rule and span tables, read whole,
+// one octet per read with a small buffer, and the table's URLs formatted
+// at narrow widths, all within a generous deadline (they take
+// milliseconds). It runs first: a scan that reads the same text again
+// without end fails here at once instead of hanging every test after.
+func TestScanEnds(t *testing.T) {
+	var in []string
+	for _, tt := range ruleTests {
+		in = append(in, tt.in)
+	}
+	for _, tt := range spanTests {
+		in = append(in, tt.in)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, s := range in {
+			All(s)
+			sc := newScanner(iotest.OneByteReader(strings.NewReader(s)), 64, 0)
+			for sc.Scan() {
+			}
+		}
+		for _, tt := range ruleTests {
+			for _, w := range tt.want {
+				for width := 7; width <= 40; width++ {
+					Format(w.url, width, "  ")
+				}
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("extraction or Format of the tables did not end within 5 s")
+	}
 }
 
 // TestSpanEnd: the end of a URL whose rest after a soft hyphen is all
@@ -198,6 +238,12 @@ var spanTests = []struct {
 	{"ssh://u@\u00ad\n  [::1]/x", []spanWant{{"ssh://u@[::1]/x", Bare, 0, 20, []noteWant{{13, ""}}}}},
 	// A scheme and ':' at the end of the input are no URL.
 	{"see http:", nil},
+	{"http://a.org/x&#256;y http://a.org/y&#255;z http://a.org/z&#127;a", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}, {"http://a.org/y", Bare, 22, 36, nil}, {"http://a.org/z", Bare, 44, 58, nil}}},
+	// The IPv6 note is for a literal host, after "//" and any login
+	// (even an empty one), not for a '[' in the path.
+	{"ssh://@[::1]/x ftp:///u@[::1]/x", []spanWant{{"ssh://@[::1]/x", Bare, 0, 14, []noteWant{{7, ""}}}, {"ftp:///u@[::1]/x", Bare, 15, 31, nil}}},
+	// The Appendix's "URL:" takes a scheme of 32 octets, not 33 or 34.
+	{"URL:" + s32 + ":x URL:" + s32 + "b:x URL:" + s32 + "bc:x", []spanWant{{s32 + ":x", URLPrefix, 4, 38, nil}}},
 	// Brackets are counted back lookback (256) octets from the scheme's
 	// ':': a '(' 256 back ends the URL at its ')', one 257 back does not.
 	{"(" + strings.Repeat("x", 250) + " http://a.org/x)/y", []spanWant{{"http://a.org/x", Bare, 252, 266, nil}}},
