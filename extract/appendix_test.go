@@ -28,8 +28,8 @@ type spanWant struct {
 // TestScanEnds: Scan moves on past every match and every ':' it
 // refuses, so that extraction ends on any text, streamed or in memory,
 // and Format ends on every URL: the rule and span tables, read whole,
-// one octet per read with a small buffer, and the table's URLs formatted
-// at narrow widths, all within a generous deadline (they take
+// one octet per read with a small buffer, the rule table's URLs formatted
+// at narrow widths and Format's own table, all within a generous deadline (they take
 // milliseconds). It runs first: a scan that reads the same text again
 // without end fails here at once instead of hanging every test after.
 func TestScanEnds(t *testing.T) {
@@ -56,11 +56,14 @@ func TestScanEnds(t *testing.T) {
 				}
 			}
 		}
+		for _, tt := range formatTests {
+			Format(tt.url, tt.width, tt.indent)
+		}
 	}()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("extraction or Format of the tables did not end within 5 s")
+	case <-time.After(2 * time.Second):
+		t.Fatal("extraction or Format of the tables did not end within 2 s")
 	}
 }
 
@@ -139,6 +142,7 @@ var spanTests = []struct {
 	{"<URL:%x:y>", nil},
 	// A soft hyphen at a line break is the typesetter's (Appendix); the IPv6 note points at the '[' in the input, past the break.
 	{"ssh://u\u00ad\n  ser@[::1]/x", []spanWant{{"ssh://user@[::1]/x", Bare, 0, 23, []noteWant{{16, ""}}}}},
+	{"clone from ssh://u\u00ad\n  ser@[::1]/x", []spanWant{{"ssh://user@[::1]/x", Bare, 11, 34, []noteWant{{27, ""}}}}},
 	// "URL:" in any case after '<' (Appendix).
 	{"<uRl:http://a.org/>", []spanWant{{"http://a.org/", URLBracket, 5, 18, nil}}},
 	// A wrapper cut by the end of the input is none.
