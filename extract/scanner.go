@@ -193,8 +193,9 @@ func (s *Scanner) Scan() bool {
 // ':' only right before a run of scheme octets (Appendix: "<URL:",
 // "<scheme:"): none does when no '<' is among the 8 octets before the
 // ':' and a space or control octet is, so that the run starts inside
-// them, after no '<'; nor when no '<' stands within reach at all. It keeps the line count close behind, so that
-// posAt counts lines in octets still in the cache.
+// them, after no '<'; nor when no '<' stands within reach at all. It
+// keeps the line count close behind, so that posAt counts lines in
+// octets still in the cache.
 func (s *Scanner) nextColon(from int) int {
 	b := s.buf[:s.end]
 	i := from
@@ -239,9 +240,9 @@ func (s *Scanner) wrapperBefore(from, i int) int {
 
 // lessBefore reports whether a '<' that may open a wrapper whose scheme
 // ends at the ':' b[i] may stand before the 8 octets before it: the
-// wrapper's '<' stands at most maxScheme+2 octets before the ':' (a
-// scheme of maxScheme octets, then '<'), inside the 8-octet words down
-// to b[i-40:i-32]. It reads them 8 at a time; near the start of the
+// wrapper's '<' (Appendix) stands at most maxScheme+2 octets before the
+// ':' (wrapperBefore looks back over at most maxScheme+1 scheme octets),
+// inside the 8-octet words down to b[i-40:i-32]. It reads them 8 at a time; near the start of the
 // input, where they are not all there, it answers yes.
 func lessBefore(b []byte, i int) bool {
 	if i < 40 {
