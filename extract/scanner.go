@@ -372,7 +372,7 @@ func (s *Scanner) bracket(i, colon int) bool {
 	first, last := -1, 0 // last is set with first
 	limit := min(len(b), j+s.maxLen)
 	var hyphens []hyphenAt
-	spaced := -1 // where whitespace within a line stands inside the URL
+	spaced := -1 // the octet after the first whitespace within a line inside the URL
 	k := j
 	for ; k < limit; k++ {
 		c := b[k]
@@ -398,24 +398,23 @@ func (s *Scanner) bracket(i, colon int) bool {
 				breaks++
 			}
 		}
-		k--
 		if breaks > 1 {
 			return false
 		}
 		// Whitespace between the wrapper and the URL is nothing; within
 		// the URL it is a space within a line or a line break.
-		if inside := len(u) > 0 && k+1 < limit && b[k+1] != '>'; !inside {
-			continue
-		}
-		if breaks == 0 {
-			if spaced == -1 {
-				spaced = k
+		if len(u) > 0 && k < limit && b[k] != '>' {
+			if breaks == 0 {
+				if spaced == -1 {
+					spaced = k // the word after the space
+				}
+			} else if n := typesetterHyphen(u); n > 0 {
+				u = u[:len(u)-n]
+			} else if u[len(u)-1] == '-' {
+				hyphens = append(hyphens, hyphenAt{len(u) - 1, last})
 			}
-		} else if n := typesetterHyphen(u); n > 0 {
-			u = u[:len(u)-n]
-		} else if u[len(u)-1] == '-' {
-			hyphens = append(hyphens, hyphenAt{len(u) - 1, last})
 		}
+		k-- // the loop steps on to the octet after the run
 	}
 	s.scratch = u
 	if k >= limit {
@@ -424,9 +423,9 @@ func (s *Scanner) bracket(i, colon int) bool {
 	if spaced != -1 {
 		// Appendix: whitespace is there to break long URLs across lines;
 		// "<mailto:joe at example.org>" is text, and its first word is
-		// no URL either: the text is read on after the space (spaced is
-		// the last octet of its run), the word there whole.
-		s.pos, s.floor = spaced+1, spaced+1
+		// no URL either: the text is read on after the space, the word
+		// there whole.
+		s.pos, s.floor = spaced, spaced
 		return false
 	}
 	// Inside <URL:…> any scheme §5 allows, and a schemepart that is
