@@ -143,6 +143,7 @@ var spanTests = []struct {
 	// A soft hyphen at a line break is the typesetter's (Appendix); the IPv6 note points at the '[' in the input, past the break.
 	{"ssh://u\u00ad\n  ser@[::1]/x", []spanWant{{"ssh://user@[::1]/x", Bare, 0, 23, []noteWant{{16, ""}}}}},
 	{"clone from ssh://u\u00ad\n  ser@[::1]/x", []spanWant{{"ssh://user@[::1]/x", Bare, 11, 34, []noteWant{{27, ""}}}}},
+	{"ssh://u@\u00ad\n  [::1]/x ssh://u@[::1]/a\u00ad\n b", []spanWant{{"ssh://u@[::1]/x", Bare, 0, 20, []noteWant{{13, ""}}}, {"ssh://u@[::1]/ab", Bare, 21, 41, []noteWant{{29, ""}}}}},
 	// "URL:" in any case after '<' (Appendix).
 	{"<uRl:http://a.org/>", []spanWant{{"http://a.org/", URLBracket, 5, 18, nil}}},
 	// A wrapper cut by the end of the input is none.

@@ -757,13 +757,14 @@ var slashes = []byte("//")
 // inputIndex returns the index in the input of byte k of the URL joined
 // from segs.
 func inputIndex(segs []seg, k int) int {
-	for _, g := range segs {
+	last := len(segs) - 1
+	for _, g := range segs[:last] {
 		if k < g.to-g.from {
 			return g.from + k
 		}
 		k -= g.to - g.from
 	}
-	return segs[len(segs)-1].to
+	return segs[last].from + k
 }
 
 // seg is a piece b[from:to] of a bare URL in the input: a URL broken
