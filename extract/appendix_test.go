@@ -239,6 +239,10 @@ var spanTests = []struct {
 	// two octets), and in the path of an empty host.
 	{"http://a.org/x\u00ad\n a-\n b", []spanWant{{"http://a.org/xa-b", Bare, 0, 23, []noteWant{{19, "http://a.org/xa-"}, {19, "http://a.org/xab"}}}}},
 	{"file:///a-\n  b", []spanWant{{"file:///a-b", Bare, 0, 14, []noteWant{{9, "file:///a-"}, {9, "file:///ab"}}}}},
+	// Joined when the next line makes the URL no worse than it is as
+	// written, hyphen included: a telnet URL has no path (§3.8), so
+	// "x-" and "x-y" are one error each.
+	{"telnet://h.org/x-\n  y", []spanWant{{"telnet://h.org/x-y", Bare, 0, 21, []noteWant{{16, "telnet://h.org/x-"}, {16, "telnet://h.org/xy"}}}}},
 	// A hyphen and a line break at the end of the input: nothing to join.
 	{"http://a.org/x-\n", []spanWant{{"http://a.org/x-", Bare, 0, 15, nil}}},
 	{"http://a.org/x-\n  ", []spanWant{{"http://a.org/x-", Bare, 0, 15, nil}}},
@@ -251,6 +255,8 @@ var spanTests = []struct {
 	// The IPv6 note is for a literal host, after "//" and any login
 	// (even an empty one), not for a '[' in the path.
 	{"ssh://@[::1]/x ftp:///u@[::1]/x", []spanWant{{"ssh://@[::1]/x", Bare, 0, 14, []noteWant{{7, ""}}}, {"ftp:///u@[::1]/x", Bare, 15, 31, nil}}},
+	// A host in brackets without a ':' or a ']' is no IPv6 literal.
+	{"ssh://u@[x]/y ssh://u@[::1/y", []spanWant{{"ssh://u@[x]/y", Bare, 0, 13, nil}, {"ssh://u@[::1/y", Bare, 14, 28, nil}}},
 	// The Appendix's "URL:" takes a scheme of 32 octets, not 33 or 34.
 	{"URL:" + s32 + ":x URL:" + s32 + "b:x URL:" + s32 + "bc:x", []spanWant{{s32 + ":x", URLPrefix, 4, 38, nil}}},
 	// Brackets are counted back lookback (256) octets from the scheme's

@@ -279,6 +279,7 @@ func namedScheme(w uint64) bool {
 const (
 	lo8        = 0x0101010101010101
 	hi8        = 0x8080808080808080
+	lo7        = 0x7f7f7f7f7f7f7f7f
 	urlWord    = 'u' | 'r'<<8 | 'l'<<16
 	newsWord   = 'n' | 'e'<<8 | 'w'<<16 | 's'<<24
 	mailtoWord = 'm' | 'a'<<8 | 'i'<<16 | 'l'<<24 | 't'<<32 | 'o'<<40
@@ -803,7 +804,7 @@ func unclosed(b []byte) (open [3]int) {
 	k := 0
 	for ; k+8 <= len(b); k += 8 {
 		w := binary.LittleEndian.Uint64(b[k : k+8])
-		m := zeroOctets(w&^(lo8*1)^(lo8*'(')) | zeroOctets((w|lo8*0x20)&^(lo8*6)^(lo8*'y'))&(w<<6^w<<5)
+		m := zeroOctets(w&^lo8^(lo8*'(')) | zeroOctets((w|lo8*0x20)&^(lo8*6)^(lo8*'y'))&(w<<6^w<<5)
 		for ; m != 0; m &= m - 1 {
 			open = bracketStep(open, b[k+bits.TrailingZeros64(m)/8])
 		}
@@ -816,7 +817,7 @@ func unclosed(b []byte) (open [3]int) {
 
 // zeroOctets marks with its high bit each octet of w that is zero.
 func zeroOctets(w uint64) uint64 {
-	return ^((w&^hi8 + lo8*0x7f) | w) & hi8
+	return ^((w&^hi8 + lo7) | w) & hi8
 }
 
 // bracketStep counts c into the brackets open so far: an opening one is
