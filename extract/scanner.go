@@ -616,7 +616,7 @@ scan:
 				from, j = k, k
 				continue
 			}
-			if k := hyphenBreak(b, i, from, j, limit); k > 0 && joinSeg == -1 {
+			if k := hyphenBreak(b, i, j, limit); k > 0 && joinSeg == -1 {
 				segs = append(segs, seg{from, j})
 				joinSeg = len(segs)
 				from, j = k, k
@@ -865,8 +865,11 @@ var hyphen2010, softHyphen = []byte("\u2010"), []byte("\u00ad")
 // of a word of the URL's path (the scheme's ':' is b[i]): "http://a.org/
 // long-⏎name.html". It returns 0 otherwise. Whether the joined reading is
 // taken is decided once the rest is known (see atColon).
-func hyphenBreak(b []byte, i, from, j, limit int) int {
-	if j-2 < from || b[j-1] != '-' || class[b[j-2]]&cAlphadigit == 0 || class[b[j]]&cSpace == 0 {
+func hyphenBreak(b []byte, i, j, limit int) int {
+	// b[j-2] is in the URL when it is a letter or digit: a piece of the
+	// URL that starts with '-' starts after a line break's whitespace or
+	// after the ':' of "URL:" (a bare scheme starts with a letter).
+	if b[j-1] != '-' || class[b[j-2]]&cAlphadigit == 0 || class[b[j]]&cSpace == 0 {
 		return 0
 	}
 	// In the path: after "//host/". b[j-1] is the '-', so b[i+1] and
