@@ -251,6 +251,7 @@ var spanTests = []struct {
 	{"ssh://u@\u00ad\n  [::1]/x", []spanWant{{"ssh://u@[::1]/x", Bare, 0, 20, []noteWant{{13, ""}}}}},
 	// A scheme and ':' at the end of the input are no URL.
 	{"see http:", nil},
+	{"http://a.org/x&#60;y", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}}},
 	{"http://a.org/x&#256;y http://a.org/y&#255;z http://a.org/z&#127;a", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}, {"http://a.org/y", Bare, 22, 36, nil}, {"http://a.org/z", Bare, 44, 58, nil}}},
 	// The IPv6 note is for a literal host, after "//" and any login
 	// (even an empty one), not for a '[' in the path.

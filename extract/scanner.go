@@ -874,7 +874,7 @@ func hyphenBreak(b []byte, i, j, limit int) int {
 	}
 	// In the path: after "//host/". b[j-1] is the '-', so b[i+1] and
 	// b[i+2] are before it when they are "//".
-	if b[i+1] != '/' || b[i+2] != '/' || bytes.IndexByte(b[i+3:j-1], '/') < 0 {
+	if b[i+1] != '/' || b[i+2] != '/' || bytes.IndexByte(b[i+3:j], '/') < 0 {
 		return 0
 	}
 	k := lineBreak(b, j, limit)

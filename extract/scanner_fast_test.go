@@ -293,7 +293,7 @@ func TestBracketAtTheEnd(t *testing.T) {
 // TestNoHost: the schemepart before a '[' has its host still to come
 // when it is "//" or "//user@".
 func TestNoHost(t *testing.T) {
-	for p, want := range map[string]bool{"//": true, "//u@": true, "//u:p@": true, "//u@h": false, "//a/b@": false, "/": false, "": false, "x@": false} {
+	for p, want := range map[string]bool{"//": true, "//u@": true, "//u:p@": true, "//u@h": false, "//a/b@": false, "///u@": false, "/": false, "": false, "x@": false} {
 		if got := noHost([]byte(p)); got != want {
 			t.Errorf("noHost(%q) = %v, want %v", p, got, want)
 		}
