@@ -118,6 +118,9 @@ func TestNoteLength(t *testing.T) {
 	}{
 		{"http://a.org/x`" + strings.Repeat("y", 100), "http://a.org/x", "http://a.org/x`" + strings.Repeat("y", 49)},
 		{"http://a.org/x-\n(" + strings.Repeat("y", 100), "http://a.org/x-", "http://a.org/x-(" + strings.Repeat("y", 47)},
+		// From the URL's start, not the input's.
+		{"see http://a.org/x`" + strings.Repeat("y", 100), "http://a.org/x", "http://a.org/x`" + strings.Repeat("y", 49)},
+		{"see http://a.org/x-\n(" + strings.Repeat("y", 100), "http://a.org/x-", "http://a.org/x-(" + strings.Repeat("y", 47)},
 	}
 	for _, tt := range tests {
 		sc := NewScanner(strings.NewReader(tt.in))
@@ -251,7 +254,7 @@ var spanTests = []struct {
 	{"ssh://u@\u00ad\n  [::1]/x", []spanWant{{"ssh://u@[::1]/x", Bare, 0, 20, []noteWant{{13, ""}}}}},
 	// A scheme and ':' at the end of the input are no URL.
 	{"see http:", nil},
-	{"http://a.org/x&#60;y", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}}},
+	{"http://a.org/x&#60;y http://a.org/y&#39;z", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}, {"http://a.org/y", Bare, 21, 35, nil}}},
 	{"http://a.org/x&#256;y http://a.org/y&#255;z http://a.org/z&#127;a", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}, {"http://a.org/y", Bare, 22, 36, nil}, {"http://a.org/z", Bare, 44, 58, nil}}},
 	// The IPv6 note is for a literal host, after "//" and any login
 	// (even an empty one), not for a '[' in the path.

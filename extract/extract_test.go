@@ -191,6 +191,7 @@ var ruleTests = []struct {
 	{"( on the line before", "(see\n http://a.org/x)/y", []want{{"http://a.org/x", Bare, nil}}},
 	{"( closed before the URL", "(a) http://a.org/x)/y", []want{{"http://a.org/x)/y", Bare, nil}}},
 	{"( before, a pair inside, text after )", "(see http://a.org/a_(b))/c", []want{{"http://a.org/a_(b)", Bare, nil}}},
+	{"a pair, then ) that close nothing", "http://a.org/x_(y))) and", []want{{"http://a.org/x_(y)", Bare, nil}}},
 	{"Markdown link", "[t](https://a.org/x/)**", []want{{"https://a.org/x/", Bare, nil}}},
 	{"Markdown link in bold", "**[the docs](https://a.org/x/)**, then", []want{{"https://a.org/x/", Bare, nil}}},
 	{"square brackets", "[https://a.org/x]", []want{{"https://a.org/x", Bare, nil}}},

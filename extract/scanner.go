@@ -1065,7 +1065,7 @@ func (s *Scanner) nationalNote(u []byte, a, e int) {
 func (s *Scanner) hyphenNote(u []byte, a, e int) {
 	b := s.buf[:s.end]
 	j := lineBreak(b, e, min(len(b), a+s.maxLen))
-	if j < 0 {
+	if j == -1 {
 		return
 	}
 	k := j
@@ -1092,9 +1092,7 @@ func (s *Scanner) finish() {
 			s.m.Repaired = u.String()
 		}
 	}
-	if len(s.notes) > 0 {
-		s.m.Notes = append([]Note(nil), s.notes...)
-	}
+	s.m.Notes = append([]Note(nil), s.notes...) // nil when there is none
 }
 
 // view takes the unread bytes of a *bytes.Reader or *strings.Reader as
