@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 // The Appendix's rules and the scanner's heuristics at their edges: each
@@ -24,8 +25,54 @@ type spanWant struct {
 	notes      []noteWant
 }
 
+// TestScanEnds: Scan moves on past every match and every ':' it
+// refuses, so that extraction ends on any text, streamed or in memory,
+// and Format ends on every URL: the rule and span tables, read whole,
+// one octet per read with a small buffer, the rule table's URLs formatted
+// at narrow widths and Format's own table, all within a generous deadline (they take
+// milliseconds). It runs first: a scan that reads the same text again
+// without end fails the test binary here at once instead of hanging every
+// test and example after.
+func TestScanEnds(t *testing.T) {
+	var in []string
+	for _, tt := range ruleTests {
+		in = append(in, tt.in)
+	}
+	for _, tt := range spanTests {
+		in = append(in, tt.in)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, s := range in {
+			All(s)
+			sc := newScanner(iotest.OneByteReader(strings.NewReader(s)), 64, 0)
+			for sc.Scan() {
+			}
+		}
+		for _, tt := range ruleTests {
+			for _, w := range tt.want {
+				for width := 7; width <= 40; width++ {
+					Format(w.url, width, "  ")
+				}
+			}
+		}
+		for _, tt := range formatTests {
+			Format(tt.url, tt.width, tt.indent)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		// Nothing stops the scan in its goroutine, and -failfast does
+		// not stop the examples, which would hang on it: end the test
+		// binary here.
+		panic("extraction or Format of the tables did not end within 2 s")
+	}
+}
+
 // TestSpanEnd: the end of a URL whose rest after a soft hyphen is all
-// trimmed is before the hyphen, not after the line break. It runs first
+// trimmed is before the hyphen, not after the line break. It runs early
 // and stops at a wrong end: the scanner goes on from a match's end, and a
 // wrong one can make it read the same text again without end.
 func TestSpanEnd(t *testing.T) {
@@ -71,6 +118,9 @@ func TestNoteLength(t *testing.T) {
 	}{
 		{"http://a.org/x`" + strings.Repeat("y", 100), "http://a.org/x", "http://a.org/x`" + strings.Repeat("y", 49)},
 		{"http://a.org/x-\n(" + strings.Repeat("y", 100), "http://a.org/x-", "http://a.org/x-(" + strings.Repeat("y", 47)},
+		// From the URL's start, not the input's.
+		{"see http://a.org/x`" + strings.Repeat("y", 100), "http://a.org/x", "http://a.org/x`" + strings.Repeat("y", 49)},
+		{"see http://a.org/x-\n(" + strings.Repeat("y", 100), "http://a.org/x-", "http://a.org/x-(" + strings.Repeat("y", 47)},
 	}
 	for _, tt := range tests {
 		sc := NewScanner(strings.NewReader(tt.in))
@@ -99,6 +149,8 @@ var spanTests = []struct {
 	{"<URL:%x:y>", nil},
 	// A soft hyphen at a line break is the typesetter's (Appendix); the IPv6 note points at the '[' in the input, past the break.
 	{"ssh://u\u00ad\n  ser@[::1]/x", []spanWant{{"ssh://user@[::1]/x", Bare, 0, 23, []noteWant{{16, ""}}}}},
+	{"clone from ssh://u\u00ad\n  ser@[::1]/x", []spanWant{{"ssh://user@[::1]/x", Bare, 11, 34, []noteWant{{27, ""}}}}},
+	{"ssh://u@\u00ad\n  [::1]/x ssh://u@[::1]/a\u00ad\n b", []spanWant{{"ssh://u@[::1]/x", Bare, 0, 20, []noteWant{{13, ""}}}, {"ssh://u@[::1]/ab", Bare, 21, 41, []noteWant{{29, ""}}}}},
 	// "URL:" in any case after '<' (Appendix).
 	{"<uRl:http://a.org/>", []spanWant{{"http://a.org/", URLBracket, 5, 18, nil}}},
 	// A wrapper cut by the end of the input is none.
@@ -190,6 +242,10 @@ var spanTests = []struct {
 	// two octets), and in the path of an empty host.
 	{"http://a.org/x\u00ad\n a-\n b", []spanWant{{"http://a.org/xa-b", Bare, 0, 23, []noteWant{{19, "http://a.org/xa-"}, {19, "http://a.org/xab"}}}}},
 	{"file:///a-\n  b", []spanWant{{"file:///a-b", Bare, 0, 14, []noteWant{{9, "file:///a-"}, {9, "file:///ab"}}}}},
+	// Joined when the next line makes the URL no worse than it is as
+	// written, hyphen included: a telnet URL has no path (§3.8), so
+	// "x-" and "x-y" are one error each.
+	{"telnet://h.org/x-\n  y", []spanWant{{"telnet://h.org/x-y", Bare, 0, 21, []noteWant{{16, "telnet://h.org/x-"}, {16, "telnet://h.org/xy"}}}}},
 	// A hyphen and a line break at the end of the input: nothing to join.
 	{"http://a.org/x-\n", []spanWant{{"http://a.org/x-", Bare, 0, 15, nil}}},
 	{"http://a.org/x-\n  ", []spanWant{{"http://a.org/x-", Bare, 0, 15, nil}}},
@@ -198,6 +254,15 @@ var spanTests = []struct {
 	{"ssh://u@\u00ad\n  [::1]/x", []spanWant{{"ssh://u@[::1]/x", Bare, 0, 20, []noteWant{{13, ""}}}}},
 	// A scheme and ':' at the end of the input are no URL.
 	{"see http:", nil},
+	{"http://a.org/x&#60;y http://a.org/y&#39;z", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}, {"http://a.org/y", Bare, 21, 35, nil}}},
+	{"http://a.org/x&#256;y http://a.org/y&#255;z http://a.org/z&#127;a", []spanWant{{"http://a.org/x", Bare, 0, 14, nil}, {"http://a.org/y", Bare, 22, 36, nil}, {"http://a.org/z", Bare, 44, 58, nil}}},
+	// The IPv6 note is for a literal host, after "//" and any login
+	// (even an empty one), not for a '[' in the path.
+	{"ssh://@[::1]/x ftp:///u@[::1]/x", []spanWant{{"ssh://@[::1]/x", Bare, 0, 14, []noteWant{{7, ""}}}, {"ftp:///u@[::1]/x", Bare, 15, 31, nil}}},
+	// A host in brackets without a ':' or a ']' is no IPv6 literal.
+	{"ssh://u@[x]/y ssh://u@[::1/y", []spanWant{{"ssh://u@[x]/y", Bare, 0, 13, nil}, {"ssh://u@[::1/y", Bare, 14, 28, nil}}},
+	// The Appendix's "URL:" takes a scheme of 32 octets, not 33 or 34.
+	{"URL:" + s32 + ":x URL:" + s32 + "b:x URL:" + s32 + "bc:x", []spanWant{{s32 + ":x", URLPrefix, 4, 38, nil}}},
 	// Brackets are counted back lookback (256) octets from the scheme's
 	// ':': a '(' 256 back ends the URL at its ')', one 257 back does not.
 	{"(" + strings.Repeat("x", 250) + " http://a.org/x)/y", []spanWant{{"http://a.org/x", Bare, 252, 266, nil}}},

@@ -190,6 +190,8 @@ var ruleTests = []struct {
 	{"( before, text after )", "(see http://a.org/x)/y", []want{{"http://a.org/x", Bare, nil}}},
 	{"( on the line before", "(see\n http://a.org/x)/y", []want{{"http://a.org/x", Bare, nil}}},
 	{"( closed before the URL", "(a) http://a.org/x)/y", []want{{"http://a.org/x)/y", Bare, nil}}},
+	{"( before, a pair inside, text after )", "(see http://a.org/a_(b))/c", []want{{"http://a.org/a_(b)", Bare, nil}}},
+	{"a pair, then ) that close nothing", "http://a.org/x_(y))) and", []want{{"http://a.org/x_(y)", Bare, nil}}},
 	{"Markdown link", "[t](https://a.org/x/)**", []want{{"https://a.org/x/", Bare, nil}}},
 	{"Markdown link in bold", "**[the docs](https://a.org/x/)**, then", []want{{"https://a.org/x/", Bare, nil}}},
 	{"square brackets", "[https://a.org/x]", []want{{"https://a.org/x", Bare, nil}}},
@@ -382,6 +384,7 @@ func TestStrict(t *testing.T) {
 		{"http://a.org/{x}.", []want{{"http://a.org/", Bare, []string{"http://a.org/{x}"}}}},
 		{"http://b.org/~ ok", []want{{"http://b.org/", Bare, nil}}},
 		{"ssh://user@[2001:db8::1]:22/r.git and http://[::1]/", nil},
+		{"git clone ssh://user@[2001:db8::1]:22/r.git", nil},
 		{"<URL:http://a.org/~u>", []want{{"http://a.org/~u", URLBracket, nil}}}, // the wrapper says where it ends
 		{"see http://gnu.org/li\u2010\n   censes/", []want{{"http://gnu.org/licenses/", Bare, nil}}},
 	}
@@ -715,6 +718,20 @@ func TestNoProgress(t *testing.T) {
 		ms, err := scanAll(t, &zeroReader{zeros, strings.NewReader("http://a.org/")}, DefaultMaxLength, 0)
 		if len(ms) != want || (want == 0) != errors.Is(err, io.ErrNoProgress) {
 			t.Errorf("after %d empty reads: %d matches, error %v; want %d", zeros, len(ms), err, want)
+		}
+	}
+}
+
+// TestBufferSize: a stream's buffer is about four times the maximum URL
+// length, and at least 256 KiB (see Scanner).
+func TestBufferSize(t *testing.T) {
+	for _, n := range []int{64, 8 << 10, 1 << 20} {
+		sc := NewScanner(io.MultiReader(strings.NewReader("http://a.org/"))) // a stream, not viewed in place
+		sc.SetMaxLength(n)
+		for sc.Scan() {
+		}
+		if got, least := len(sc.own), max(256<<10, 4*n); got < least || got > least+1024 {
+			t.Errorf("SetMaxLength(%d): a buffer of %d bytes, want %d to %d", n, got, least, least+1024)
 		}
 	}
 }

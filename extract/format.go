@@ -50,7 +50,7 @@ func Format(url string, width int, indent string) (string, error) {
 		}
 	}
 	colon := schemeEnd([]byte(url), true)
-	if colon < 0 || !schemepartOK([]byte(url), colon, false) && !rfc1738.Valid(url) {
+	if colon == -1 || !schemepartOK([]byte(url), colon, false) && !rfc1738.Valid(url) {
 		return fail(0, "a URL in text is a scheme, ':' and a schemepart (§2.1, Appendix)")
 	}
 	lead := columns(indent)
@@ -77,7 +77,7 @@ func Format(url string, width int, indent string) (string, error) {
 			break
 		}
 		p := breakAt(url, first, rest, room)
-		if p < 0 {
+		if p == -1 {
 			break
 		}
 		b.WriteString(url[rest:p])

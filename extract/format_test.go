@@ -110,55 +110,57 @@ func TestFormatRoundTrip(t *testing.T) {
 	}
 }
 
+// formatTests: Format's choices, each with its rule.
+var formatTests = []struct {
+	url    string
+	width  int
+	indent string
+	want   string
+}{
+	// Fits: one line.
+	{"ftp://ds.internic.net/rfc", 72, "  ", "<URL:ftp://ds.internic.net/rfc>"},
+	// Appendix: a fragment stays inside the brackets; breaks after
+	// '/' and '.' are preferred.
+	{"http://ds.internic.net/instructions/overview.html#WARNING", 40, "  ",
+		"<URL:http://ds.internic.net/\n  instructions/overview.html#WARNING>"},
+	// Never after '-' (Appendix): before it.
+	{"http://a.org/draft-ietf-uri-url-08.txt", 20, " ",
+		"<URL:http://a.org/\n draft-ietf-uri-url\n -08.txt>"},
+	// Never inside %XX.
+	{"ftp://h.org/%2Fetc/%2Fx%2Fy%2Fz", 26, "",
+		"<URL:ftp://h.org/%2Fetc/\n%2Fx%2Fy%2Fz>"},
+	// An unbreakable run overflows to the first allowed break.
+	{"http://a.org/" + strings.Repeat("-", 24) + "x/y", 20, " ",
+		"<URL:http://a.org/\n " + strings.Repeat("-", 24) + "x\n /y>"},
+	// A tab indents to column 8.
+	{"http://a.org/one/two/three", 22, "\t", "<URL:http://a.org/one/\n\ttwo/three>"},
+	// Exactly the width, '>' included: one line.
+	{"http://a.org/abc", 22, "", "<URL:http://a.org/abc>"},
+	// Never inside the scheme and its "//": a long scheme's line
+	// overflows to the first break after "//x".
+	{"abcdefghijklmn://x/y", 20, "", "<URL:abcdefghijklmn://x\n/y>"},
+	// A run with no allowed break up to the end (a '-' before each
+	// octet) is the last line, however long.
+	{"http://a.org/" + strings.Repeat("-", 30), 20, " ", "<URL:http://a.org/\n " + strings.Repeat("-", 30) + ">"},
+	// The narrowest width, and an indent of exactly half the width.
+	{"x:y", 7, "", "<URL:x:y>"},
+	{"http://a.org/abcdefghijkl", 20, strings.Repeat(" ", 10), "<URL:http://a.org/\n          abcdefghij\n          kl>"},
+	// A preferred break that leaves the line exactly half full.
+	{"http://ab/cdefghijklmnopqrstuvwxyz", 25, "", "<URL:http://ab/\ncdefghijklmnopqrstuvwxyz>"},
+	// On a later line, half full counts from the line's start: the
+	// '/' after "ab" is too early.
+	{"http://a.org/xxxxxx/ab/" + strings.Repeat("c", 23), 25, "", "<URL:http://a.org/xxxxxx/\nab/" + strings.Repeat("c", 22) + "\nc>"},
+	// Never right after "//", even when nothing else fits.
+	{"http://abc/def", 10, "", "<URL:http://a\nbc/def>"},
+	// One octet too long: the break leaves it for the next line,
+	// never an empty line before the '>'.
+	{"http://abcdefghij", 22, "", "<URL:http://abcdefghi\nj>"},
+	// The longest text extract takes by default: 8192 bytes.
+	{"http://a.org/" + strings.Repeat("a", DefaultMaxLength-19), DefaultMaxLength, "", "<URL:http://a.org/" + strings.Repeat("a", DefaultMaxLength-19) + ">"},
+}
+
 func TestFormat(t *testing.T) {
-	tests := []struct {
-		url    string
-		width  int
-		indent string
-		want   string
-	}{
-		// Fits: one line.
-		{"ftp://ds.internic.net/rfc", 72, "  ", "<URL:ftp://ds.internic.net/rfc>"},
-		// Appendix: a fragment stays inside the brackets; breaks after
-		// '/' and '.' are preferred.
-		{"http://ds.internic.net/instructions/overview.html#WARNING", 40, "  ",
-			"<URL:http://ds.internic.net/\n  instructions/overview.html#WARNING>"},
-		// Never after '-' (Appendix): before it.
-		{"http://a.org/draft-ietf-uri-url-08.txt", 20, " ",
-			"<URL:http://a.org/\n draft-ietf-uri-url\n -08.txt>"},
-		// Never inside %XX.
-		{"ftp://h.org/%2Fetc/%2Fx%2Fy%2Fz", 26, "",
-			"<URL:ftp://h.org/%2Fetc/\n%2Fx%2Fy%2Fz>"},
-		// An unbreakable run overflows to the first allowed break.
-		{"http://a.org/" + strings.Repeat("-", 24) + "x/y", 20, " ",
-			"<URL:http://a.org/\n " + strings.Repeat("-", 24) + "x\n /y>"},
-		// A tab indents to column 8.
-		{"http://a.org/one/two/three", 22, "\t", "<URL:http://a.org/one/\n\ttwo/three>"},
-		// Exactly the width, '>' included: one line.
-		{"http://a.org/abc", 22, "", "<URL:http://a.org/abc>"},
-		// Never inside the scheme and its "//": a long scheme's line
-		// overflows to the first break after "//x".
-		{"abcdefghijklmn://x/y", 20, "", "<URL:abcdefghijklmn://x\n/y>"},
-		// A run with no allowed break up to the end (a '-' before each
-		// octet) is the last line, however long.
-		{"http://a.org/" + strings.Repeat("-", 30), 20, " ", "<URL:http://a.org/\n " + strings.Repeat("-", 30) + ">"},
-		// The narrowest width, and an indent of exactly half the width.
-		{"x:y", 7, "", "<URL:x:y>"},
-		{"http://a.org/abcdefghijkl", 20, strings.Repeat(" ", 10), "<URL:http://a.org/\n          abcdefghij\n          kl>"},
-		// A preferred break that leaves the line exactly half full.
-		{"http://ab/cdefghijklmnopqrstuvwxyz", 25, "", "<URL:http://ab/\ncdefghijklmnopqrstuvwxyz>"},
-		// On a later line, half full counts from the line's start: the
-		// '/' after "ab" is too early.
-		{"http://a.org/xxxxxx/ab/" + strings.Repeat("c", 23), 25, "", "<URL:http://a.org/xxxxxx/\nab/" + strings.Repeat("c", 22) + "\nc>"},
-		// Never right after "//", even when nothing else fits.
-		{"http://abc/def", 10, "", "<URL:http://a\nbc/def>"},
-		// One octet too long: the break leaves it for the next line,
-		// never an empty line before the '>'.
-		{"http://abcdefghij", 22, "", "<URL:http://abcdefghi\nj>"},
-		// The longest text extract takes by default: 8192 bytes.
-		{"http://a.org/" + strings.Repeat("a", DefaultMaxLength-19), DefaultMaxLength, "", "<URL:http://a.org/" + strings.Repeat("a", DefaultMaxLength-19) + ">"},
-	}
-	for _, tt := range tests {
+	for _, tt := range formatTests {
 		got, err := Format(tt.url, tt.width, tt.indent)
 		if err != nil || got != tt.want {
 			t.Errorf("Format(%q, %d, %q) =\n%s\n(%v), want\n%s", tt.url, tt.width, tt.indent, got, err, tt.want)

@@ -174,15 +174,10 @@ func (s *Scanner) Scan() bool {
 			s.fill(min(i, max(s.floor, i-lookback)))
 			continue
 		}
-		if p := s.wrapperBefore(from, i); p >= 0 {
-			if s.bracket(p) {
-				return true
-			}
-			// bracket may have skipped text that is no URL, this ':'
-			// with it.
-			if s.pos = max(s.pos, p+1); s.pos > i {
-				continue
-			}
+		// A wrapper that is none because of its spaces has moved floor
+		// past i (see bracket): atColon finds no scheme behind floor.
+		if p := s.wrapperBefore(from, i); p != -1 && s.bracket(p, i) {
+			return true
 		}
 		if s.mayBeBare(i) && s.atColon(i) {
 			return true
@@ -194,8 +189,13 @@ func (s *Scanner) Scan() bool {
 // nextColon returns the index of the next ':' at or after from that may
 // end a scheme, or -1: it passes over the colons of prose ("Note: ",
 // "10:30", "a::b") 8 octets at a time, those neither wrapperBefore nor
-// mayBeBare would take. It keeps the line count close behind, so that
-// posAt counts lines in octets still in the cache.
+// mayBeBare would take. A '<' opens a wrapper whose scheme ends at the
+// ':' only right before a run of scheme octets (Appendix: "<URL:",
+// "<scheme:"): none does when no '<' is among the 8 octets before the
+// ':' and a space or control octet is, so that the run starts inside
+// them, after no '<'; nor when no '<' stands within reach at all. It
+// keeps the line count close behind, so that posAt counts lines in
+// octets still in the cache.
 func (s *Scanner) nextColon(from int) int {
 	b := s.buf[:s.end]
 	i := from
@@ -213,7 +213,7 @@ func (s *Scanner) nextColon(from int) int {
 		// octet before is one of their last letters; a '<' that may
 		// open a wrapper (see wrapperBefore).
 		if last := byte(w>>56) | 0x20; (last == 'l' || last == 's' || last == 'o') && namedScheme(w) ||
-			(hasZero(w^(lo8*'<')) || !hasLess(w, ' '+1)) && !noWrapper(b, i, w) {
+			hasZero(w^(lo8*'<')) || !hasLess(w, ' '+1) && lessBefore(b, i) {
 			return i
 		}
 		if i-s.lineAt >= 16<<10 {
@@ -228,9 +228,6 @@ func (s *Scanner) nextColon(from int) int {
 // right before a run of scheme octets — or -1. bracket decides.
 func (s *Scanner) wrapperBefore(from, i int) int {
 	b := s.buf
-	if i >= 8 && noWrapper(b, i, binary.LittleEndian.Uint64(b[i-8:i])) {
-		return -1
-	}
 	a := i
 	for a > from && i-a <= maxScheme && class[b[a-1]]&cScheme != 0 {
 		a--
@@ -241,30 +238,22 @@ func (s *Scanner) wrapperBefore(from, i int) int {
 	return -1
 }
 
-// noWrapper reports, 8 octets at a time, that no '<' opens a wrapper
-// whose scheme ends at the ':' b[i], w being the 8 octets before it: the
-// common case in prose ("Note: ", "10:30"). Either no '<' is among them
-// and a space or control octet is, so that the run of scheme octets
-// before the ':' starts inside them, after no '<'; or no '<' stands in
-// the maxScheme+1 octets before the ':' at all.
-func noWrapper(b []byte, i int, w uint64) bool {
-	const lt = lo8 * '<'
-	if hasZero(w ^ lt) {
-		return false
-	}
-	if hasLess(w, ' '+1) {
+// lessBefore reports whether a '<' that may open a wrapper whose scheme
+// ends at the ':' b[i] may stand before the 8 octets before it: the
+// wrapper's '<' (Appendix) stands at most maxScheme+2 octets before the
+// ':' (wrapperBefore looks back over at most maxScheme+1 scheme octets),
+// inside the 8-octet words down to b[i-40:i-32]. It reads them 8 at a time; near the start of the
+// input, where they are not all there, it answers yes.
+func lessBefore(b []byte, i int) bool {
+	if i < 40 {
 		return true
 	}
-	// The words before, down to the one that holds b[i-maxScheme-1].
-	if i < maxScheme+1+8 {
-		return false
-	}
-	for k := i - 16; k > i-maxScheme-1-8; k -= 8 {
-		if hasZero(binary.LittleEndian.Uint64(b[k:k+8]) ^ lt) {
-			return false
+	for k := i - 16; k >= i-40; k -= 8 {
+		if hasZero(binary.LittleEndian.Uint64(b[k:k+8]) ^ (lo8 * '<')) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // mayBeBare reports whether a bare URL or the prefix URL: may end its
@@ -273,14 +262,8 @@ func noWrapper(b []byte, i int, w uint64) bool {
 // Appendix). atColon decides; this spares it the colons of prose.
 func (s *Scanner) mayBeBare(i int) bool {
 	b := s.buf[:s.end]
-	if i+1 == len(b) || b[i+1] == '/' {
-		return true
-	}
-	if i < 8 {
-		return equalFold(b[max(i-3, 0):i], "url") || equalFold(b[max(i-4, 0):i], "news") ||
-			equalFold(b[max(i-6, 0):i], "mailto")
-	}
-	return namedScheme(binary.LittleEndian.Uint64(b[i-8 : i]))
+	return i+1 == len(b) || b[i+1] == '/' || equalFold(b[max(i-3, 0):i], "url") ||
+		equalFold(b[max(i-4, 0):i], "news") || equalFold(b[max(i-6, 0):i], "mailto")
 }
 
 // namedScheme reports whether the 8 octets w before a ':', the last one
@@ -296,6 +279,7 @@ func namedScheme(w uint64) bool {
 const (
 	lo8        = 0x0101010101010101
 	hi8        = 0x8080808080808080
+	lo7        = 0x7f7f7f7f7f7f7f7f
 	urlWord    = 'u' | 'r'<<8 | 'l'<<16
 	newsWord   = 'n' | 'e'<<8 | 'w'<<16 | 's'<<24
 	mailtoWord = 'm' | 'a'<<8 | 'i'<<16 | 'l'<<24 | 't'<<32 | 'o'<<40
@@ -346,16 +330,16 @@ func (s *Scanner) fill(keep int) {
 	s.eof = true
 }
 
-// posAt returns the position of buf[idx]; idx never goes back between calls.
+// posAt returns the position of buf[idx]; idx never goes back between
+// calls (each is at a scheme, a URL's end or a passed-over ':', all at or
+// after the last).
 func (s *Scanner) posAt(idx int) Pos {
-	if idx > s.lineAt {
-		seg := s.buf[s.lineAt:idx]
-		if n := bytes.Count(seg, nl); n > 0 {
-			s.line += n
-			s.lastNL = s.base + int64(s.lineAt+bytes.LastIndexByte(seg, '\n'))
-		}
-		s.lineAt = idx
+	seg := s.buf[s.lineAt:idx]
+	if n := bytes.Count(seg, nl); n > 0 {
+		s.line += n
+		s.lastNL = s.base + int64(s.lineAt+bytes.LastIndexByte(seg, '\n'))
 	}
+	s.lineAt = idx
 	off := s.base + int64(idx)
 	return Pos{Offset: off, Line: s.line, Column: int(off - s.lastNL)}
 }
@@ -365,28 +349,20 @@ var nl = []byte{'\n'}
 // offset returns the input offset of buf[idx].
 func (s *Scanner) offset(idx int) int64 { return s.base + int64(idx) }
 
-// bracket tries the wrappers <URL:…> and <…> at the '<' buf[i].
-func (s *Scanner) bracket(i int) bool {
+// bracket tries the wrappers <URL:…> and <…> at the '<' buf[i], before
+// the run of scheme octets that ends at the ':' buf[colon] (wrapperBefore).
+func (s *Scanner) bracket(i, colon int) bool {
 	b := s.buf[:s.end]
 	j := i + 1
 	form := Bracket
-	if j+4 <= len(b) && b[j+3] == ':' && b[j]|0x20 == 'u' && b[j+1]|0x20 == 'r' && b[j+2]|0x20 == 'l' {
+	if colon == j+3 && equalFold(b[j:colon], "url") {
 		form = URLBracket
 		j += 4
-	} else {
-		// <…>: a scheme and ':' right after '<', then what a bare URL
-		// needs (mailto:x, news:x, scheme://x), tested below once the
-		// whitespace is out.
-		if j >= len(b) || class[b[j]]&cAlpha == 0 {
-			return false
-		}
-		k := j
-		for k < len(b) && k-j <= maxScheme && class[b[k]]&cScheme != 0 {
-			k++
-		}
-		if k == len(b) || b[k] != ':' || k-j > maxScheme {
-			return false
-		}
+	} else if class[b[j]]&cAlpha == 0 || colon-j > maxScheme {
+		// <…>: a scheme (§5, at most maxScheme octets) and ':' right
+		// after '<', then what a bare URL needs (mailto:x, news:x,
+		// scheme://x), tested below once the whitespace is out.
+		return false
 	}
 	// Appendix: whitespace that breaks a line inside the wrapper is
 	// ignored; a typesetter's hyphen before the break (U+2010, U+00AD)
@@ -394,10 +370,10 @@ func (s *Scanner) bracket(i int) bool {
 	// without it noted.
 	u := s.scratch[:0]
 	s.notes = s.notes[:0]
-	first, last := -1, -1
+	first, last := -1, 0 // last is set with first
 	limit := min(len(b), j+s.maxLen)
 	var hyphens []hyphenAt
-	spaced := -1 // where whitespace within a line stands inside the URL
+	spaced := -1 // the octet after the first whitespace within a line inside the URL
 	k := j
 	for ; k < limit; k++ {
 		c := b[k]
@@ -408,7 +384,7 @@ func (s *Scanner) bracket(i int) bool {
 			if c == '<' {
 				return false
 			}
-			if first < 0 {
+			if first == -1 {
 				first = k
 			}
 			last = k
@@ -423,44 +399,41 @@ func (s *Scanner) bracket(i int) bool {
 				breaks++
 			}
 		}
-		k--
 		if breaks > 1 {
 			return false
 		}
 		// Whitespace between the wrapper and the URL is nothing; within
 		// the URL it is a space within a line or a line break.
-		if inside := len(u) > 0 && k+1 < limit && b[k+1] != '>'; !inside {
-			continue
-		}
-		if breaks == 0 {
-			if spaced < 0 {
-				spaced = k
+		if len(u) > 0 && k < limit && b[k] != '>' {
+			if breaks == 0 {
+				if spaced == -1 {
+					spaced = k // the word after the space
+				}
+			} else if n := typesetterHyphen(u); n > 0 {
+				u = u[:len(u)-n]
+			} else if u[len(u)-1] == '-' {
+				hyphens = append(hyphens, hyphenAt{len(u) - 1, last})
 			}
-		} else if n := typesetterHyphen(u); n > 0 {
-			u = u[:len(u)-n]
-		} else if u[len(u)-1] == '-' {
-			hyphens = append(hyphens, hyphenAt{len(u) - 1, last})
 		}
+		k-- // the loop steps on to the octet after the run
 	}
 	s.scratch = u
-	if k >= limit || first < 0 {
+	if k >= limit {
 		return false
 	}
-	if spaced >= 0 {
+	if spaced != -1 {
 		// Appendix: whitespace is there to break long URLs across lines;
 		// "<mailto:joe at example.org>" is text, and its first word is
-		// no URL either.
-		for spaced > i && class[b[spaced]]&cSpace != 0 {
-			spaced--
-		}
-		s.pos, s.floor = spaced+1, spaced+1
+		// no URL either: the text is read on after the space, the word
+		// there whole.
+		s.pos, s.floor = spaced, spaced
 		return false
 	}
 	// Inside <URL:…> any scheme §5 allows, and a schemepart that is
 	// nothing or "//" alone when the URL is valid all the same
 	// (genericurl's *xchar may be empty: "https://", "x:").
-	colon := schemeEnd(u, form == URLBracket)
-	if colon < 0 || !schemepartOK(u, colon, form == Bracket) && (form == Bracket || !rfc1738.Valid(string(u))) {
+	end := schemeEnd(u, form == URLBracket)
+	if end == -1 || !schemepartOK(u, end, form == Bracket) && (form == Bracket || !rfc1738.Valid(string(u))) {
 		return false
 	}
 	s.m = Match{URL: string(u), Form: form}
@@ -574,7 +547,7 @@ func (s *Scanner) atColon(i int) bool {
 	// digits later in the name, as in "z39.50", §4).
 	for k := i - 1; k > a; k-- {
 		if class[b[k]]&cAlphadigit == 0 && class[b[k-1]]&cAlphadigit == 0 {
-			a = k + 1
+			a = k // b[k] is no letter: the loop below steps past it
 			break
 		}
 	}
@@ -601,10 +574,12 @@ func (s *Scanner) atColon(i int) bool {
 		form = URLPrefix
 		a = i + 1
 		i = a
-		for i < len(b) && i-a <= maxScheme && class[b[i]]&cScheme != 0 {
+		// §5: a scheme of at most maxScheme octets, then ':'.
+		end := min(len(b), a+maxScheme+1)
+		for i < end && class[b[i]]&cScheme != 0 {
 			i++
 		}
-		if i == a || i == len(b) || b[i] != ':' || i-a > maxScheme {
+		if i == a || i == end || b[i] != ':' {
 			return false
 		}
 	} else if i+1 < len(b) && b[i+1] != '/' && !isMailtoOrNews(b[a:i]) {
@@ -629,9 +604,9 @@ func (s *Scanner) atColon(i int) bool {
 	outer := unclosed(b[lo:a])
 	var inner [3]int
 	segs := s.segs[:0]
-	from, j := a, i+1
+	from, j := a, a // the scheme's octets and its ':' are all in the run
 	hash := false
-	joinSeg, hyphen := -1, -1 // the segment after an ASCII hyphen at a line break, and the hyphen
+	joinSeg := -1 // the segment after an ASCII hyphen at a line break
 scan:
 	for j < limit {
 		c := b[j]
@@ -641,9 +616,9 @@ scan:
 				from, j = k, k
 				continue
 			}
-			if k := hyphenBreak(b, i, from, j, limit); k > 0 && joinSeg < 0 {
+			if k := hyphenBreak(b, i, j, limit); k > 0 && joinSeg == -1 {
 				segs = append(segs, seg{from, j})
-				joinSeg, hyphen = len(segs), j-1
+				joinSeg = len(segs)
 				from, j = k, k
 				continue
 			}
@@ -688,7 +663,8 @@ scan:
 	if s.strict && n == len(u) && j < len(b) && b[j] == '[' && noHost(u[i+1-a:n]) {
 		return false // an IPv6 literal (not RFC 1738, §3.1): no torn "ssh://user@"
 	}
-	if p := u[i+1-a : n]; len(p) > 2 && p[0] == '/' && p[1] == '/' && class[p[2]]&cNational != 0 && ipv6At(p) != 2 {
+	// schemepartOK has refused "//" alone: after "//" there is an octet.
+	if p := u[i+1-a : n]; bytes.HasPrefix(p, slashes) && class[p[2]]&cNational != 0 && ipv6At(p) != 2 {
 		return false // a template, not a URL: "file://{path}", "ssh://[user@]host"
 	}
 	// Map the trimmed length back to the input, dropping the segments
@@ -703,12 +679,16 @@ scan:
 		rest -= g.to - g.from
 	}
 	s.segs = segs
-	joined := joinSeg >= 0 && joinSeg < len(segs)
-	hyphenU := 0 // the ASCII hyphen's index in u
-	for _, g := range segs[:max(joinSeg, 0)] {
-		hyphenU += g.to - g.from
+	// The segment after the hyphen starts with a letter or digit, which
+	// trimming keeps: a joined URL stays joined.
+	joined := joinSeg != -1
+	hyphen, hyphenU := 0, -1 // the ASCII hyphen's index in the input and in u
+	if joined {
+		hyphen = segs[joinSeg-1].to - 1
+		for _, g := range segs[:joinSeg] {
+			hyphenU += g.to - g.from
+		}
 	}
-	hyphenU--
 	reverted := false
 	if joined && len(rfc1738.Check(string(u[:n])).Errors) > len(rfc1738.Check(string(u[:hyphenU+1])).Errors) {
 		// The next line makes the URL worse: it is prose, not the rest.
@@ -736,7 +716,7 @@ scan:
 	} else if reverted || e == runEnd && b[e-1] == '-' {
 		s.hyphenNote(u[:n], a, e)
 	}
-	if h := ipv6At(u[i+1-a : n]); h >= 0 {
+	if h := ipv6At(u[i+1-a : n]); h != -1 {
 		s.notes = append(s.notes, Note{Offset: s.offset(inputIndex(segs, i+1-a+h)),
 			Message: "the host is an IPv6 literal, which RFC 1738 does not know (§3.1: a host is a name or four decimal numbers)"})
 	}
@@ -748,7 +728,7 @@ scan:
 // ipv6At returns the index of the '[' that starts the host of the
 // schemepart p ("//user@[2001:db8::1]:22/x"), or -1.
 func ipv6At(p []byte) int {
-	if len(p) < 3 || p[0] != '/' || p[1] != '/' {
+	if !bytes.HasPrefix(p, slashes) {
 		return -1
 	}
 	end := len(p)
@@ -764,28 +744,28 @@ func ipv6At(p []byte) int {
 	}
 	// RFC 3986 §3.2.2: hex digits, ':' and '.' (an IPv4 tail), with a ':'.
 	k := h + 1
-	colons := 0
-	for ; k < end && (hexVal(p[k]) < 16 || p[k] == ':' || p[k] == '.'); k++ {
-		if p[k] == ':' {
-			colons++
-		}
+	for k < end && (hexVal(p[k]) != noHex || p[k] == ':' || p[k] == '.') {
+		k++
 	}
-	if k == end || p[k] != ']' || colons == 0 {
+	if k == end || p[k] != ']' || bytes.IndexByte(p[h:k], ':') == -1 {
 		return -1
 	}
 	return h
 }
 
+var slashes = []byte("//")
+
 // inputIndex returns the index in the input of byte k of the URL joined
 // from segs.
 func inputIndex(segs []seg, k int) int {
-	for _, g := range segs {
+	last := len(segs) - 1
+	for _, g := range segs[:last] {
 		if k < g.to-g.from {
 			return g.from + k
 		}
 		k -= g.to - g.from
 	}
-	return segs[len(segs)-1].to
+	return segs[last].from + k
 }
 
 // seg is a piece b[from:to] of a bare URL in the input: a URL broken
@@ -824,7 +804,7 @@ func unclosed(b []byte) (open [3]int) {
 	k := 0
 	for ; k+8 <= len(b); k += 8 {
 		w := binary.LittleEndian.Uint64(b[k : k+8])
-		m := zeroOctets(w&^(lo8*1)^(lo8*'(')) | zeroOctets((w|lo8*0x20)&^(lo8*6)^(lo8*'y'))&(w<<6^w<<5)
+		m := zeroOctets(w&^lo8^(lo8*'(')) | zeroOctets((w|lo8*0x20)&^(lo8*6)^(lo8*'y'))&(w<<6^w<<5)
 		for ; m != 0; m &= m - 1 {
 			open = bracketStep(open, b[k+bits.TrailingZeros64(m)/8])
 		}
@@ -837,7 +817,7 @@ func unclosed(b []byte) (open [3]int) {
 
 // zeroOctets marks with its high bit each octet of w that is zero.
 func zeroOctets(w uint64) uint64 {
-	return ^((w&^hi8 + lo8*0x7f) | w) & hi8
+	return ^((w&^hi8 + lo7) | w) & hi8
 }
 
 // bracketStep counts c into the brackets open so far: an opening one is
@@ -862,36 +842,43 @@ func bracketStep(open [3]int, c byte) [3]int {
 // there is no such break.
 func typesetterBreak(b []byte, from, j, limit int, run uint8) int {
 	n := 0
-	if j+3 <= limit && b[j] == 0xe2 && b[j+1] == 0x80 && b[j+2] == 0x90 {
-		n = 3
-	} else if j+2 <= limit && b[j] == 0xc2 && b[j+1] == 0xad {
-		n = 2
+	if bytes.HasPrefix(b[j:limit], hyphen2010) {
+		n = len(hyphen2010)
+	} else if bytes.HasPrefix(b[j:limit], softHyphen) {
+		n = len(softHyphen)
 	}
 	if n == 0 || j == from {
 		return 0
 	}
 	k := lineBreak(b, j+n, limit)
-	if k < 0 || class[b[k]]&run == 0 {
+	if k == -1 || class[b[k]]&run == 0 {
 		return 0
 	}
 	return k
 }
+
+// U+2010 HYPHEN and U+00AD SOFT HYPHEN in UTF-8.
+var hyphen2010, softHyphen = []byte("\u2010"), []byte("\u00ad")
 
 // hyphenBreak reports where a bare URL goes on when b[j] is the
 // whitespace of a line break right after an ASCII hyphen in the middle
 // of a word of the URL's path (the scheme's ':' is b[i]): "http://a.org/
 // long-⏎name.html". It returns 0 otherwise. Whether the joined reading is
 // taken is decided once the rest is known (see atColon).
-func hyphenBreak(b []byte, i, from, j, limit int) int {
-	if j-2 < from || b[j-1] != '-' || class[b[j-2]]&cAlphadigit == 0 || class[b[j]]&cSpace == 0 {
+func hyphenBreak(b []byte, i, j, limit int) int {
+	// b[j-2] is in the URL when it is a letter or digit: a piece of the
+	// URL that starts with '-' starts after a line break's whitespace or
+	// after the ':' of "URL:" (a bare scheme starts with a letter).
+	if b[j-1] != '-' || class[b[j-2]]&cAlphadigit == 0 || class[b[j]]&cSpace == 0 {
 		return 0
 	}
-	// In the path: after "//host/".
-	if i+3 > j || b[i+1] != '/' || b[i+2] != '/' || bytes.IndexByte(b[i+3:j-1], '/') < 0 {
+	// In the path: after "//host/". b[j-1] is the '-', so b[i+1] and
+	// b[i+2] are before it when they are "//".
+	if b[i+1] != '/' || b[i+2] != '/' || bytes.IndexByte(b[i+3:j], '/') < 0 {
 		return 0
 	}
 	k := lineBreak(b, j, limit)
-	if k < 0 || class[b[k]]&cAlphadigit == 0 {
+	if k == -1 || class[b[k]]&cAlphadigit == 0 {
 		return 0
 	}
 	return k
@@ -939,7 +926,9 @@ func entityEnds(b []byte) bool {
 			}
 			v = v*base + d
 		}
-		return v >= 0x80 || v == '\'' || class[v]&cBare == 0
+		// Every character past ASCII ends the URL (the table marks
+		// none of 0x80 to 0xff, and holds no more).
+		return v >= len(class) || v == '\'' || class[v]&cBare == 0
 	}
 	switch string(name) {
 	case "quot", "apos", "lt", "gt", "nbsp", "ldquo", "rdquo", "lsquo", "rsquo", "laquo", "raquo",
@@ -967,6 +956,9 @@ func entityName(b []byte) ([]byte, bool) {
 	return nil, false
 }
 
+// noHex is what hexVal returns for an octet that is no hex digit.
+const noHex = 255
+
 func hexVal(c byte) byte {
 	if '0' <= c && c <= '9' {
 		return c - '0'
@@ -974,7 +966,7 @@ func hexVal(c byte) byte {
 	if 'a' <= c|0x20 && c|0x20 <= 'f' {
 		return c | 0x20 - 'a' + 10
 	}
-	return 255
+	return noHex
 }
 
 // noHost reports whether the schemepart p of a bare URL that stops at
@@ -1073,7 +1065,7 @@ func (s *Scanner) nationalNote(u []byte, a, e int) {
 func (s *Scanner) hyphenNote(u []byte, a, e int) {
 	b := s.buf[:s.end]
 	j := lineBreak(b, e, min(len(b), a+s.maxLen))
-	if j < 0 {
+	if j == -1 {
 		return
 	}
 	k := j
@@ -1100,9 +1092,7 @@ func (s *Scanner) finish() {
 			s.m.Repaired = u.String()
 		}
 	}
-	if len(s.notes) > 0 {
-		s.m.Notes = append([]Note(nil), s.notes...)
-	}
+	s.m.Notes = append([]Note(nil), s.notes...) // nil when there is none
 }
 
 // view takes the unread bytes of a *bytes.Reader or *strings.Reader as

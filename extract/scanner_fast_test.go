@@ -189,7 +189,7 @@ func TestViewWriterWhole(t *testing.T) {
 // TestNextColonTakes: what the fast path passes over, at its edges. A
 // ':' after a word of prose that holds a space or a control octet is
 // passed over from the ninth octet of the input on (the eight before it
-// are read at once); one after a run of 41 octets with no '<' in reach
+// are read at once); one after a run of 40 octets with no '<' in reach
 // is too; a ':' before '/' or at the end, after "url", "news" or
 // "mailto", or with a '<' close enough to open a wrapper, is returned.
 func TestNextColonTakes(t *testing.T) {
@@ -206,8 +206,8 @@ func TestNextColonTakes(t *testing.T) {
 		{"a  mailto: x", 9},                                // "mailto"
 		{"the  two: x", -1},                                // 'o' last, but no "mailto"
 		{"x <abcdefg: y", 10},                              // '<' among the 8 before
-		{strings.Repeat("a", 40) + ": x", 40},              // no space before, too close to the start to read 41 back
-		{strings.Repeat("a", 41) + ": x", -1},              // no space before, no '<' in the 40 octets before
+		{strings.Repeat("a", 39) + ": x", 39},              // no space before, too close to the start to read 40 back
+		{strings.Repeat("a", 40) + ": x", -1},              // no space before, no '<' in the 40 octets before
 		{"bbbbbbb<" + strings.Repeat("a", 33) + ": x", 41}, // a '<' 34 back is read: the words reach 40 back
 		{"<" + strings.Repeat("a", 40) + ": x", -1},
 		{"x<" + strings.Repeat("a", 31) + " abcdefg: x", -1}, // a space among the 8 before: a '<' further back opens no wrapper ending here        // a '<' 41 back is out of reach
@@ -279,14 +279,13 @@ func TestWrapperBeforeTakes(t *testing.T) {
 	}
 }
 
-// TestBracketAtTheEnd: a '<' at the end of the input, or before a run of
-// scheme octets that the input ends in, opens no wrapper.
+// TestBracketAtTheEnd: a '<' at the end of the input, or before a
+// scheme and ':' that the input ends in, opens no wrapper; what follows
+// "<URL" is read as prose.
 func TestBracketAtTheEnd(t *testing.T) {
-	for _, in := range []string{"x<", "<abc", "<" + s32} {
-		s := NewScanner(nil)
-		s.ResetBytes([]byte(in))
-		if s.bracket(strings.IndexByte(in, '<')) {
-			t.Errorf("bracket(%q) took %+v", in, s.Match())
+	for _, in := range []string{"x<", "<abc", "<abc:", "<URL", "<URL:", "<url:x", "<" + s32 + ":", "x <" + s32 + "b:"} {
+		if ms := All(in); len(ms) != 0 {
+			t.Errorf("All(%q) = %+v, want nothing", in, ms)
 		}
 	}
 }
@@ -294,7 +293,7 @@ func TestBracketAtTheEnd(t *testing.T) {
 // TestNoHost: the schemepart before a '[' has its host still to come
 // when it is "//" or "//user@".
 func TestNoHost(t *testing.T) {
-	for p, want := range map[string]bool{"//": true, "//u@": true, "//u:p@": true, "//u@h": false, "//a/b@": false, "/": false, "": false, "x@": false} {
+	for p, want := range map[string]bool{"//": true, "//u@": true, "//u:p@": true, "//u@h": false, "//a/b@": false, "///u@": false, "/": false, "": false, "x@": false} {
 		if got := noHost([]byte(p)); got != want {
 			t.Errorf("noHost(%q) = %v, want %v", p, got, want)
 		}
