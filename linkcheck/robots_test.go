@@ -118,9 +118,12 @@ func within(t *testing.T, what string, f func()) {
 
 func TestRobots(t *testing.T) {
 	for _, tt := range robotsTests {
-		var r robotsRules
-		within(t, "parseRobots of "+strconv.Quote(tt.robots), func() { r = parseRobots([]byte(tt.robots), tt.agent) })
-		if got, rule := r.allowed(tt.path); got != tt.allowed {
+		var got bool
+		var rule string
+		within(t, "parseRobots and allowed of "+strconv.Quote(tt.robots), func() {
+			got, rule = parseRobots([]byte(tt.robots), tt.agent).allowed(tt.path)
+		})
+		if got != tt.allowed {
 			t.Errorf("robots.txt %q, agent %s, path %s: allowed = %v (%s), want %v",
 				strings.ReplaceAll(tt.robots, "\n", `\n`), tt.agent, tt.path, got, rule, tt.allowed)
 		}
