@@ -214,39 +214,17 @@ func (f *Frontier) Run(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// work runs tasks until none is left.
+// work runs tasks until none is left. The lock is held only inside take
+// and done: a visit runs without it, so a visit that panics crashes with
+// its own panic, not with an unlock of an unlocked mutex on the way out
+// (which the runtime reports as a fatal error, and which can hang the
+// process).
 func (f *Frontier) work(ctx context.Context) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	for {
-		for len(f.ready) == 0 && f.pending > 0 && !f.closed {
-			f.cond.Wait()
-		}
-		if f.closed || f.pending == 0 {
-			f.cond.Broadcast()
+		t, h, wait, ok := f.take()
+		if !ok {
 			return
 		}
-		h := f.ready[0]
-		f.ready[0] = nil
-		f.ready = f.ready[1:]
-		h.inReady = false
-		q := h.pop()
-		// Every task of a host shares the queue's copy of its name.
-		t := Task{URL: q.u, Key: rfc1738.Normalize(q.u), Host: h.host, ID: int(q.id), Depth: int(q.depth)}
-		h.active++
-		wait := time.Duration(0)
-		if f.Delay > 0 && h.host != "" {
-			now := time.Now()
-			if h.next.After(now) {
-				wait = h.next.Sub(now)
-			} else {
-				h.next = now
-			}
-			h.next = h.next.Add(f.Delay)
-		}
-		f.makeReady(h)
-		f.mu.Unlock()
-
 		if wait > 0 {
 			timer := time.NewTimer(wait)
 			select {
@@ -258,14 +236,53 @@ func (f *Frontier) work(ctx context.Context) {
 		if ctx.Err() == nil {
 			f.Visit(ctx, t)
 		}
+		f.done(h)
+	}
+}
 
-		f.mu.Lock()
-		h.active--
-		f.pending--
-		f.makeReady(h)
-		if f.pending == 0 {
-			f.cond.Broadcast()
+// take waits for a ready task and returns it, its host's queue and how
+// long to wait before visiting it (the host's Delay); ok is false when none
+// is left or the run is closed.
+func (f *Frontier) take() (t Task, h *hostQueue, wait time.Duration, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for len(f.ready) == 0 && f.pending > 0 && !f.closed {
+		f.cond.Wait()
+	}
+	if f.closed || f.pending == 0 {
+		f.cond.Broadcast()
+		return Task{}, nil, 0, false
+	}
+	h = f.ready[0]
+	f.ready[0] = nil
+	f.ready = f.ready[1:]
+	h.inReady = false
+	q := h.pop()
+	// Every task of a host shares the queue's copy of its name.
+	t = Task{URL: q.u, Key: rfc1738.Normalize(q.u), Host: h.host, ID: int(q.id), Depth: int(q.depth)}
+	h.active++
+	if f.Delay > 0 && h.host != "" {
+		now := time.Now()
+		if h.next.After(now) {
+			wait = h.next.Sub(now)
+		} else {
+			h.next = now
 		}
+		h.next = h.next.Add(f.Delay)
+	}
+	f.makeReady(h)
+	return t, h, wait, true
+}
+
+// done records the end of a visit to a task of h.
+func (f *Frontier) done(h *hostQueue) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h.active--
+	f.pending--
+	f.makeReady(h)
+	if f.pending == 0 {
+		f.cond.Broadcast()
 	}
 }
 

@@ -3,6 +3,9 @@ package crawl_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -193,5 +196,33 @@ func TestDelay(t *testing.T) {
 	}
 	if d := starts[len(starts)-1].Sub(starts[0]); d < 55*time.Millisecond {
 		t.Errorf("4 visits of one host within %v; Delay 20ms asks at least 60ms", d)
+	}
+}
+
+// TestVisitPanics: a visit that panics crashes the program with its own
+// panic, at once; not with "unlock of unlocked mutex", a fatal error the
+// runtime raises when a deferred unlock runs on the way out, and after
+// which the process can hang. The crash runs in a child process, this
+// test binary run again.
+func TestVisitPanics(t *testing.T) {
+	if os.Getenv("CRAWL_TEST_PANIC") == "1" {
+		f := crawl.Frontier{Jobs: 2}
+		f.Visit = func(context.Context, crawl.Task) { panic("the visit's own panic") }
+		f.Add(mustParse(t, "http://h/a"), 0)
+		f.Add(mustParse(t, "http://h/b"), 0)
+		f.Run(context.Background())
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestVisitPanics$")
+	cmd.Env = append(os.Environ(), "CRAWL_TEST_PANIC=1")
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("the child did not end in 20 s:\n%s", out)
+	}
+	if err == nil || !strings.Contains(string(out), "panic: the visit's own panic") ||
+		strings.Contains(string(out), "unlock of unlocked mutex") {
+		t.Errorf("child: %v\n%s", err, out)
 	}
 }
