@@ -271,7 +271,7 @@ func TestMergeBatches(t *testing.T) {
 		t.Errorf("merged\n%s\nwant\n%s", jsonOf(g), jsonOf(w))
 	}
 	// The accumulator of the combine gives the same, whatever the order.
-	fn := &mergeFn{Samples: 2, Buckets: 1}
+	fn := &mergeFn{Samples: 2}
 	for _, order := range [][]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}} {
 		a := fn.CreateAccumulator()
 		for _, i := range order {
@@ -336,16 +336,35 @@ func TestTopK(t *testing.T) {
 }
 
 func TestShardCount(t *testing.T) {
+	const mb = 1 << 20
 	for _, tc := range []struct {
-		shards   int
-		distinct int64
-		want     int
-	}{{7, 1 << 40, 7}, {0, 0, 1}, {0, urlsPerShard, 1}, {0, urlsPerShard + 1, 2}, {0, 3 * urlsPerShard, 4}, {0, 1 << 40, autoBuckets}} {
-		if got := shardCount(tc.shards, tc.distinct); got != tc.want {
-			t.Errorf("shardCount(%d, %d) = %d, want %d", tc.shards, tc.distinct, got, tc.want)
+		shards         int
+		distinct, size int64
+		buckets, want  int
+	}{
+		{7, 1 << 40, 1 << 50, 7, 7},
+		{0, 0, 0, 1, 1},
+		{0, 1, 32 * mb, 1, 1},
+		{0, 1, 32*mb + 1, 2, 1},
+		{0, 94_000, 300 * mb, 16, 1},
+		{0, urlsPerShard, 1 << 40, 1024, 1},
+		{0, urlsPerShard + 1, 1 << 40, 1024, 2},
+		{0, 3 * urlsPerShard, 1 << 40, 1024, 4},
+		{0, 1 << 40, 1 << 50, maxBuckets, maxBuckets},
+		// More distinct URLs than the buckets allow for: the shard count
+		// is the bucket count.
+		{0, 1_000_000, 75 * mb, 4, 2},
+		{0, 4 * urlsPerShard, 32 * mb, 1, 1},
+	} {
+		if got := buckets(tc.shards, tc.size); got != tc.buckets {
+			t.Errorf("buckets(%d, %d) = %d, want %d", tc.shards, tc.size, got, tc.buckets)
 		}
-		if n := shardCount(tc.shards, tc.distinct); buckets(tc.shards)%n != 0 {
-			t.Errorf("%d shards do not divide %d buckets", n, buckets(tc.shards))
+		got := shardCount(tc.shards, tc.distinct, tc.size)
+		if got != tc.want {
+			t.Errorf("shardCount(%d, %d, %d) = %d, want %d", tc.shards, tc.distinct, tc.size, got, tc.want)
+		}
+		if tc.buckets%got != 0 {
+			t.Errorf("%d shards do not divide %d buckets", got, tc.buckets)
 		}
 	}
 }
@@ -372,7 +391,7 @@ func TestWriteShard(t *testing.T) {
 		var hosts []Count
 		rules := map[string]int64{}
 		fn := &writeShardFn{Output: dir, Shards: 3, Samples: 2, Top: 2}
-		err := fn.ProcessElement(context.Background(), 1, iterOf(data), iterOf([]int64{}),
+		err := fn.ProcessElement(context.Background(), 1, iterOf(data), iterOf([]int64{}), iterOf([]int64{}),
 			func(r ShardResult) { res = r }, func(c Count) { hosts = append(hosts, c) }, func(r string, n int64) { rules[r] += n })
 		return res, hosts, rules, err
 	}

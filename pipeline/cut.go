@@ -25,10 +25,11 @@ type Cut struct {
 // Cuts[i+1]. A splittable DoFn reads a range, and a runner may divide it
 // between pieces.
 type Range struct {
-	Path  string
-	Kind  int  // kindWhole for a file read whole, else what each piece is
-	First bool // Cuts[0] is the start of the file
-	Cuts  []Cut
+	Path    string
+	Kind    int  // kindWhole for a file read whole, else what each piece is
+	First   bool // Cuts[0] is the start of the file
+	Cuts    []Cut
+	Buckets int // how many buckets the URLs are counted in (buckets)
 }
 
 func (r Range) piece(i int) piece {
@@ -52,10 +53,12 @@ const (
 // whole; its faults are the scan's to report.
 type cutFn struct {
 	Piece, Range int64 // pieceBytes and rangeBytes; tests make them small
+	Shards       int   // --shards: with the size of the input, the bucket count
 }
 
-func (fn *cutFn) ProcessElement(ctx context.Context, md fileio.FileMetadata, emit func(Range)) error {
-	whole := Range{Path: md.Path, Kind: kindWhole, First: true, Cuts: []Cut{{0, 0, 1}, {Off: md.Size}}}
+func (fn *cutFn) ProcessElement(ctx context.Context, md fileio.FileMetadata, size func(*int64) bool, emit func(Range)) error {
+	nb := buckets(fn.Shards, sideSum(size))
+	whole := Range{Path: md.Path, Kind: kindWhole, First: true, Cuts: []Cut{{0, 0, 1}, {Off: md.Size}}, Buckets: nb}
 	if md.Size <= fn.Range {
 		emit(whole)
 		return nil
@@ -70,7 +73,7 @@ func (fn *cutFn) ProcessElement(ctx context.Context, md fileio.FileMetadata, emi
 	start := 0
 	for i := 1; i < len(points); i++ {
 		if i == len(points)-1 || points[i].Off-points[start].Off >= fn.Range {
-			emit(Range{Path: md.Path, Kind: kind, First: start == 0, Cuts: points[start : i+1]})
+			emit(Range{Path: md.Path, Kind: kind, First: start == 0, Cuts: points[start : i+1], Buckets: nb})
 			start = i
 		}
 	}

@@ -77,14 +77,14 @@ type ShardResult struct {
 }
 
 func init() {
-	register.DoFn7x1[context.Context, int, func(*[]byte) bool, func(*int64) bool, func(ShardResult), func(Count), func(string, int64), error](&writeShardFn{})
+	register.DoFn8x1[context.Context, int, func(*[]byte) bool, func(*int64) bool, func(*int64) bool, func(ShardResult), func(Count), func(string, int64), error](&writeShardFn{})
 	register.Iter1[[]byte]()
 	register.Iter1[int64]()
 	register.Emitter1[ShardResult]()
 	register.Emitter1[Count]()
 	register.Emitter2[string, int64]()
-	register.DoFn9x1[context.Context, []byte, func(*ShardResult) bool, func(*ScanStats) bool, func(*[]Count) bool, func(*[]Count) bool,
-		func(*BadInput) bool, func(*MalformedRecord) bool, func(*int64) bool, error](&commitFn{})
+	register.DoFn10x1[context.Context, []byte, func(*ShardResult) bool, func(*ScanStats) bool, func(*[]Count) bool, func(*[]Count) bool,
+		func(*BadInput) bool, func(*MalformedRecord) bool, func(*int64) bool, func(*int64) bool, error](&commitFn{})
 	register.Iter1[ShardResult]()
 	register.Iter1[ScanStats]()
 	register.Iter1[[]Count]()
@@ -122,9 +122,9 @@ type writeShardFn struct {
 	Shards, Samples, Top int
 }
 
-func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, distinct func(*int64) bool,
+func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, distinct, size func(*int64) bool,
 	emit func(ShardResult), emitHost func(Count), emitRule func(string, int64)) error {
-	shards := shardCount(fn.Shards, sideSum(distinct))
+	shards := shardCount(fn.Shards, sideSum(distinct), sideSum(size))
 	if shard < 0 || shard >= shards {
 		return fmt.Errorf("shard %d of %d", shard, shards)
 	}
@@ -289,7 +289,7 @@ func topK(all []Count, k int) []Count {
 
 // commitInputs are the collections the commit is made of.
 type commitInputs struct {
-	Results, Scan, TopHosts, TopRules, Bad, Malformed, Distinct beam.PCollection
+	Results, Scan, TopHosts, TopRules, Bad, Malformed, Distinct, Size beam.PCollection
 }
 
 // commit adds the job's last step: one element, with everything before it
@@ -298,7 +298,8 @@ func commit(s beam.Scope, o Options, in commitInputs) {
 	beam.ParDo0(s, &commitFn{Input: o.Input, Output: o.Output, Shards: o.Shards, Top: o.Top}, beam.Impulse(s),
 		beam.SideInput{Input: in.Results}, beam.SideInput{Input: in.Scan},
 		beam.SideInput{Input: in.TopHosts}, beam.SideInput{Input: in.TopRules},
-		beam.SideInput{Input: in.Bad}, beam.SideInput{Input: in.Malformed}, beam.SideInput{Input: in.Distinct})
+		beam.SideInput{Input: in.Bad}, beam.SideInput{Input: in.Malformed}, beam.SideInput{Input: in.Distinct},
+		beam.SideInput{Input: in.Size})
 }
 
 // Summary is summary.json.
@@ -335,8 +336,8 @@ type commitFn struct {
 }
 
 func (fn *commitFn) ProcessElement(ctx context.Context, _ []byte, results func(*ShardResult) bool, scans func(*ScanStats) bool,
-	topHosts, topRules func(*[]Count) bool, bad func(*BadInput) bool, malformed func(*MalformedRecord) bool, distinct func(*int64) bool) error {
-	shards := shardCount(fn.Shards, sideSum(distinct))
+	topHosts, topRules func(*[]Count) bool, bad func(*BadInput) bool, malformed func(*MalformedRecord) bool, distinct, size func(*int64) bool) error {
+	shards := shardCount(fn.Shards, sideSum(distinct), sideSum(size))
 	sum := Summary{Input: fn.Input, Shards: shards, Schemes: map[string]SchemeStats{},
 		TopHosts: []Count{}, TopErrorRules: []Count{}, BadInputs: []BadInput{}, MalformedRecords: []MalformedRecord{}}
 	var st ScanStats

@@ -449,13 +449,14 @@ func TestCensusCut(t *testing.T) {
 			t.Fatal(err)
 		}
 		var ranges []Range
-		if err := fn.ProcessElement(context.Background(), fileio.FileMetadata{Path: p, Size: st.Size()}, func(r Range) { ranges = append(ranges, r) }); err != nil {
+		// An input of 100 MiB in all: four buckets (one per 32 MiB).
+		if err := fn.ProcessElement(context.Background(), fileio.FileMetadata{Path: p, Size: st.Size()}, iterOf([]int64{100 << 20}), func(r Range) { ranges = append(ranges, r) }); err != nil {
 			t.Fatal(err)
 		}
 		pieces := 0
 		for i, r := range ranges {
 			pieces += len(r.Cuts) - 1
-			if r.Kind != kind || r.First != (i == 0) || i > 0 && r.Cuts[0] != ranges[i-1].Cuts[len(ranges[i-1].Cuts)-1] {
+			if r.Kind != kind || r.First != (i == 0) || i > 0 && r.Cuts[0] != ranges[i-1].Cuts[len(ranges[i-1].Cuts)-1] || r.Buckets != 4 {
 				t.Errorf("%s: range %d: %+v", name, i, r)
 			}
 		}
@@ -590,7 +591,7 @@ func TestCommit(t *testing.T) {
 	// A commit that fails removes the old summary first and writes none.
 	fn := &commitFn{Input: "x", Output: out, Shards: 2, Top: 1}
 	err = fn.ProcessElement(context.Background(), nil, iterOf([]ShardResult{{Shard: 0, Shards: 2, Temp: filepath.Join(out, tempDir, "gone")}}),
-		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}))
+		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}), iterOf([]int64{}))
 	if err == nil || !strings.Contains(err.Error(), "gone") {
 		t.Errorf("got %v, want the rename of the missing file to fail", err)
 	}
@@ -599,7 +600,7 @@ func TestCommit(t *testing.T) {
 	}
 	// A result of another shard count is an error.
 	err = fn.ProcessElement(context.Background(), nil, iterOf([]ShardResult{{Shard: 0, Shards: 3}}),
-		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}))
+		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}), iterOf([]int64{}))
 	if err == nil {
 		t.Error("a shard of another run committed")
 	}
@@ -622,7 +623,7 @@ func TestScanSplit(t *testing.T) {
 		var res result
 		var batches [][]byte
 		for _, rest := range rests {
-			fn := &scanFn{Samples: 2, Buckets: 1}
+			fn := &scanFn{Samples: 2}
 			err := fn.ProcessElement(ctx, sdf.NewLockRTracker(offsetrange.NewTracker(rest)), r,
 				func(_ int, b []byte) { batches = append(batches, b) },
 				func(s ScanStats) { res.stats = addScanStats(res.stats, s) },
