@@ -8,7 +8,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"math/bits"
@@ -62,9 +61,13 @@ const batchVersion = 3
 
 // shardOf is the bucket of a URL or a host: its FNV-1a hash modulo n.
 func shardOf(s string, n int) int {
-	h := fnv.New32a()
-	h.Write([]byte(s))
-	return int(h.Sum32() % uint32(n))
+	// FNV-1a, 32 bits (as hash/fnv's New32a, without its allocations).
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return int(h % uint32(n))
 }
 
 // compareURLs orders URLs as their lines in urls-*.jsonl sort, byte for
@@ -406,7 +409,11 @@ func mergeBatches(samples int, batches [][]byte) ([]byte, error) {
 	if len(batches) == 1 {
 		return batches[0], nil
 	}
-	var w batchWriter
+	size := 0
+	for _, b := range batches {
+		size += len(b)
+	}
+	w := batchWriter{urls: make([]byte, 0, size)}
 	hosts := hostTotals{hosts: map[string]int64{}}
 	err := eachURL(batches, samples, func(url string, u *URLStats) error {
 		w.add(url, u)
@@ -440,7 +447,8 @@ func (t *hostTotals) add(r *batchReader) error {
 
 // eachURL calls fn for each distinct URL of the batches, in the order of
 // compareURLs, with what the batches say of it merged; then done for each
-// batch, whose URLs have all been read.
+// batch, whose URLs have all been read. fn must not keep u.Samples, which
+// the next URL reuses.
 func eachURL(batches [][]byte, samples int, fn func(url string, u *URLStats) error, done func(r *batchReader) error) error {
 	h := make(readerHeap, 0, len(batches))
 	var readers []*batchReader
@@ -455,11 +463,13 @@ func eachURL(batches [][]byte, samples int, fn func(url string, u *URLStats) err
 	}
 	heap.Init(&h)
 	var cur URLStats
+	var samplesBuf []Place // cur's samples: a reader reuses its own
 	for len(h) > 0 {
 		r := h[0]
 		url := r.url
 		cur = r.stats
-		cur.Samples = slices.Clone(cur.Samples)
+		samplesBuf = append(samplesBuf[:0], cur.Samples...)
+		cur.Samples = samplesBuf
 		for {
 			if r.next() {
 				heap.Fix(&h, 0)

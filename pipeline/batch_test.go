@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -162,6 +163,20 @@ func FuzzBatch(f *testing.F) {
 			t.Fatalf("round trip: %+v, %v; want %+v", again, err, b)
 		}
 	})
+}
+
+// TestShardOf: a URL's shard is its FNV-1a hash modulo the shard count, as
+// README.md says and hash/fnv computes it.
+func TestShardOf(t *testing.T) {
+	for _, s := range []string{"", "a", "http://host.dom/a", "ftp://ftp.example/%2Fetc", "gopher://x/1\xff\x00", strings.Repeat("é", 100)} {
+		h := fnv.New32a()
+		h.Write([]byte(s))
+		for _, n := range []int{1, 2, 7, 16, 1024, 4096} {
+			if got, want := shardOf(s, n), int(h.Sum32()%uint32(n)); got != want {
+				t.Errorf("shardOf(%q, %d) = %d, want %d", s, n, got, want)
+			}
+		}
+	}
 }
 
 // TestCensusBatches: every distinct URL goes to the batch of its bucket,
@@ -343,18 +358,18 @@ func TestShardCount(t *testing.T) {
 		buckets, want  int
 	}{
 		{7, 1 << 40, 1 << 50, 7, 7},
-		{0, 0, 0, 1, 1},
-		{0, 1, 32 * mb, 1, 1},
-		{0, 1, 32*mb + 1, 2, 1},
+		{0, 0, 0, minBuckets, 1},
+		{0, 1, 32 * mb, minBuckets, 1},
+		{0, 1, 8*32*mb + 1, 16, 1},
 		{0, 94_000, 300 * mb, 16, 1},
 		{0, urlsPerShard, 1 << 40, 1024, 1},
 		{0, urlsPerShard + 1, 1 << 40, 1024, 2},
 		{0, 3 * urlsPerShard, 1 << 40, 1024, 4},
 		{0, 1 << 40, 1 << 50, maxBuckets, maxBuckets},
+		{0, 1_000_000, 64 * mb, minBuckets, 2},
 		// More distinct URLs than the buckets allow for: the shard count
 		// is the bucket count.
-		{0, 1_000_000, 75 * mb, 4, 2},
-		{0, 4 * urlsPerShard, 32 * mb, 1, 1},
+		{0, 100 * urlsPerShard, 32 * mb, minBuckets, minBuckets},
 	} {
 		if got := buckets(tc.shards, tc.size); got != tc.buckets {
 			t.Errorf("buckets(%d, %d) = %d, want %d", tc.shards, tc.size, got, tc.buckets)

@@ -158,8 +158,8 @@ func schemeOf(s string) string {
 // goes to the batch of its bucket, and each host, with the occurrences of
 // the valid URLs it serves, to the batch of the host's bucket.
 func (c *census) batches(buckets int, emit func(bucket int, batch []byte)) {
-	urls := map[int][]urlEntry{}
-	hosts := map[int]map[string]int64{}
+	urls := make([][]urlEntry, buckets)
+	hosts := make([]map[string]int64, buckets)
 	for url, u := range c.urls {
 		b := shardOf(url, buckets)
 		urls[b] = append(urls[b], urlEntry{url, u})
@@ -171,19 +171,11 @@ func (c *census) batches(buckets int, emit func(bucket int, batch []byte)) {
 			hosts[hb][u.Host] += u.Count
 		}
 	}
-	var keys []int
-	for b := range urls {
-		keys = append(keys, b)
-	}
-	for b := range hosts {
-		if _, ok := urls[b]; !ok {
-			keys = append(keys, b)
+	for b, es := range urls {
+		if len(es) == 0 && len(hosts[b]) == 0 {
+			continue
 		}
-	}
-	slices.Sort(keys)
-	for _, b := range keys {
-		es := urls[b]
-		delete(urls, b)
+		urls[b] = nil
 		slices.SortFunc(es, func(x, y urlEntry) int { return compareURLs(x.URL, y.URL) })
 		emit(b, appendBatch(nil, &batch{Buckets: buckets, URLs: es, Hosts: sortedCounts(hosts[b])}))
 	}

@@ -449,14 +449,14 @@ func TestCensusCut(t *testing.T) {
 			t.Fatal(err)
 		}
 		var ranges []Range
-		// An input of 100 MiB in all: four buckets (one per 32 MiB).
-		if err := fn.ProcessElement(context.Background(), fileio.FileMetadata{Path: p, Size: st.Size()}, iterOf([]int64{100 << 20}), func(r Range) { ranges = append(ranges, r) }); err != nil {
+		// An input of 1 GiB in all: 32 buckets (one per 32 MiB).
+		if err := fn.ProcessElement(context.Background(), fileio.FileMetadata{Path: p, Size: st.Size()}, iterOf([]int64{1 << 30}), func(r Range) { ranges = append(ranges, r) }); err != nil {
 			t.Fatal(err)
 		}
 		pieces := 0
 		for i, r := range ranges {
 			pieces += len(r.Cuts) - 1
-			if r.Kind != kind || r.First != (i == 0) || i > 0 && r.Cuts[0] != ranges[i-1].Cuts[len(ranges[i-1].Cuts)-1] || r.Buckets != 4 {
+			if r.Kind != kind || r.First != (i == 0) || i > 0 && r.Cuts[0] != ranges[i-1].Cuts[len(ranges[i-1].Cuts)-1] || r.Buckets != 32 {
 				t.Errorf("%s: range %d: %+v", name, i, r)
 			}
 		}
