@@ -397,18 +397,22 @@ func TestWriteShard(t *testing.T) {
 		{"http://a.example/", &URLStats{Valid: true, Scheme: "http", Count: 3, Samples: []Place{{"d1", 9, 9}, {"d2", 3, 1}}}},
 		{"http://b.example/", &URLStats{Valid: true, Scheme: "http", Count: 1}},
 	}, Hosts: []Count{{"a.example", 3}, {"c.example", 1}}}
-	run := func(bs ...*batch) (ShardResult, []Count, map[string]int64, error) {
+	// The parts of shard 1 of 3 (the shard count of each part is shards[i]).
+	runShards := func(shards []int, bs ...*batch) (ShardResult, []Count, map[string]int64, error) {
 		var data [][]byte
-		for _, b := range bs {
-			data = append(data, packBatch(appendBatch(nil, b)))
+		for i, b := range bs {
+			data = append(data, appendPart(nil, shards[i], packBatch(appendBatch(nil, b))))
 		}
 		var res ShardResult
 		var hosts []Count
 		rules := map[string]int64{}
-		fn := &writeShardFn{Output: dir, Shards: 3, Samples: 2, Top: 2}
-		err := fn.ProcessElement(context.Background(), 1, iterOf(data), iterOf([]int64{}), iterOf([]int64{}),
+		fn := &writeShardFn{Output: dir, Samples: 2, Top: 2}
+		err := fn.ProcessElement(context.Background(), 1, iterOf(data),
 			func(r ShardResult) { res = r }, func(c Count) { hosts = append(hosts, c) }, func(r string, n int64) { rules[r] += n })
 		return res, hosts, rules, err
+	}
+	run := func(bs ...*batch) (ShardResult, []Count, map[string]int64, error) {
+		return runShards([]int{3, 3, 3}, bs...)
 	}
 	res, hosts, rules, err := run(b1, b2)
 	if err != nil {
@@ -449,6 +453,19 @@ func TestWriteShard(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, tempDir, "*")); len(left) != 1 {
 		t.Errorf("temporary files %v, want the first run's alone", left)
+	}
+	// Parts that disagree on the shard count, or name a shard count that
+	// has no shard 1, are an error, and nothing is written.
+	for _, shards := range [][]int{{3, 4}, {1, 1}, {0, 0}} {
+		if _, _, _, err := runShards(shards, b1, b2); err == nil || !strings.Contains(err.Error(), "shard 1: ") && !strings.Contains(err.Error(), "shard 1 of") {
+			t.Errorf("parts of %v shards: got %v", shards, err)
+		}
+	}
+	if _, _, _, err := runShards([]int{3}, b1); err != nil {
+		t.Errorf("one part: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, tempDir, "*")); len(left) != 2 {
+		t.Errorf("temporary files %v, want the two good runs'", left)
 	}
 }
 

@@ -77,14 +77,14 @@ type ShardResult struct {
 }
 
 func init() {
-	register.DoFn8x1[context.Context, int, func(*[]byte) bool, func(*int64) bool, func(*int64) bool, func(ShardResult), func(Count), func(string, int64), error](&writeShardFn{})
+	register.DoFn6x1[context.Context, int, func(*[]byte) bool, func(ShardResult), func(Count), func(string, int64), error](&writeShardFn{})
 	register.Iter1[[]byte]()
 	register.Iter1[int64]()
 	register.Emitter1[ShardResult]()
 	register.Emitter1[Count]()
 	register.Emitter2[string, int64]()
-	register.DoFn10x1[context.Context, []byte, func(*ShardResult) bool, func(*ScanStats) bool, func(*[]Count) bool, func(*[]Count) bool,
-		func(*BadInput) bool, func(*MalformedRecord) bool, func(*int64) bool, func(*int64) bool, error](&commitFn{})
+	register.DoFn10x1[context.Context, int, func(*int64) bool, func(*ShardResult) bool, func(*ScanStats) bool, func(*[]Count) bool, func(*[]Count) bool,
+		func(*BadInput) bool, func(*MalformedRecord) bool, func(*int64) bool, error](&commitFn{})
 	register.Iter1[ShardResult]()
 	register.Iter1[ScanStats]()
 	register.Iter1[[]Count]()
@@ -118,24 +118,32 @@ const tempDir = ".census-tmp"
 // of a host's occurrences are in one bucket, so the top of the shards'
 // tops is exact) and the occurrences of each error rule.
 type writeShardFn struct {
-	Output               string
-	Shards, Samples, Top int
+	Output       string
+	Samples, Top int
 }
 
-func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, distinct, size func(*int64) bool,
+func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, parts func(*[]byte) bool,
 	emit func(ShardResult), emitHost func(Count), emitRule func(string, int64)) error {
-	shards := shardCount(fn.Shards, sideSum(distinct), sideSum(size))
-	if shard < 0 || shard >= shards {
-		return fmt.Errorf("shard %d of %d", shard, shards)
-	}
+	shards := 0
 	var all [][]byte
 	var data []byte
-	for batches(&data) {
-		raw, err := unpackBatch(data)
+	for parts(&data) {
+		n, packed, err := readPart(data)
+		if err == nil && shards != 0 && n != shards {
+			err = fmt.Errorf("parts of %d and of %d shards", shards, n)
+		}
+		var raw []byte
+		if err == nil {
+			raw, err = unpackBatch(packed)
+		}
 		if err != nil {
 			return fmt.Errorf("shard %d: %w", shard, err)
 		}
+		shards = n
 		all = append(all, raw)
+	}
+	if shard < 0 || shard >= shards {
+		return fmt.Errorf("shard %d of %d", shard, shards)
 	}
 	res := ShardResult{Shard: shard, Shards: shards}
 	res.Temp = joinPath(fn.Output, tempDir+"/"+shardName(shard, shards)+"."+randomSuffix())
@@ -292,14 +300,17 @@ type commitInputs struct {
 	Results, Scan, TopHosts, TopRules, Bad, Malformed, Distinct, Size beam.PCollection
 }
 
-// commit adds the job's last step: one element, with everything before it
-// as side inputs, so it runs once, after every shard is written.
+// commit adds the job's last step: everything before it brought together
+// under one key by a CoGroupByKey, so it runs once, after every shard is
+// written. (Not as side inputs of one element: Prism re-examines a stage
+// that reads side inputs without pause while it waits; see appendPart.)
+// The size of the input always has its one element (MatchFiles fails on a
+// glob that matches nothing), so the key is there however empty the rest.
 func commit(s beam.Scope, o Options, in commitInputs) {
-	beam.ParDo0(s, &commitFn{Input: o.Input, Output: o.Output, Shards: o.Shards, Top: o.Top}, beam.Impulse(s),
-		beam.SideInput{Input: in.Results}, beam.SideInput{Input: in.Scan},
-		beam.SideInput{Input: in.TopHosts}, beam.SideInput{Input: in.TopRules},
-		beam.SideInput{Input: in.Bad}, beam.SideInput{Input: in.Malformed}, beam.SideInput{Input: in.Distinct},
-		beam.SideInput{Input: in.Size})
+	grouped := beam.CoGroupByKey(s, beam.AddFixedKey(s, in.Size), beam.AddFixedKey(s, in.Results), beam.AddFixedKey(s, in.Scan),
+		beam.AddFixedKey(s, in.TopHosts), beam.AddFixedKey(s, in.TopRules), beam.AddFixedKey(s, in.Bad),
+		beam.AddFixedKey(s, in.Malformed), beam.AddFixedKey(s, in.Distinct))
+	beam.ParDo0(s, &commitFn{Input: o.Input, Output: o.Output, Shards: o.Shards, Top: o.Top}, grouped)
 }
 
 // Summary is summary.json.
@@ -335,8 +346,8 @@ type commitFn struct {
 	Shards, Top   int
 }
 
-func (fn *commitFn) ProcessElement(ctx context.Context, _ []byte, results func(*ShardResult) bool, scans func(*ScanStats) bool,
-	topHosts, topRules func(*[]Count) bool, bad func(*BadInput) bool, malformed func(*MalformedRecord) bool, distinct, size func(*int64) bool) error {
+func (fn *commitFn) ProcessElement(ctx context.Context, _ int, size func(*int64) bool, results func(*ShardResult) bool, scans func(*ScanStats) bool,
+	topHosts, topRules func(*[]Count) bool, bad func(*BadInput) bool, malformed func(*MalformedRecord) bool, distinct func(*int64) bool) error {
 	shards := shardCount(fn.Shards, sideSum(distinct), sideSum(size))
 	sum := Summary{Input: fn.Input, Shards: shards, Schemes: map[string]SchemeStats{},
 		TopHosts: []Count{}, TopErrorRules: []Count{}, BadInputs: []BadInput{}, MalformedRecords: []MalformedRecord{}}

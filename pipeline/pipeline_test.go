@@ -590,8 +590,8 @@ func TestCommit(t *testing.T) {
 
 	// A commit that fails removes the old summary first and writes none.
 	fn := &commitFn{Input: "x", Output: out, Shards: 2, Top: 1}
-	err = fn.ProcessElement(context.Background(), nil, iterOf([]ShardResult{{Shard: 0, Shards: 2, Temp: filepath.Join(out, tempDir, "gone")}}),
-		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}), iterOf([]int64{}))
+	err = fn.ProcessElement(context.Background(), 0, iterOf([]int64{1}), iterOf([]ShardResult{{Shard: 0, Shards: 2, Temp: filepath.Join(out, tempDir, "gone")}}),
+		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}))
 	if err == nil || !strings.Contains(err.Error(), "gone") {
 		t.Errorf("got %v, want the rename of the missing file to fail", err)
 	}
@@ -599,8 +599,8 @@ func TestCommit(t *testing.T) {
 		t.Error("a failed commit left summary.json")
 	}
 	// A result of another shard count is an error.
-	err = fn.ProcessElement(context.Background(), nil, iterOf([]ShardResult{{Shard: 0, Shards: 3}}),
-		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}), iterOf([]int64{}))
+	err = fn.ProcessElement(context.Background(), 0, iterOf([]int64{1}), iterOf([]ShardResult{{Shard: 0, Shards: 3}}),
+		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}))
 	if err == nil {
 		t.Error("a shard of another run committed")
 	}
