@@ -95,15 +95,34 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pipeline --help lists the flags")
 		os.Exit(2)
 	}
+	line, err := run()
+	if err != nil {
+		fail(err)
+	}
+	fmt.Println(line)
+}
+
+// run runs the census and returns the line that ends it.
+//
+// Beam's loopback mode leaves an empty file, beamloopbackworker-*, in the
+// temporary folder after every run (runnerlib.Execute makes it as a
+// placeholder for a worker binary and never removes it). The run gets a
+// temporary folder of its own, removed when it ends.
+func run() (string, error) {
+	if tmp, err := os.MkdirTemp("", "census-"); err == nil {
+		defer os.RemoveAll(tmp)
+		defer os.Setenv("TMPDIR", os.Getenv("TMPDIR"))
+		os.Setenv("TMPDIR", tmp)
+	}
 	if *cpuProf != "" {
 		f, err := os.Create(*cpuProf)
 		if err != nil {
-			fail(err)
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fail(err)
+			return "", err
 		}
 		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return "", err
+		}
 	}
 	ctx := context.Background()
 	p, s := beam.NewPipelineWithRoot()
@@ -113,13 +132,9 @@ func main() {
 		pprof.StopCPUProfile()
 	}
 	if err != nil {
-		fail(err)
+		return "", err
 	}
-	line, err := report(ctx, *output)
-	if err != nil {
-		fail(err)
-	}
-	fmt.Println(line)
+	return report(ctx, *output)
 }
 
 func fail(err error) {

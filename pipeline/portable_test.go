@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -62,11 +63,24 @@ func TestPortableRunner(t *testing.T) {
 	portable := filepath.Join(dir, "portable")
 	run := exec.Command(filepath.Join(bin, "pipeline"), "--runner=universal", "--endpoint="+endpoint, "--environment_type=LOOPBACK",
 		"--input", in, "--output", portable, "--shards", "3", "--samples", "2", "--top", "5")
+	// Beam's loopback mode leaves a file in the temporary folder; the
+	// census removes it.
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run.Env = append(os.Environ(), "TMPDIR="+tmp)
 	out, err := run.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the census on %s: %v\n%s", endpoint, err, out)
 	}
 	sameOutputs(t, "embedded", embedded, "portable", portable)
+	if !strings.Contains(string(out), "census: 8 files") || !strings.Contains(string(out), "urls-*-of-00003.jsonl") {
+		t.Errorf("no closing line with the totals and the output:\n%s", out)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in the temporary folder: %v", left)
+	}
 }
 
 // freePort is a TCP port of the loopback interface that nothing listens on.
