@@ -163,10 +163,13 @@ var (
 
 // Build adds the census to the pipeline:
 //
-//	MatchFiles → Reshuffle → cut into ranges → Reshuffle → scan (splittable)
+//	MatchFiles → Reshuffle → cut into ranges (the bucket count: a side input,
+//	  the sum of the files' sizes) → Reshuffle → scan (splittable)
 //	  → KV<bucket, batch> → CombinePerKey(merge) → KV<bucket, batch>
-//	  → shard of the bucket → GroupByKey → write each shard to a temporary file
-//	  → commit: rename the shards into place, remove stale ones, write summary.json
+//	  → shard of the bucket (the shard count: a side input, the sum of the
+//	  distinct URLs) → GroupByKey → write each shard to a temporary file
+//	  → CoGroupByKey of every result → commit: rename the shards into place,
+//	  remove stale ones, write summary.json
 //
 // Nothing crosses the runner per distinct URL: a scan hands on one batch
 // per bucket it found URLs for, and the combine merges a bucket's batches
