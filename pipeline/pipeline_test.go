@@ -24,8 +24,20 @@ import (
 	"github.com/rfc1738/rfc1738/extract"
 )
 
-// TestMain runs the pipelines of the tests on Prism, in process.
-func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
+// TestMain runs the pipelines of the tests on Prism, in process, with a
+// temporary folder of their own, removed at the end: Beam's loopback mode
+// leaves a file in the temporary folder at every run (see run in main.go).
+func TestMain(m *testing.M) {
+	tmp, err := os.MkdirTemp("", "census-test-")
+	if err == nil {
+		os.Setenv("TMPDIR", tmp)
+	}
+	code := ptest.MainRetWithDefault(m, "prism")
+	if err == nil {
+		os.RemoveAll(tmp)
+	}
+	os.Exit(code)
+}
 
 // rfcText is the RFC itself, the first corpus of extract.
 func rfcText(t *testing.T) string {
