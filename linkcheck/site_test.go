@@ -129,6 +129,40 @@ func startSite(t *testing.T, k *linkcheck.Checker, https bool) (*site, *httptest
 	return s, srv
 }
 
+// pagesServer serves pages, HTML by path (404 for any other path); hook,
+// when set, runs first for the path of each page asked for (to hold a
+// page back).
+func pagesServer(t *testing.T, pages map[string]string, hook func(path string)) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if hook != nil {
+			hook(r.URL.Path)
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// siteResults checks run and returns its results as siteResult writes
+// them, in the run's order.
+func siteResults(t *testing.T, run *linkcheck.Run, base string) []string {
+	t.Helper()
+	if err := run.Check(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range run.Results() {
+		got = append(got, siteResult(r, base))
+	}
+	return got
+}
+
 // siteResult is a result as the tests compare it: the URL below the site,
 // the verdict, and the first place.
 func siteResult(r linkcheck.Result, base string) string {
@@ -303,29 +337,14 @@ func TestSiteShortestPath(t *testing.T) {
 		"/slow":   `<a href="target">t</a>`,
 		"/target": `<a href="leaf-missing">l</a>`,
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := pages[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		if r.URL.Path == "/slow" {
+	srv := pagesServer(t, pages, func(path string) {
+		if path == "/slow" {
 			time.Sleep(300 * time.Millisecond)
 		}
-		w.Header().Set("Content-Type", "text/html")
-		io.WriteString(w, body)
-	}))
-	defer srv.Close()
+	})
 	run := &linkcheck.Run{Checker: newChecker(t), Depth: 3, PerHost: 2}
 	run.Add(srv.URL+"/", linkcheck.Place{})
-	if err := run.Check(testCtx(t)); err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range run.Results() {
-		got = append(got, siteResult(r, srv.URL))
-	}
-	if !slices.Contains(got, "/leaf-missing broken at /target:1") {
+	if got := siteResults(t, run, srv.URL); !slices.Contains(got, "/leaf-missing broken at /target:1") {
 		t.Errorf("results %q: /leaf-missing (depth 3 by /slow) was not checked", got)
 	}
 }
@@ -355,13 +374,8 @@ func TestSiteShorterPathWhileChecked(t *testing.T) {
 		"/witness": `no links`,
 		"/leaf":    `no links`,
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := pages[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		switch r.URL.Path {
+	srv := pagesServer(t, pages, func(path string) {
+		switch path {
 		case "/other":
 			wait(targetAsked)
 		case "/target":
@@ -373,21 +387,11 @@ func TestSiteShorterPathWhileChecked(t *testing.T) {
 		case "/witness":
 			witnessOnce.Do(func() { close(witnessAsked) })
 		}
-		w.Header().Set("Content-Type", "text/html")
-		io.WriteString(w, body)
-	}))
-	defer srv.Close()
+	})
 	run := &linkcheck.Run{Checker: newChecker(t), Depth: 2, Jobs: 4, PerHost: 4, NoRobots: true}
 	run.Add(srv.URL+"/", linkcheck.Place{})
 	run.Add(srv.URL+"/other", linkcheck.Place{})
-	if err := run.Check(testCtx(t)); err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range run.Results() {
-		got = append(got, siteResult(r, srv.URL))
-	}
-	if !slices.Contains(got, "/leaf ok at /target:1") {
+	if got := siteResults(t, run, srv.URL); !slices.Contains(got, "/leaf ok at /target:1") {
 		t.Errorf("results %q: /leaf (depth 2 by /other → /target) was not checked", got)
 	}
 }
