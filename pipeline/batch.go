@@ -124,8 +124,19 @@ func plainOctet(c byte) bool { return c >= 0x20 && c <= 0x7e && c != '"' && c !=
 type batchWriter struct {
 	docs  map[string]int
 	table []string
-	urls  []byte // the encoded URLs
-	n     int
+	// urls is reserve bytes kept free for the batch's header (its document
+	// table is known only at the end), then the encoded URLs. A header
+	// that fits is written into the gap, so that a large batch is not
+	// copied whole to put its header in front of it.
+	urls    []byte
+	reserve int
+	n       int
+}
+
+// newBatchWriter is a writer with room for a header of reserve bytes and
+// about size bytes of URLs and hosts.
+func newBatchWriter(reserve, size int) batchWriter {
+	return batchWriter{urls: make([]byte, reserve, reserve+size), reserve: reserve}
 }
 
 func (w *batchWriter) add(url string, u *URLStats) {
@@ -161,22 +172,29 @@ func (w *batchWriter) add(url string, u *URLStats) {
 // finish returns the encoding of the batch: the URLs added and hosts,
 // which must be sorted by name.
 func (w *batchWriter) finish(buckets int, hosts []Count) []byte {
-	n := 4*binary.MaxVarintLen64 + len(w.urls)
+	n := 4 * binary.MaxVarintLen64
 	for _, d := range w.table {
 		n += len(d) + binary.MaxVarintLen64
 	}
-	for _, h := range hosts {
-		n += len(h.Name) + 2*binary.MaxVarintLen64
-	}
-	dst := make([]byte, 0, n)
-	dst = binary.AppendUvarint(dst, batchVersion)
-	dst = binary.AppendUvarint(dst, uint64(buckets))
-	dst = binary.AppendUvarint(dst, uint64(len(w.table)))
+	head := make([]byte, 0, n)
+	head = binary.AppendUvarint(head, batchVersion)
+	head = binary.AppendUvarint(head, uint64(buckets))
+	head = binary.AppendUvarint(head, uint64(len(w.table)))
 	for _, d := range w.table {
-		dst = appendStr(dst, d)
+		head = appendStr(head, d)
 	}
-	dst = binary.AppendUvarint(dst, uint64(w.n))
-	dst = append(dst, w.urls...)
+	head = binary.AppendUvarint(head, uint64(w.n))
+	var dst []byte
+	if len(head) <= w.reserve {
+		dst = w.urls[w.reserve-len(head):]
+		copy(dst, head)
+	} else {
+		n := len(head) + len(w.urls) - w.reserve + binary.MaxVarintLen64
+		for _, h := range hosts {
+			n += len(h.Name) + 2*binary.MaxVarintLen64
+		}
+		dst = append(append(make([]byte, 0, n), head...), w.urls[w.reserve:]...)
+	}
 	dst = binary.AppendUvarint(dst, uint64(len(hosts)))
 	for _, h := range hosts {
 		dst = appendStr(dst, h.Name)
@@ -192,7 +210,7 @@ func appendBatch(dst []byte, b *batch) []byte {
 	for _, e := range b.URLs {
 		size += len(e.URL) + len(e.Stats.Scheme) + len(e.Stats.Rule) + 8 + 4*len(e.Stats.Samples)
 	}
-	w := batchWriter{urls: make([]byte, 0, size)}
+	w := newBatchWriter(0, size)
 	for _, e := range b.URLs {
 		w.add(e.URL, e.Stats)
 	}
@@ -409,11 +427,16 @@ func mergeBatches(samples int, batches [][]byte) ([]byte, error) {
 	if len(batches) == 1 {
 		return batches[0], nil
 	}
-	size := 0
+	// The merged batch's documents are some of its inputs': their tables
+	// bound its header.
+	size, reserve := 0, 4*binary.MaxVarintLen64
 	for _, b := range batches {
 		size += len(b)
+		for _, d := range newBatchReader(b).docs {
+			reserve += len(d) + binary.MaxVarintLen64
+		}
 	}
-	w := batchWriter{urls: make([]byte, 0, size)}
+	w := newBatchWriter(reserve, size)
 	hosts := hostTotals{hosts: map[string]int64{}}
 	err := eachURL(batches, samples, func(url string, u *URLStats) error {
 		w.add(url, u)
