@@ -111,7 +111,6 @@ func main() {
 func run() (string, error) {
 	if tmp, err := os.MkdirTemp("", "census-"); err == nil {
 		defer os.RemoveAll(tmp)
-		defer os.Setenv("TMPDIR", os.Getenv("TMPDIR"))
 		os.Setenv("TMPDIR", tmp)
 	}
 	if *cpuProf != "" {

@@ -264,7 +264,7 @@ func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, r Ra
 	emitBatch func(int, []byte), emitScan func(ScanStats), emitBad func(BadInput), emitMalformed func(MalformedRecord)) error {
 	c := newCensus(fn.Samples)
 	flush := func() {
-		c.batches(max(r.Buckets, 1), emitBatch)
+		c.batches(r.Buckets, emitBatch)
 		c = newCensus(fn.Samples)
 	}
 	if fn.sc == nil {

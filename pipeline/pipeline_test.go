@@ -662,7 +662,7 @@ func TestScanSplit(t *testing.T) {
 			t.Fatal(err)
 		}
 		kind, cuts := (&cutFn{Piece: 1}).cuts(ctx, p)
-		r := Range{Path: p, Kind: kind, First: true, Cuts: append(append([]Cut{{0, 0, 1}}, cuts...), Cut{Off: st.Size()})}
+		r := Range{Path: p, Kind: kind, First: true, Cuts: append(append([]Cut{{0, 0, 1}}, cuts...), Cut{Off: st.Size()}), Buckets: 1}
 		n := int64(len(r.Cuts) - 1)
 		if n < 3 {
 			t.Fatalf("%s: %d pieces", name, n)
