@@ -665,6 +665,16 @@ func FuzzExtract(f *testing.F) {
 		if !slices.EqualFunc(got, whole, equalMatch) {
 			t.Errorf("streaming:\n got %+v\nwant %+v", got, whole)
 		}
+		// Repeated past a few blocks, for colonBlocks: what it finds is
+		// what the search colon by colon finds.
+		if colonBlocks != nil {
+			long := strings.Repeat(in+"\n", 1+400/(len(in)+1))
+			var slow []Match
+			withoutKernel(func() { slow = All(long) })
+			if fast := All(long); !slices.EqualFunc(fast, slow, equalMatch) {
+				t.Errorf("with colonBlocks:\n got %+v\nwant %+v", fast, slow)
+			}
+		}
 	})
 }
 

@@ -60,6 +60,7 @@ type Scanner struct {
 	line   int
 	lastNL int64
 
+	colons  colonQueue // colonBlocks' finds ahead of the scan
 	viewW   viewWriter
 	scratch []byte
 	segs    []seg
@@ -199,21 +200,32 @@ func (s *Scanner) Scan() bool {
 func (s *Scanner) nextColon(from int) int {
 	b := s.buf[:s.end]
 	i := from
+	q := &s.colons
 	for {
+		// The colons colonBlocks found, ahead of the scan: from never
+		// goes back between fills, which empty the queue.
+		for ; q.k < q.n; q.k++ {
+			if c := q.at[q.k]; c >= i && endsScheme(b, c) {
+				return c
+			}
+		}
+		i = max(i, q.to)
+		if colonBlocks != nil {
+			// The lines up to lookback before i: no match found from here
+			// on starts before that (its scheme, or its '<', stands at
+			// most maxScheme+2 octets before its ':').
+			s.posAt(max(s.lineAt, i-lookback))
+			if n, next := colonBlocks(b[:min(len(b), i+blockSpan+65)], i, q.at[:]); next > i {
+				q.k, q.n, q.to = 0, n, next
+				continue
+			}
+		}
 		k := bytes.IndexByte(b[i:], ':')
 		if k < 0 {
 			return -1
 		}
 		i += k
-		if i < 8 || i+1 >= len(b) || b[i+1] == '/' {
-			return i
-		}
-		w := binary.LittleEndian.Uint64(b[i-8 : i])
-		// "url", "news" or "mailto" before (see mayBeBare), when the
-		// octet before is one of their last letters; a '<' that may
-		// open a wrapper (see wrapperBefore).
-		if last := byte(w>>56) | 0x20; (last == 'l' || last == 's' || last == 'o') && namedScheme(w) ||
-			hasZero(w^(lo8*'<')) || !hasLess(w, ' '+1) && lessBefore(b, i) {
+		if endsScheme(b, i) {
 			return i
 		}
 		if i-s.lineAt >= 16<<10 {
@@ -221,6 +233,20 @@ func (s *Scanner) nextColon(from int) int {
 		}
 		i++
 	}
+}
+
+// endsScheme reports whether the ':' b[i] may end a scheme, for nextColon.
+func endsScheme(b []byte, i int) bool {
+	if i < 8 || i+1 >= len(b) || b[i+1] == '/' {
+		return true
+	}
+	w := binary.LittleEndian.Uint64(b[i-8 : i])
+	// "url", "news" or "mailto" before (see mayBeBare), when the octet
+	// before is one of their last letters; a '<' that may open a wrapper
+	// (see wrapperBefore).
+	last := byte(w>>56) | 0x20
+	return (last == 'l' || last == 's' || last == 'o') && namedScheme(w) ||
+		hasZero(w^(lo8*'<')) || !hasLess(w, ' '+1) && lessBefore(b, i)
 }
 
 // wrapperBefore returns the index of the '<' that may open a wrapper
@@ -294,6 +320,7 @@ func hasLess(w, n uint64) bool { return (w-lo8*n)&^w&hi8 != 0 }
 // fill drops the input before buf[keep], then reads more. A read error
 // ends the input; Err reports it.
 func (s *Scanner) fill(keep int) {
+	s.colons = colonQueue{}
 	if keep > 0 {
 		s.posAt(max(keep, s.lineAt)) // count the lines about to be dropped
 		n := copy(s.buf, s.buf[keep:s.end])

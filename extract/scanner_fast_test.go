@@ -64,6 +64,17 @@ func TestNextColonSkipsOnlyProse(t *testing.T) {
 		b := randomText(r, 1+r.IntN(80))
 		check(b, r.IntN(len(b)))
 	}
+	// Long enough for colonBlocks, which then passes over the colons.
+	for k := range 2000 {
+		b := randomText(r, 130+r.IntN(1500))
+		if k%2 == 1 {
+			b = b[:0]
+			for len(b) < 130+r.IntN(1500) {
+				b = append(b, kernelWords[r.IntN(len(kernelWords))]...)
+			}
+		}
+		check(b, r.IntN(len(b)))
+	}
 	// A '<' at every distance before the ':', after a word or a space,
 	// and the words of mayBeBare in both cases at every offset.
 	for n := 0; n <= maxScheme+8; n++ {

@@ -1,0 +1,37 @@
+package extract
+
+// colonBlocks, where the CPU has the vector instructions for it, finds the
+// colons nextColon may return 64 octets a step (colons_amd64.s). It reads
+// the blocks b[k:k+64] from the start of from's cache line (or from from,
+// when that is before b[64]; from nowhere when from is before b[64]) and
+// writes to out, in order, every ':' b[j] of them that
+//
+//   - has '/' after it (a bare URL's "scheme:/", §5),
+//   - has "url", "ews" or "lto" in any case before it (the ends of "url",
+//     "news" and "mailto", which a bare URL or the prefix URL: may end
+//     with: §3.5, §3.6, Appendix), or
+//   - has a '<' among the 8 octets before it, or among the 40 before it
+//     and no space or control octet among the 8 before it (a wrapper's
+//     '<', which stands at most maxScheme+2 octets before its ':', right
+//     before its scheme: Appendix), where a '<' among the last 8 (or 40)
+//     octets before the block counts for each of its first 8 (or 40) and
+//     the spaces before the block do not count,
+//
+// a superset of the colons at or after from that endsScheme takes, which
+// then decides each. It reads the octet after the last block, stops
+// before a block whose 64 candidates out would have no room for, and
+// returns how many it wrote and where it stopped: the end of the last
+// block read, or where it would have started when it read none. Nil
+// elsewhere: nextColon then searches colon by colon.
+var colonBlocks func(b []byte, from int, out []int) (n, next int)
+
+// colonQueue holds what colonBlocks found ahead of the scan.
+type colonQueue struct {
+	at   [128]int
+	k, n int // at[k:n] are left, in order
+	to   int // every ':' of buf[:to] at or after at[k] that endsScheme takes is in at[k:n]
+}
+
+// blockSpan bounds what one call of colonBlocks covers, so that the line
+// count, taken before each call, reads octets still in the cache.
+const blockSpan = 16 << 10

@@ -1,0 +1,381 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// The kernels of colonBlocks (colons.go), one 64-octet block a step:
+//
+//	func colonsAVX2(b []byte, from int, out []int) (n int, next int)
+//	func colonsAVX512(b []byte, from int, out []int) (n int, next int)
+//
+// The first block starts at the start of from's cache line, where blocks
+// are read fastest (each is then one aligned load), or at from when that
+// is before b[64]; none starts when from is before b[64] (the 64 octets
+// before the first block are read for their '<', 'l', 's' and 'o').
+//
+// Registers: SI b, DX the last block's start, BX the block's start k, DI
+// out, R8 the count past which out has no room for a block, R9 n. A block
+// yields four masks, bit t for b[k+t]: CX every colon, R11 every '<', AX
+// every '/', R12 every 'l', 's' or 'o' in either case. AFTER turns them
+// into AX the colons with '/' after them (taken) and R12 the colons with
+// 'l', 's' or 'o' before them, with the octet after the block and R15, the
+// 'l', 's' and 'o' of the block before; R10 holds the '<' of the block
+// before.
+//
+// Besides those with '/' after them, the candidates are the colons after
+// "url", "ews" or "lto" in any case (the ends of "url", "news" and
+// "mailto": §3.5, §3.6, Appendix), and those with a '<' among the 8
+// octets before them, or among the 40 before them and no space or control
+// among the 8 before them (Appendix: the '<' of a wrapper stands at most
+// maxScheme+2 octets before its ':', right before its scheme). Few blocks
+// hold a colon after 'l', 's' or 'o', or after a '<' of the block: LESS
+// tells them, and NAMES and PRECISE sort their colons out of line. Neither
+// reaches into the block before for more than one fact: whether a '<'
+// stands among its last 8 (or 40) octets, which then counts for each of
+// the first 8 (or 40) octets of the block (more candidates, never fewer),
+// while its spaces do not count (the same).
+
+// SETUP loads the arguments and finds the first block (see above); it
+// jumps to done when there is none.
+#define SETUP(done) \
+	MOVQ b_base+0(FP), SI; \
+	MOVQ b_len+8(FP), DX; \
+	MOVQ from+24(FP), BX; \
+	MOVQ out_base+32(FP), DI; \
+	MOVQ out_len+40(FP), R8; \
+	XORQ R9, R9; \
+	SUBQ $65, DX; \
+	SUBQ $64, R8; \
+	CMPQ BX, $64; \
+	JLT done; \
+	LEAQ (SI)(BX*1), AX; \
+	ANDQ $63, AX; \
+	MOVQ BX, R13; \
+	SUBQ AX, R13; \
+	CMPQ R13, $64; \
+	CMOVQGE R13, BX
+
+// AFTER: AX and R12 from their octets to the colons after them.
+#define AFTER \
+	XORL R13, R13; \
+	CMPB 64(SI)(BX*1), $0x2f; \
+	SETEQ R13; \
+	SHLQ $63, R13; \
+	SHRQ $1, AX; \
+	ORQ R13, AX; \
+	ANDQ CX, AX; \
+	MOVQ R12, R13; \
+	SHLQ $1, R12; \
+	SHRQ $63, R15; \
+	ORQ R15, R12; \
+	MOVQ R13, R15; \
+	ANDQ CX, R12
+
+// LESS jumps to precise when a colon that AX does not hold comes after
+// 'l', 's' or 'o' (R12), or after a '<' of the block, or among the first
+// 40 octets when one of the last 40 of the block before is a '<'.
+#define LESS(precise) \
+	MOVQ R11, R13; NEGQ R13; ANDQ R11, R13; NEGQ R13; \
+	MOVQ R10, R14; SHRQ $24, R14; NEGQ R14; SBBQ R14, R14; SHRQ $24, R14; ORQ R14, R13; \
+	ANDQ CX, R13; \
+	ORQ R12, R13; \
+	MOVQ AX, R14; NOTQ R14; ANDQ R14, R13; \
+	JNZ precise
+
+// PRECISE adds to AX the colons with a '<' among the 8 octets before, or
+// among the 40 before and no octet up to ' ' (R12) among the 8 before:
+// each mask bit spread over the bits above it.
+#define PRECISE \
+	MOVQ R12, R13; SHLQ $1, R13; ORQ R13, R12; \
+	MOVQ R12, R13; SHLQ $2, R13; ORQ R13, R12; \
+	MOVQ R12, R13; SHLQ $4, R13; ORQ R13, R12; \
+	SHLQ $1, R12; \
+	NOTQ R12; \
+	MOVQ R11, R13; SHLQ $1, R13; ORQ R11, R13; \
+	MOVQ R13, R14; SHLQ $2, R14; ORQ R14, R13; \
+	MOVQ R13, R14; SHLQ $4, R14; ORQ R14, R13; \
+	MOVQ R13, R14; SHLQ $1, R14; ANDQ CX, R14; ORQ R14, AX; \
+	MOVQ R10, R14; SHRQ $56, R14; NEGQ R14; SBBQ R14, R14; SHRQ $56, R14; ANDQ CX, R14; ORQ R14, AX; \
+	MOVQ R13, R14; SHLQ $8, R14; ORQ R14, R13; \
+	MOVQ R13, R14; SHLQ $16, R14; ORQ R14, R13; \
+	MOVQ R13, R14; SHLQ $8, R14; ORQ R14, R13; \
+	SHLQ $1, R13; \
+	MOVQ R10, R14; SHRQ $24, R14; NEGQ R14; SBBQ R14, R14; SHRQ $24, R14; ORQ R14, R13; \
+	ANDQ R12, R13; ANDQ CX, R13; ORQ R13, AX
+
+// EMIT writes each set bit of AX, as an index of b, to out, and steps to
+// the next block.
+#define EMIT(emit, next) \
+	MOVQ R11, R10; \
+emit: \
+	TESTQ AX, AX; \
+	JZ next; \
+	BSFQ AX, R12; \
+	ADDQ BX, R12; \
+	MOVQ R12, (DI)(R9*8); \
+	INCQ R9; \
+	LEAQ -1(AX), R12; \
+	ANDQ R12, AX; \
+	JMP emit; \
+next: \
+	ADDQ $64, BX
+
+#define DONE \
+	VZEROUPPER; \
+	MOVQ R9, n+56(FP); \
+	MOVQ BX, next+64(FP); \
+	RET
+
+// HALF2 computes the masks of the 32 octets at k+off (AVX2): the colons
+// in Y2, the '<' in Y3, the '/' in Y4, the 'l', 's' and 'o' in Y6.
+#define HALF2(off) \
+	VMOVDQU off(SI)(BX*1), Y0; \
+	VPCMPEQB Y10, Y0, Y2; \
+	VPCMPEQB Y11, Y0, Y3; \
+	VPCMPEQB Y12, Y0, Y4; \
+	VPOR Y13, Y0, Y5; \
+	VPCMPEQB Y14, Y5, Y6; \
+	VPCMPEQB Y15, Y5, Y7; \
+	VPOR Y7, Y6, Y6; \
+	VPCMPEQB Y9, Y5, Y7; \
+	VPOR Y7, Y6, Y6
+
+// LSO2 puts the 'l', 's' and 'o' of the 32 octets at k+off in R15, for
+// the block before the first (AVX2).
+#define LSO2(off) \
+	VMOVDQU off(SI)(BX*1), Y0; \
+	VPOR Y13, Y0, Y5; \
+	VPCMPEQB Y14, Y5, Y6; \
+	VPCMPEQB Y15, Y5, Y7; \
+	VPOR Y7, Y6, Y6; \
+	VPCMPEQB Y9, Y5, Y7; \
+	VPOR Y7, Y6, Y6
+
+// BYTE2 broadcasts the octet c to Y (AVX2), through R13.
+#define BYTE2(c, X, Y) \
+	MOVQ c, R13; \
+	MOVQ R13, X; \
+	VPBROADCASTB X, Y
+
+// NAMES2 puts the octets of the 32 at k+off that "url", "ews" or "lto"
+// end (folded to lower case) in Y3 (AVX2); the letters are in Y6 to Y8
+// and Y14, Y15, Y9 (l, s, o), the case bit in Y13.
+#define NAMES2(b1, b2, b3) \
+	VMOVDQU b1(SI)(BX*1), Y0; \
+	VPOR Y13, Y0, Y0; \
+	VMOVDQU b2(SI)(BX*1), Y1; \
+	VPOR Y13, Y1, Y1; \
+	VMOVDQU b3(SI)(BX*1), Y2; \
+	VPOR Y13, Y2, Y2; \
+	BYTE2($0x72, X4, Y4); \
+	VPCMPEQB Y4, Y1, Y4; \
+	VPCMPEQB Y14, Y0, Y5; \
+	VPAND Y5, Y4, Y4; \
+	BYTE2($0x75, X5, Y5); \
+	VPCMPEQB Y5, Y2, Y5; \
+	VPAND Y5, Y4, Y3; \
+	BYTE2($0x77, X4, Y4); \
+	VPCMPEQB Y4, Y1, Y4; \
+	VPCMPEQB Y15, Y0, Y5; \
+	VPAND Y5, Y4, Y4; \
+	BYTE2($0x65, X5, Y5); \
+	VPCMPEQB Y5, Y2, Y5; \
+	VPAND Y5, Y4, Y4; \
+	VPOR Y4, Y3, Y3; \
+	BYTE2($0x74, X4, Y4); \
+	VPCMPEQB Y4, Y1, Y4; \
+	VPCMPEQB Y9, Y0, Y5; \
+	VPAND Y5, Y4, Y4; \
+	VPCMPEQB Y14, Y2, Y5; \
+	VPAND Y5, Y4, Y4; \
+	VPOR Y4, Y3, Y3
+
+// CTL2 puts the octets up to ' ' of the 32 at k+off in Y3 (AVX2).
+#define CTL2(off) \
+	VMOVDQU off(SI)(BX*1), Y0; \
+	VPMINUB Y13, Y0, Y3; \
+	VPCMPEQB Y3, Y0, Y3
+
+TEXT ·colonsAVX2(SB), NOSPLIT, $0-72
+	SETUP(done2)
+	MOVQ $0x3a, AX // ':'
+	MOVQ AX, X10
+	VPBROADCASTB X10, Y10
+	MOVQ $0x3c, AX // '<'
+	MOVQ AX, X11
+	VPBROADCASTB X11, Y11
+	MOVQ $0x2f, AX // '/'
+	MOVQ AX, X12
+	VPBROADCASTB X12, Y12
+	MOVQ $0x20, AX // ' ', and the bit that folds case
+	MOVQ AX, X13
+	VPBROADCASTB X13, Y13
+	MOVQ $0x6c, AX // 'l'
+	MOVQ AX, X14
+	VPBROADCASTB X14, Y14
+	MOVQ $0x73, AX // 's'
+	MOVQ AX, X15
+	VPBROADCASTB X15, Y15
+	MOVQ $0x6f, AX // 'o'
+	MOVQ AX, X9
+	VPBROADCASTB X9, Y9
+
+	VMOVDQU -64(SI)(BX*1), Y0
+	VPCMPEQB Y11, Y0, Y0
+	VPMOVMSKB Y0, R10
+	VMOVDQU -32(SI)(BX*1), Y0
+	VPCMPEQB Y11, Y0, Y0
+	VPMOVMSKB Y0, AX
+	SHLQ $32, AX
+	ORQ AX, R10
+	LSO2(-32)
+	VPMOVMSKB Y6, R15
+	SHLQ $32, R15
+
+loop2:
+	CMPQ BX, DX
+	JGT done2
+	CMPQ R9, R8
+	JGT done2
+	HALF2(0)
+	VPMOVMSKB Y2, CX
+	VPMOVMSKB Y3, R11
+	VPMOVMSKB Y4, AX
+	VPMOVMSKB Y6, R12
+	HALF2(32)
+	VPMOVMSKB Y2, R13
+	SHLQ $32, R13
+	ORQ R13, CX
+	VPMOVMSKB Y3, R13
+	SHLQ $32, R13
+	ORQ R13, R11
+	VPMOVMSKB Y4, R13
+	SHLQ $32, R13
+	ORQ R13, AX
+	VPMOVMSKB Y6, R13
+	SHLQ $32, R13
+	ORQ R13, R12
+	AFTER
+	LESS(precise2)
+back2:
+	EMIT(emit2, next2)
+	JMP loop2
+
+precise2:
+	NAMES2(-1, -2, -3)
+	VPMOVMSKB Y3, R12
+	NAMES2(31, 30, 29)
+	VPMOVMSKB Y3, R13
+	SHLQ $32, R13
+	ORQ R13, R12
+	ANDQ CX, R12
+	ORQ R12, AX
+	CTL2(0)
+	VPMOVMSKB Y3, R12
+	CTL2(32)
+	VPMOVMSKB Y3, R13
+	SHLQ $32, R13
+	ORQ R13, R12
+	PRECISE
+	JMP back2
+
+done2:
+	DONE
+
+TEXT ·colonsAVX512(SB), NOSPLIT, $0-72
+	SETUP(done512)
+	MOVQ $0x3a, AX
+	VPBROADCASTB AX, Z10
+	MOVQ $0x3c, AX
+	VPBROADCASTB AX, Z11
+	MOVQ $0x2f, AX
+	VPBROADCASTB AX, Z12
+	MOVQ $0x20, AX
+	VPBROADCASTB AX, Z13
+	MOVQ $0x6c, AX
+	VPBROADCASTB AX, Z14
+	MOVQ $0x73, AX
+	VPBROADCASTB AX, Z16
+	MOVQ $0x6f, AX
+	VPBROADCASTB AX, Z17
+	MOVQ $0x72, AX // 'r'
+	VPBROADCASTB AX, Z18
+	MOVQ $0x75, AX // 'u'
+	VPBROADCASTB AX, Z19
+	MOVQ $0x77, AX // 'w'
+	VPBROADCASTB AX, Z20
+	MOVQ $0x65, AX // 'e'
+	VPBROADCASTB AX, Z21
+	MOVQ $0x74, AX // 't'
+	VPBROADCASTB AX, Z22
+
+	VMOVDQU64 -64(SI)(BX*1), Z0
+	VPCMPEQB Z11, Z0, K1
+	KMOVQ K1, R10
+	VPORQ Z13, Z0, Z2
+	VPCMPEQB Z14, Z2, K5
+	VPCMPEQB Z16, Z2, K6
+	KORQ K5, K6, K5
+	VPCMPEQB Z17, Z2, K6
+	KORQ K5, K6, K5
+	KMOVQ K5, R15
+
+loop512:
+	CMPQ BX, DX
+	JGT done512
+	CMPQ R9, R8
+	JGT done512
+	VMOVDQU64 (SI)(BX*1), Z0
+	VPCMPEQB Z10, Z0, K1 // ':'
+	VPCMPEQB Z11, Z0, K2 // '<'
+	VPCMPEQB Z12, Z0, K4 // '/'
+	VPORQ Z13, Z0, Z2
+	VPCMPEQB Z14, Z2, K5 // 'l', 's' or 'o'
+	VPCMPEQB Z16, Z2, K6
+	KORQ K5, K6, K5
+	VPCMPEQB Z17, Z2, K6
+	KORQ K5, K6, K5
+	KMOVQ K1, CX
+	KMOVQ K2, R11
+	KMOVQ K4, AX
+	KMOVQ K5, R12
+	AFTER
+	LESS(precise512)
+back512:
+	EMIT(emit512, next512)
+	JMP loop512
+
+precise512:
+	// "url", "ews" or "lto" before.
+	VMOVDQU64 -1(SI)(BX*1), Z2
+	VPORQ Z13, Z2, Z2
+	VMOVDQU64 -2(SI)(BX*1), Z3
+	VPORQ Z13, Z3, Z3
+	VMOVDQU64 -3(SI)(BX*1), Z4
+	VPORQ Z13, Z4, Z4
+	VPCMPEQB Z14, Z2, K5
+	VPCMPEQB Z18, Z3, K6
+	KANDQ K5, K6, K5
+	VPCMPEQB Z19, Z4, K6
+	KANDQ K5, K6, K3
+	VPCMPEQB Z16, Z2, K5
+	VPCMPEQB Z20, Z3, K6
+	KANDQ K5, K6, K5
+	VPCMPEQB Z21, Z4, K6
+	KANDQ K5, K6, K5
+	KORQ K3, K5, K3
+	VPCMPEQB Z17, Z2, K5
+	VPCMPEQB Z22, Z3, K6
+	KANDQ K5, K6, K5
+	VPCMPEQB Z14, Z4, K6
+	KANDQ K5, K6, K5
+	KORQ K3, K5, K3
+	KANDQ K1, K3, K3
+	KMOVQ K3, R12
+	ORQ R12, AX
+	VPCMPUB $2, Z13, Z0, K3 // up to ' '
+	KMOVQ K3, R12
+	PRECISE
+	JMP back512
+
+done512:
+	DONE

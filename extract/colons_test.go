@@ -1,0 +1,230 @@
+package extract
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"unsafe"
+)
+
+func funcName(f any) string { return runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name() }
+
+// colonsRef is colonBlocks' contract read octet by octet: a kernel must
+// write exactly these indexes and stop where it stops.
+func colonsRef(b []byte, from int, out []int) (n, next int) {
+	if from < 64 {
+		return 0, from
+	}
+	k := from
+	if a := from - int((uintptr(unsafe.Pointer(unsafe.SliceData(b)))+uintptr(from))&63); a >= 64 {
+		k = a
+	}
+	has := func(lo, hi int, f func(byte) bool) bool { return slices.ContainsFunc(b[lo:hi], f) }
+	less := func(c byte) bool { return c == '<' }
+	ctl := func(c byte) bool { return c <= ' ' }
+	for ; k+65 <= len(b) && n+64 <= len(out); k += 64 {
+		for j := k; j < k+64; j++ {
+			if b[j] != ':' {
+				continue
+			}
+			named := equalFold(b[j-3:j], "url") || equalFold(b[j-3:j], "ews") || equalFold(b[j-3:j], "lto")
+			lt8 := has(max(k, j-8), j, less) || j-k < 8 && has(k-8, k, less)
+			lt40 := has(max(k, j-40), j, less) || j-k < 40 && has(k-40, k, less)
+			if b[j+1] == '/' || named || lt8 || lt40 && !has(max(k, j-8), j, ctl) {
+				out[n] = j
+				n++
+			}
+		}
+	}
+	return n, k
+}
+
+// TestColonBlocksRef runs each kernel the CPU has and the contract over
+// text made of the octets they look at, placed at every offset from a
+// cache line, from every start, with room for one block's candidates and
+// more, and checks that they agree, and that what they find holds every
+// ':' endsScheme takes.
+func TestColonBlocksRef(t *testing.T) {
+	ks := kernels()
+	if len(ks) == 0 {
+		t.Skip("this CPU has no colonBlocks kernel (AVX2 or AVX-512): nextColon searches colon by colon")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	got, want := make([]int, 200), make([]int, 200)
+	mem := make([]byte, 1024)
+	for round := range 4000 {
+		// Text as dense in colons as fastAlphabet makes it; text of the
+		// words the kernels look for; sparse text, so that blocks go by
+		// with none; and a few words alone.
+		text := randomText(r, 64+r.IntN(800))
+		switch round % 4 {
+		case 1:
+			text = text[:0]
+			for len(text) < 64+r.IntN(800) {
+				text = append(text, kernelWords[r.IntN(len(kernelWords))]...)
+			}
+		case 2:
+			for k := range text {
+				if r.IntN(8) != 0 {
+					text[k] = 'x'
+				}
+			}
+		case 3:
+			// A word alone in its blocks, where nothing else sends them
+			// to the kernels' out-of-line path.
+			for k := range text {
+				text[k] = 'x'
+			}
+			for range 3 {
+				w := kernelWords[r.IntN(len(kernelWords))]
+				copy(text[r.IntN(len(text)):], w)
+			}
+		}
+		b := mem[r.IntN(64):]
+		b = b[:copy(b, text)]
+		from := r.IntN(len(b) + 1)
+		room := 64 + r.IntN(len(got)-63)
+		wn, wnext := colonsRef(b, from, want[:room])
+		for name, kernel := range ks {
+			n, next := kernel(b, from, got[:room])
+			if n != wn || next != wnext || !slices.Equal(got[:n], want[:wn]) {
+				t.Fatalf("%s(%q, %d, room %d) = %v, %d; want %v, %d", name, b, from, room, got[:n], next, want[:wn], wnext)
+			}
+		}
+		for j := from; j < wnext; j++ {
+			if b[j] == ':' && endsScheme(b, j) && !slices.Contains(want[:wn], j) {
+				t.Fatalf("%q from %d: endsScheme takes the ':' at %d, colonBlocks passes it over", b, from, j)
+			}
+		}
+	}
+}
+
+// kernelWords are what the kernels look for, and look-alikes.
+var kernelWords = []string{
+	"url:", "URL:", "uRl:", "ews:", "EWS:", "lto:", "LtO:", "rl:", "ws:", "to:", "l:", "s:", "o:", "xrl:", "uxl:",
+	"urx:", "xws:", "exs:", "ewx:", "xto:", "lxo:", "ltx:", ":/", "://", "<", "<x:", " :", ":", "\n", "\t", " ",
+	"xx", "a", "/", "\x01", "!", "\xff", "news:", "mailto:",
+}
+
+// withoutKernel runs f with nextColon searching colon by colon.
+func withoutKernel(f func()) {
+	k := colonBlocks
+	colonBlocks = nil
+	defer func() { colonBlocks = k }()
+	f()
+}
+
+// kernelTexts are long texts for the scanner with and without the kernel:
+// the RFC's, prose and URLs in every form, and random text.
+func kernelTexts(t *testing.T) map[string]string {
+	r := rand.New(rand.NewPCG(3, 4))
+	var mixed strings.Builder
+	forms := []string{
+		"see http://www.example.org/a/b.html for it. ", "<URL:ftp://ftp.is.co.za/rfc/rfc1808.txt> ",
+		"Note: nothing here; at 10:30 a::b ", "<mailto:info@example.com>, ", "news:comp.infosystems.www ",
+		"URL:gopher://spinaltap.micro.umn.edu/00/Weather ", "(http://a.org/x) [nntp://h/g/1] ",
+		"<URL:http://www.acme.com/\n   foo/bar.html> ", "<\tURL:http://x.org/> ", "mailto: ", "Mailto:j@x.org ",
+		"-- Maintainer <m@example.org>  Tue, 10 Jan 2012 10:00:00 +0100\n", "\n",
+	}
+	for mixed.Len() < 300<<10 {
+		mixed.WriteString(forms[r.IntN(len(forms))])
+	}
+	texts := map[string]string{
+		"mixed":  mixed.String(),
+		"random": string(randomText(r, 200<<10)),
+	}
+	if rfc := readRFC(t); rfc != "" {
+		texts["rfc1738"] = rfc
+	}
+	return texts
+}
+
+// TestScanKernel checks that the scanner finds the same matches, at the
+// same positions, with the kernel and colon by colon, in memory and
+// streamed through a small buffer.
+func TestScanKernel(t *testing.T) {
+	if colonBlocks == nil {
+		t.Skip("this CPU has no colonBlocks kernel (AVX2 or AVX-512): nothing to compare")
+	}
+	for name, text := range kernelTexts(t) {
+		// Every offset from a cache line, for the kernel's first block.
+		for shift := range 3 {
+			in := strings.Repeat("x", shift*21) + text
+			fast := All(in)
+			stream, _ := scanAll(t, iotest.HalfReader(strings.NewReader(in)), 64, 0)
+			var slow, slowStream []Match
+			withoutKernel(func() {
+				slow = All(in)
+				slowStream, _ = scanAll(t, iotest.HalfReader(strings.NewReader(in)), 64, 0)
+			})
+			if len(slow) == 0 {
+				t.Fatalf("%s: no match at all", name)
+			}
+			for _, c := range []struct {
+				what      string
+				got, want []Match
+			}{{"in memory", fast, slow}, {"streamed", stream, slowStream}} {
+				if !slices.EqualFunc(c.got, c.want, equalMatch) {
+					i := 0
+					for i < min(len(c.got), len(c.want)) && equalMatch(c.got[i], c.want[i]) {
+						i++
+					}
+					t.Fatalf("%s, shifted %d, %s: %d matches, want %d; first difference at %d:\n got %+v\nwant %+v",
+						name, shift, c.what, len(c.got), len(c.want), i, c.got[i:min(i+1, len(c.got))], c.want[i:min(i+1, len(c.want))])
+				}
+			}
+		}
+	}
+}
+
+// TestScanKernelCovers checks that nextColon hands the kernel all of a
+// long input but its ends and the matches, each call a blockSpan and the
+// octets its last block reads.
+func TestScanKernelCovers(t *testing.T) {
+	if colonBlocks == nil {
+		t.Skip("this CPU has no colonBlocks kernel (AVX2 or AVX-512): nothing is handed to it")
+	}
+	kernel := colonBlocks
+	type call struct{ from, end, next int }
+	var calls []call
+	colonBlocks = func(b []byte, from int, out []int) (int, int) {
+		n, next := kernel(b, from, out)
+		calls = append(calls, call{from, len(b), next})
+		return n, next
+	}
+	defer func() { colonBlocks = kernel }()
+	in := []byte(kernelTexts(t)["mixed"])
+	s := NewScanner(nil)
+	s.ResetBytes(in)
+	var ms []Match
+	for s.Scan() {
+		ms = append(ms, s.Match())
+	}
+	covered := make([]bool, len(in))
+	for _, c := range calls {
+		if want := min(len(in), c.from+blockSpan+65); c.end != want {
+			t.Fatalf("call from %d reads up to %d, want %d", c.from, c.end, want)
+		}
+		for p := c.from; p < c.next; p++ {
+			covered[p] = true
+		}
+	}
+	for _, m := range ms {
+		// and the '>' of a wrapper, after its URL
+		for p := m.Start.Offset; p <= m.End.Offset; p++ {
+			covered[p] = true
+		}
+	}
+	for p := 128; p < len(in)-129; p++ {
+		if !covered[p] {
+			t.Fatalf("%d calls: the octet at %d of %d went to neither the kernel nor a match", len(calls), p, len(in))
+		}
+	}
+	if max := len(in)/blockSpan + len(ms) + 2; len(calls) > max {
+		t.Fatalf("%d calls for %d octets and %d matches, want at most %d", len(calls), len(in), len(ms), max)
+	}
+}
