@@ -2,21 +2,21 @@
 
 package extract
 
-import "golang.org/x/sys/cpu"
-
 func init() {
-	switch {
-	case cpu.X86.HasAVX512BW:
+	switch avx2, avx512bw := features(); {
+	case avx512bw:
 		colonBlocks = colonsAVX512
-	case cpu.X86.HasAVX2:
+	case avx2:
 		colonBlocks = colonsAVX2
 	}
 }
 
-// The kernels of colonBlocks, in colons_amd64.s.
+// The kernels of colonBlocks, and what the CPU runs: colons_amd64.s.
 
 //go:noescape
 func colonsAVX2(b []byte, from int, out []int) (n, next int)
 
 //go:noescape
 func colonsAVX512(b []byte, from int, out []int) (n, next int)
+
+func features() (avx2, avx512bw bool)
