@@ -132,17 +132,11 @@ next: \
 	VPCMPEQB Y10, Y0, Y2; \
 	VPCMPEQB Y11, Y0, Y3; \
 	VPCMPEQB Y12, Y0, Y4; \
-	VPOR Y13, Y0, Y5; \
-	VPCMPEQB Y14, Y5, Y6; \
-	VPCMPEQB Y15, Y5, Y7; \
-	VPOR Y7, Y6, Y6; \
-	VPCMPEQB Y9, Y5, Y7; \
-	VPOR Y7, Y6, Y6
+	LSO2
 
-// LSO2 puts the 'l', 's' and 'o' of the 32 octets at k+off in R15, for
-// the block before the first (AVX2).
-#define LSO2(off) \
-	VMOVDQU off(SI)(BX*1), Y0; \
+// LSO2 puts the 'l', 's' and 'o' (either case) of the octets in Y0 in Y6
+// (AVX2).
+#define LSO2 \
 	VPOR Y13, Y0, Y5; \
 	VPCMPEQB Y14, Y5, Y6; \
 	VPCMPEQB Y15, Y5, Y7; \
@@ -157,8 +151,8 @@ next: \
 	VPBROADCASTB X, Y
 
 // NAMES2 puts the octets of the 32 at k+off that "url", "ews" or "lto"
-// end (folded to lower case) in Y3 (AVX2); the letters are in Y6 to Y8
-// and Y14, Y15, Y9 (l, s, o), the case bit in Y13.
+// end (folded to lower case) in Y3 (AVX2), from the octets 1, 2 and 3
+// before them at b1, b2, b3; Y14, Y15, Y9 hold l, s, o, Y13 the case bit.
 #define NAMES2(b1, b2, b3) \
 	VMOVDQU b1(SI)(BX*1), Y0; \
 	VPOR Y13, Y0, Y0; \
@@ -166,26 +160,21 @@ next: \
 	VPOR Y13, Y1, Y1; \
 	VMOVDQU b3(SI)(BX*1), Y2; \
 	VPOR Y13, Y2, Y2; \
-	BYTE2($0x72, X4, Y4); \
+	VPXOR Y3, Y3, Y3; \
+	WORD2(Y14, $0x72, $0x75); \
+	WORD2(Y15, $0x77, $0x65); \
+	WORD2(Y9, $0x74, $0x6c)
+
+// WORD2 adds to Y3 the octets after a word whose last letter is in last
+// (compared with Y0), the one before it c2 (Y1) and the one before that c3
+// (Y2).
+#define WORD2(last, c2, c3) \
+	VPCMPEQB last, Y0, Y5; \
+	BYTE2(c2, X4, Y4); \
 	VPCMPEQB Y4, Y1, Y4; \
-	VPCMPEQB Y14, Y0, Y5; \
 	VPAND Y5, Y4, Y4; \
-	BYTE2($0x75, X5, Y5); \
+	BYTE2(c3, X5, Y5); \
 	VPCMPEQB Y5, Y2, Y5; \
-	VPAND Y5, Y4, Y3; \
-	BYTE2($0x77, X4, Y4); \
-	VPCMPEQB Y4, Y1, Y4; \
-	VPCMPEQB Y15, Y0, Y5; \
-	VPAND Y5, Y4, Y4; \
-	BYTE2($0x65, X5, Y5); \
-	VPCMPEQB Y5, Y2, Y5; \
-	VPAND Y5, Y4, Y4; \
-	VPOR Y4, Y3, Y3; \
-	BYTE2($0x74, X4, Y4); \
-	VPCMPEQB Y4, Y1, Y4; \
-	VPCMPEQB Y9, Y0, Y5; \
-	VPAND Y5, Y4, Y4; \
-	VPCMPEQB Y14, Y2, Y5; \
 	VPAND Y5, Y4, Y4; \
 	VPOR Y4, Y3, Y3
 
@@ -197,27 +186,13 @@ next: \
 
 TEXT ·colonsAVX2(SB), NOSPLIT, $0-72
 	SETUP(done2)
-	MOVQ $0x3a, AX // ':'
-	MOVQ AX, X10
-	VPBROADCASTB X10, Y10
-	MOVQ $0x3c, AX // '<'
-	MOVQ AX, X11
-	VPBROADCASTB X11, Y11
-	MOVQ $0x2f, AX // '/'
-	MOVQ AX, X12
-	VPBROADCASTB X12, Y12
-	MOVQ $0x20, AX // ' ', and the bit that folds case
-	MOVQ AX, X13
-	VPBROADCASTB X13, Y13
-	MOVQ $0x6c, AX // 'l'
-	MOVQ AX, X14
-	VPBROADCASTB X14, Y14
-	MOVQ $0x73, AX // 's'
-	MOVQ AX, X15
-	VPBROADCASTB X15, Y15
-	MOVQ $0x6f, AX // 'o'
-	MOVQ AX, X9
-	VPBROADCASTB X9, Y9
+	BYTE2($0x3a, X10, Y10) // ':'
+	BYTE2($0x3c, X11, Y11) // '<'
+	BYTE2($0x2f, X12, Y12) // '/'
+	BYTE2($0x20, X13, Y13) // ' ', and the bit that folds case
+	BYTE2($0x6c, X14, Y14) // 'l'
+	BYTE2($0x73, X15, Y15) // 's'
+	BYTE2($0x6f, X9, Y9) // 'o'
 
 	VMOVDQU -64(SI)(BX*1), Y0
 	VPCMPEQB Y11, Y0, Y0
@@ -227,7 +202,8 @@ TEXT ·colonsAVX2(SB), NOSPLIT, $0-72
 	VPMOVMSKB Y0, AX
 	SHLQ $32, AX
 	ORQ AX, R10
-	LSO2(-32)
+	VMOVDQU -32(SI)(BX*1), Y0
+	LSO2
 	VPMOVMSKB Y6, R15
 	SHLQ $32, R15
 
@@ -281,42 +257,51 @@ precise2:
 done2:
 	DONE
 
+// BYTE512 broadcasts the octet c to Z (AVX-512), through AX.
+#define BYTE512(c, Z) \
+	MOVQ c, AX; \
+	VPBROADCASTB AX, Z
+
+// LSO512 puts the 'l', 's' and 'o' (either case) of the octets in Z0 in
+// K5 (AVX-512).
+#define LSO512 \
+	VPORQ Z13, Z0, Z2; \
+	VPCMPEQB Z14, Z2, K5; \
+	VPCMPEQB Z16, Z2, K6; \
+	KORQ K5, K6, K5; \
+	VPCMPEQB Z17, Z2, K6; \
+	KORQ K5, K6, K5
+
+// WORD512 adds to K3 the octets after a word whose last letter is in
+// last (compared with Z2, the octets before, folded), the one before it
+// in c2 (Z3) and the one before that in c3 (Z4).
+#define WORD512(last, c2, c3) \
+	VPCMPEQB last, Z2, K5; \
+	VPCMPEQB c2, Z3, K6; \
+	KANDQ K5, K6, K5; \
+	VPCMPEQB c3, Z4, K6; \
+	KANDQ K5, K6, K5; \
+	KORQ K3, K5, K3
+
 TEXT ·colonsAVX512(SB), NOSPLIT, $0-72
 	SETUP(done512)
-	MOVQ $0x3a, AX
-	VPBROADCASTB AX, Z10
-	MOVQ $0x3c, AX
-	VPBROADCASTB AX, Z11
-	MOVQ $0x2f, AX
-	VPBROADCASTB AX, Z12
-	MOVQ $0x20, AX
-	VPBROADCASTB AX, Z13
-	MOVQ $0x6c, AX
-	VPBROADCASTB AX, Z14
-	MOVQ $0x73, AX
-	VPBROADCASTB AX, Z16
-	MOVQ $0x6f, AX
-	VPBROADCASTB AX, Z17
-	MOVQ $0x72, AX // 'r'
-	VPBROADCASTB AX, Z18
-	MOVQ $0x75, AX // 'u'
-	VPBROADCASTB AX, Z19
-	MOVQ $0x77, AX // 'w'
-	VPBROADCASTB AX, Z20
-	MOVQ $0x65, AX // 'e'
-	VPBROADCASTB AX, Z21
-	MOVQ $0x74, AX // 't'
-	VPBROADCASTB AX, Z22
+	BYTE512($0x3a, Z10)
+	BYTE512($0x3c, Z11)
+	BYTE512($0x2f, Z12)
+	BYTE512($0x20, Z13)
+	BYTE512($0x6c, Z14)
+	BYTE512($0x73, Z16)
+	BYTE512($0x6f, Z17)
+	BYTE512($0x72, Z18) // 'r'
+	BYTE512($0x75, Z19) // 'u'
+	BYTE512($0x77, Z20) // 'w'
+	BYTE512($0x65, Z21) // 'e'
+	BYTE512($0x74, Z22) // 't'
 
 	VMOVDQU64 -64(SI)(BX*1), Z0
 	VPCMPEQB Z11, Z0, K1
 	KMOVQ K1, R10
-	VPORQ Z13, Z0, Z2
-	VPCMPEQB Z14, Z2, K5
-	VPCMPEQB Z16, Z2, K6
-	KORQ K5, K6, K5
-	VPCMPEQB Z17, Z2, K6
-	KORQ K5, K6, K5
+	LSO512
 	KMOVQ K5, R15
 
 loop512:
@@ -328,12 +313,7 @@ loop512:
 	VPCMPEQB Z10, Z0, K1 // ':'
 	VPCMPEQB Z11, Z0, K2 // '<'
 	VPCMPEQB Z12, Z0, K4 // '/'
-	VPORQ Z13, Z0, Z2
-	VPCMPEQB Z14, Z2, K5 // 'l', 's' or 'o'
-	VPCMPEQB Z16, Z2, K6
-	KORQ K5, K6, K5
-	VPCMPEQB Z17, Z2, K6
-	KORQ K5, K6, K5
+	LSO512 // 'l', 's' or 'o'
 	KMOVQ K1, CX
 	KMOVQ K2, R11
 	KMOVQ K4, AX
@@ -352,23 +332,10 @@ precise512:
 	VPORQ Z13, Z3, Z3
 	VMOVDQU64 -3(SI)(BX*1), Z4
 	VPORQ Z13, Z4, Z4
-	VPCMPEQB Z14, Z2, K5
-	VPCMPEQB Z18, Z3, K6
-	KANDQ K5, K6, K5
-	VPCMPEQB Z19, Z4, K6
-	KANDQ K5, K6, K3
-	VPCMPEQB Z16, Z2, K5
-	VPCMPEQB Z20, Z3, K6
-	KANDQ K5, K6, K5
-	VPCMPEQB Z21, Z4, K6
-	KANDQ K5, K6, K5
-	KORQ K3, K5, K3
-	VPCMPEQB Z17, Z2, K5
-	VPCMPEQB Z22, Z3, K6
-	KANDQ K5, K6, K5
-	VPCMPEQB Z14, Z4, K6
-	KANDQ K5, K6, K5
-	KORQ K3, K5, K3
+	KXORQ K3, K3, K3
+	WORD512(Z14, Z18, Z19) // "url"
+	WORD512(Z16, Z20, Z21) // "ews"
+	WORD512(Z17, Z22, Z14) // "lto"
 	KANDQ K1, K3, K3
 	KMOVQ K3, R12
 	ORQ R12, AX
