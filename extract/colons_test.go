@@ -154,12 +154,16 @@ func TestScanKernel(t *testing.T) {
 		// Every offset from a cache line, for the kernel's first block.
 		for shift := range 3 {
 			in := strings.Repeat("x", shift*21) + text
+			// Streamed through the smallest buffer a 64-octet URL allows
+			// (a refill every few blocks) and through one of 4 KiB.
 			fast := All(in)
 			stream, _ := scanAll(t, iotest.HalfReader(strings.NewReader(in)), 64, 0)
-			var slow, slowStream []Match
+			stream4k, _ := scanAll(t, strings.NewReader(in), 64, 4096)
+			var slow, slowStream, slowStream4k []Match
 			withoutKernel(func() {
 				slow = All(in)
 				slowStream, _ = scanAll(t, iotest.HalfReader(strings.NewReader(in)), 64, 0)
+				slowStream4k, _ = scanAll(t, strings.NewReader(in), 64, 4096)
 			})
 			if len(slow) == 0 {
 				t.Fatalf("%s: no match at all", name)
@@ -167,7 +171,7 @@ func TestScanKernel(t *testing.T) {
 			for _, c := range []struct {
 				what      string
 				got, want []Match
-			}{{"in memory", fast, slow}, {"streamed", stream, slowStream}} {
+			}{{"in memory", fast, slow}, {"streamed", stream, slowStream}, {"streamed, 4 KiB", stream4k, slowStream4k}} {
 				if !slices.EqualFunc(c.got, c.want, equalMatch) {
 					i := 0
 					for i < min(len(c.got), len(c.want)) && equalMatch(c.got[i], c.want[i]) {
@@ -227,4 +231,29 @@ func TestScanKernelCovers(t *testing.T) {
 	if max := len(in)/blockSpan + len(ms) + 2; len(calls) > max {
 		t.Fatalf("%d calls for %d octets and %d matches, want at most %d", len(calls), len(in), len(ms), max)
 	}
+}
+
+// FuzzColonBlocks checks each kernel the CPU has against the contract on
+// any input, placed at any offset from a cache line.
+func FuzzColonBlocks(f *testing.F) {
+	ks := kernels()
+	if len(ks) == 0 {
+		f.Skip("this CPU has no colonBlocks kernel (AVX2 or AVX-512): nothing to fuzz")
+	}
+	f.Add([]byte(strings.Repeat("see <URL:news:x> and http://a.org/ url:x Note: 10:30 ", 8)), uint8(3), uint16(70), uint8(100))
+	got, want := make([]int, 320), make([]int, 320)
+	mem := make([]byte, 64+4096)
+	f.Fuzz(func(t *testing.T, text []byte, off uint8, from uint16, room uint8) {
+		b := mem[off%64:]
+		b = b[:copy(b, text)]
+		start := int(from) % (len(b) + 1)
+		n := 64 + int(room)
+		wn, wnext := colonsRef(b, start, want[:n])
+		for name, kernel := range ks {
+			gn, gnext := kernel(b, start, got[:n])
+			if gn != wn || gnext != wnext || !slices.Equal(got[:gn], want[:wn]) {
+				t.Fatalf("%s(%q, %d, room %d) = %v, %d; want %v, %d", name, b, start, n, got[:gn], gnext, want[:wn], wnext)
+			}
+		}
+	})
 }
