@@ -188,15 +188,12 @@ func (s *Scanner) Scan() bool {
 }
 
 // nextColon returns the index of the next ':' at or after from that may
-// end a scheme, or -1: it passes over the colons of prose ("Note: ",
-// "10:30", "a::b") 8 octets at a time, those neither wrapperBefore nor
-// mayBeBare would take. A '<' opens a wrapper whose scheme ends at the
-// ':' only right before a run of scheme octets (Appendix: "<URL:",
-// "<scheme:"): none does when no '<' is among the 8 octets before the
-// ':' and a space or control octet is, so that the run starts inside
-// them, after no '<'; nor when no '<' stands within reach at all. It
-// keeps the line count close behind, so that posAt counts lines in
-// octets still in the cache.
+// end a scheme (endsScheme), or -1: it passes over the colons of prose
+// ("Note: ", "10:30", "a::b"), those neither wrapperBefore nor mayBeBare
+// would take. It takes them from colonBlocks, 64 octets a step, where the
+// CPU has a kernel for it, and searches colon by colon elsewhere and at
+// the ends of the input. It keeps the line count close behind, so that
+// posAt counts lines in octets still in the cache.
 func (s *Scanner) nextColon(from int) int {
 	b := s.buf[:s.end]
 	i := from
@@ -235,7 +232,13 @@ func (s *Scanner) nextColon(from int) int {
 	}
 }
 
-// endsScheme reports whether the ':' b[i] may end a scheme, for nextColon.
+// endsScheme reports whether the ':' b[i] may end a scheme, for
+// nextColon, from the 8 octets before it: a '<' opens a wrapper whose
+// scheme ends at the ':' only right before a run of scheme octets
+// (Appendix: "<URL:", "<scheme:"); none does when no '<' is among the 8
+// octets before the ':' and a space or control octet is, so that the run
+// starts inside them, after no '<'; nor when no '<' stands within reach
+// at all.
 func endsScheme(b []byte, i int) bool {
 	if i < 8 || i+1 >= len(b) || b[i+1] == '/' {
 		return true
