@@ -9,7 +9,10 @@ package extract
 //   - has '/' after it (a bare URL's "scheme:/", §5),
 //   - has "url", "ews" or "lto" in any case before it (the ends of "url",
 //     "news" and "mailto", which a bare URL or the prefix URL: may end
-//     with: §3.5, §3.6, Appendix), or
+//     with: §3.5, §3.6, Appendix) and no space or control octet after it
+//     (the prefix needs a scheme right after its ':', a bare news or
+//     mailto URL at least one octet of its own, §5; a wrapper's colon
+//     is taken by the next rule), or
 //   - has a '<' among the 8 octets before it, or among the 40 before it
 //     and no space or control octet among the 8 before it (a wrapper's
 //     '<', which stands at most maxScheme+2 octets before its ':', right
@@ -17,8 +20,8 @@ package extract
 //     octets before the block counts for each of its first 8 (or 40) and
 //     the spaces before the block do not count,
 //
-// a superset of the colons at or after from that endsScheme takes, which
-// then decides each. It reads the octet after the last block, stops
+// which holds every colon at or after from that endsScheme takes and a
+// match may end its scheme at (endsScheme then decides each). It reads the octet after the last block, stops
 // before a block whose 64 candidates out would have no room for, and
 // returns how many it wrote and where it stopped: the end of the last
 // block read, or where it would have started when it read none. Nil

@@ -23,11 +23,12 @@
 //
 // Besides those with '/' after them, the candidates are the colons after
 // "url", "ews" or "lto" in any case (the ends of "url", "news" and
-// "mailto": §3.5, §3.6, Appendix), and those with a '<' among the 8
+// "mailto": §3.5, §3.6, Appendix) before no space or control, and those with a '<' among the 8
 // octets before them, or among the 40 before them and no space or control
 // among the 8 before them (Appendix: the '<' of a wrapper stands at most
 // maxScheme+2 octets before its ':', right before its scheme). Few blocks
-// hold a colon after 'l', 's' or 'o', or after a '<' of the block: LESS
+// hold a colon after 'l', 's' or 'o' before no space or control, or after
+// a '<' of the block: LESS
 // tells them, and NAMES and PRECISE sort their colons out of line. Neither
 // reaches into the block before for more than one fact: whether a '<'
 // stands among its last 8 (or 40) octets, which then counts for each of
@@ -54,7 +55,9 @@
 	CMPQ R13, $64; \
 	CMOVQGE R13, BX
 
-// AFTER: AX and R12 from their octets to the colons after them.
+// AFTER: AX and R12 from their octets to the colons after them, R12 only
+// those not followed by a space or control (R14: the block's; the octet
+// after the block is not looked at, which leaves more colons, never fewer).
 #define AFTER \
 	XORL R13, R13; \
 	CMPB 64(SI)(BX*1), $0x2f; \
@@ -68,7 +71,28 @@
 	SHRQ $63, R15; \
 	ORQ R15, R12; \
 	MOVQ R13, R15; \
-	ANDQ CX, R12
+	ANDQ CX, R12; \
+	SHRQ $1, R14; \
+	NOTQ R14; \
+	ANDQ R14, R12
+
+// NAMED adds to AX the colons of R12 (those "url", "ews" or "lto" end) that
+// no space or control follows (R14: the block's octets up to ' '), and
+// leaves the latter in R12 for PRECISE.
+#define NAMED \
+	ANDQ CX, R12; \
+	MOVQ R14, R13; \
+	SHRQ $1, R13; \
+	NOTQ R13; \
+	ANDQ R13, R12; \
+	XORL R13, R13; \
+	CMPB 64(SI)(BX*1), $0x20; \
+	SETLS R13; \
+	SHLQ $63, R13; \
+	NOTQ R13; \
+	ANDQ R13, R12; \
+	ORQ R12, AX; \
+	MOVQ R14, R12
 
 // LESS jumps to precise when a colon that AX does not hold comes after
 // 'l', 's' or 'o' (R12), or after a '<' of the block, or among the first
@@ -126,12 +150,15 @@ next: \
 	RET
 
 // HALF2 computes the masks of the 32 octets at k+off (AVX2): the colons
-// in Y2, the '<' in Y3, the '/' in Y4, the 'l', 's' and 'o' in Y6.
+// in Y2, the '<' in Y3, the '/' in Y4, the 'l', 's' and 'o' in Y6, the
+// octets up to ' ' in Y8.
 #define HALF2(off) \
 	VMOVDQU off(SI)(BX*1), Y0; \
 	VPCMPEQB Y10, Y0, Y2; \
 	VPCMPEQB Y11, Y0, Y3; \
 	VPCMPEQB Y12, Y0, Y4; \
+	VPMINUB Y13, Y0, Y8; \
+	VPCMPEQB Y8, Y0, Y8; \
 	LSO2
 
 // LSO2 puts the 'l', 's' and 'o' (either case) of the octets in Y0 in Y6
@@ -217,7 +244,11 @@ loop2:
 	VPMOVMSKB Y3, R11
 	VPMOVMSKB Y4, AX
 	VPMOVMSKB Y6, R12
+	VPMOVMSKB Y8, R14
 	HALF2(32)
+	VPMOVMSKB Y8, R13
+	SHLQ $32, R13
+	ORQ R13, R14
 	VPMOVMSKB Y2, R13
 	SHLQ $32, R13
 	ORQ R13, CX
@@ -243,14 +274,13 @@ precise2:
 	VPMOVMSKB Y3, R13
 	SHLQ $32, R13
 	ORQ R13, R12
-	ANDQ CX, R12
-	ORQ R12, AX
 	CTL2(0)
-	VPMOVMSKB Y3, R12
+	VPMOVMSKB Y3, R14
 	CTL2(32)
 	VPMOVMSKB Y3, R13
 	SHLQ $32, R13
-	ORQ R13, R12
+	ORQ R13, R14
+	NAMED
 	PRECISE
 	JMP back2
 
@@ -318,6 +348,8 @@ loop512:
 	KMOVQ K2, R11
 	KMOVQ K4, AX
 	KMOVQ K5, R12
+	VPCMPUB $2, Z13, Z0, K7 // up to ' '
+	KMOVQ K7, R14
 	AFTER
 	LESS(precise512)
 back512:
@@ -325,7 +357,7 @@ back512:
 	JMP loop512
 
 precise512:
-	// "url", "ews" or "lto" before.
+	// "url", "ews" or "lto" before, and no space or control after.
 	VMOVDQU64 -1(SI)(BX*1), Z2
 	VPORQ Z13, Z2, Z2
 	VMOVDQU64 -2(SI)(BX*1), Z3
@@ -336,11 +368,9 @@ precise512:
 	WORD512(Z14, Z18, Z19) // "url"
 	WORD512(Z16, Z20, Z21) // "ews"
 	WORD512(Z17, Z22, Z14) // "lto"
-	KANDQ K1, K3, K3
 	KMOVQ K3, R12
-	ORQ R12, AX
-	VPCMPUB $2, Z13, Z0, K3 // up to ' '
-	KMOVQ K3, R12
+	KMOVQ K7, R14
+	NAMED
 	PRECISE
 	JMP back512
 
