@@ -2,9 +2,9 @@ package extract
 
 // colonBlocks, where the CPU has the vector instructions for it, finds the
 // colons nextColon may return 64 octets a step (colons_amd64.s). It reads
-// the blocks b[k:k+64] from the start of from's cache line (or from from,
-// when that is before b[64]; from nowhere when from is before b[64]) and
-// writes to out, in order, every ':' b[j] of them that
+// the blocks b[k:k+64] from the start of from's cache line (from from
+// itself when that line starts before b[64]; none when from is before
+// b[64]) and writes to out, in order, every ':' b[j] of them that
 //
 //   - has '/' after it (a bare URL's "scheme:/", §5),
 //   - has "url", "ews" or "lto" in any case before it (the ends of "url",
@@ -21,18 +21,19 @@ package extract
 //     the spaces before the block do not count,
 //
 // which holds every colon at or after from that endsScheme takes and a
-// match may end its scheme at (endsScheme then decides each). It reads the octet after the last block, stops
-// before a block whose 64 candidates out would have no room for, and
-// returns how many it wrote and where it stopped: the end of the last
-// block read, or where it would have started when it read none. Nil
-// elsewhere: nextColon then searches colon by colon.
+// match may end its scheme at (endsScheme then decides each). It reads
+// the octet after the last block, stops before a block whose 64
+// candidates out would have no room for, and returns how many it wrote
+// and where it stopped: the end of the last block read, or where it would
+// have started when it read none. Nil elsewhere: nextColon then searches
+// colon by colon.
 var colonBlocks func(b []byte, from int, out []int) (n, next int)
 
 // colonQueue holds what colonBlocks found ahead of the scan.
 type colonQueue struct {
 	at   [128]int
 	k, n int // at[k:n] are left, in order
-	to   int // every ':' of buf[:to] at or after at[k] that endsScheme takes is in at[k:n]
+	to   int // at[k:n] holds every ':' of buf[:to] after those already passed that colonBlocks keeps
 }
 
 // blockSpan bounds what one call of colonBlocks covers, so that the line

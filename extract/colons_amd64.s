@@ -23,17 +23,17 @@
 //
 // Besides those with '/' after them, the candidates are the colons after
 // "url", "ews" or "lto" in any case (the ends of "url", "news" and
-// "mailto": §3.5, §3.6, Appendix) before no space or control, and those with a '<' among the 8
-// octets before them, or among the 40 before them and no space or control
-// among the 8 before them (Appendix: the '<' of a wrapper stands at most
-// maxScheme+2 octets before its ':', right before its scheme). Few blocks
-// hold a colon after 'l', 's' or 'o' before no space or control, or after
-// a '<' of the block: LESS
-// tells them, and NAMES and PRECISE sort their colons out of line. Neither
-// reaches into the block before for more than one fact: whether a '<'
-// stands among its last 8 (or 40) octets, which then counts for each of
-// the first 8 (or 40) octets of the block (more candidates, never fewer),
-// while its spaces do not count (the same).
+// "mailto": §3.5, §3.6, Appendix) before no space or control, and those
+// with a '<' among the 8 octets before them, or among the 40 before them
+// and no space or control among the 8 before them (Appendix: the '<' of a
+// wrapper stands at most maxScheme+2 octets before its ':', right before
+// its scheme). Few blocks hold a colon after 'l', 's' or 'o' before no
+// space or control, or after a '<' of the block: LESS tells them, and
+// NAMES and PRECISE sort their colons out of line. Neither reaches into
+// the block before for more than one fact: whether a '<' stands among its
+// last 8 (or 40) octets, which then counts for each of the first 8 (or
+// 40) octets of the block (more candidates, never fewer), while its spaces
+// do not count (the same).
 
 // SETUP loads the arguments and finds the first block (see above); it
 // jumps to done when there is none.
