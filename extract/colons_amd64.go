@@ -2,21 +2,21 @@
 
 package extract
 
+import "github.com/rfc1738/rfc1738/internal/cpuid"
+
 func init() {
-	switch avx2, avx512bw := features(); {
-	case avx512bw:
+	switch {
+	case cpuid.AVX512BW:
 		colonBlocks = colonsAVX512
-	case avx2:
+	case cpuid.AVX2:
 		colonBlocks = colonsAVX2
 	}
 }
 
-// The kernels of colonBlocks, and what the CPU runs: colons_amd64.s.
+// The kernels of colonBlocks: colons_amd64.s.
 
 //go:noescape
 func colonsAVX2(b []byte, from int, out []int) (n, next int)
 
 //go:noescape
 func colonsAVX512(b []byte, from int, out []int) (n, next int)
-
-func features() (avx2, avx512bw bool)
