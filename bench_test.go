@@ -82,7 +82,9 @@ func reportPerURL(b *testing.B, n int) {
 // Check must agree on every line, every accepted line must round-trip, and
 // the acceptance table (go test -run TestDatasets -v) is what the README
 // shows.
-func TestDatasets(t *testing.T) {
+func TestDatasets(t *testing.T) { bothReadings(t, testDatasets) }
+
+func testDatasets(t *testing.T) {
 	for _, name := range datasets {
 		urls := loadDataset(t, name)
 		accepted := 0

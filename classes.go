@@ -111,16 +111,36 @@ var charsets = func() (t [256]charset) {
 
 // An octets table holds 1 for each octet that a production allows
 // unencoded: a charset as bytes, which the scanner tests eight at a time.
-type octets [256]uint8
+// After the 256 octets come the set's nibble tables, with which the AVX2
+// kernels test 32 octets at once (span_amd64.s).
+type octets [256 + 32]uint8
 
 func octetsOf(set charset) *octets {
+	return octetsWhere(func(c byte) bool { return charsets[c]&set != 0 })
+}
+
+// octetsWhere returns the octets table of the octets in, all below 0x80
+// (none of §5's sets holds an 8-bit octet: they must be encoded, §2.2).
+func octetsWhere(in func(c byte) bool) *octets {
 	var t octets
-	for c := range t {
-		if charsets[c]&set != 0 {
+	for c := range 256 {
+		if in(byte(c)) {
 			t[c] = 1
+			// The nibble tables: the first 16 bytes have, for each low
+			// nibble, bit h set when the octet h<<4|lo is in the set;
+			// the next 16 have 1<<h at h, for the high nibbles 0 to 7.
+			t[256+c&15] |= 1 << (c >> 4)
 		}
 	}
+	for h := range 8 {
+		t[256+16+h] = 1 << h
+	}
 	return &t
+}
+
+// nibbles returns the nibble tables of set, the kernels' argument.
+func (set *octets) nibbles() *[32]byte {
+	return (*[32]byte)(set[256:])
 }
 
 // The octets tables of the productions the parser scans.
@@ -133,6 +153,8 @@ var (
 	hsegmentOctets = octetsOf(setHsegment)            // also search
 	fieldOctets    = octetsOf(setField)
 	articleOctets  = octetsOf(setArticle)
+	// The octets of a §5 hostname: alphadigit, '-' and '.' (hostnameEnd).
+	hostOctets = octetsWhere(func(c byte) bool { return classes[c]&classAlphadigit != 0 || c == '-' || c == '.' })
 )
 
 // isHex reports whether c is a §5 hex digit.

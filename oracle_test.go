@@ -178,7 +178,9 @@ func oracleNeighbours(seeds []string) []string {
 // TestOracle: on every seed and every neighbour, Parse, Valid and Check
 // give the verdict of the second reading, and a valid URL's parts are the
 // ones it finds.
-func TestOracle(t *testing.T) {
+func TestOracle(t *testing.T) { bothReadings(t, testOracle) }
+
+func testOracle(t *testing.T) {
 	in := oracleNeighbours(append(oracleSeeds, parseTestInputs()...))
 	valid := 0
 	for _, s := range in {

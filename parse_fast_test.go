@@ -15,7 +15,9 @@ import (
 
 // TestHostnameEnd: where a §5 hostname read from i ends, -1 when what is
 // there is not a hostname, i when there is no host at all.
-func TestHostnameEnd(t *testing.T) {
+func TestHostnameEnd(t *testing.T) { bothReadings(t, testHostnameEnd) }
+
+func testHostnameEnd(t *testing.T) {
 	for _, tt := range []struct {
 		s    string
 		i    int
@@ -76,10 +78,22 @@ func hostnameEndByOctet(s string, i, end int) int {
 // octet at a time, on every string of up to 5 octets over the octets
 // that decide it and on longer random ones, at offsets that put each
 // octet at each place in a word, with the end of the input or not.
-func TestHostnameEndWordAtATime(t *testing.T) {
+func TestHostnameEndWordAtATime(t *testing.T) { bothReadings(t, testHostnameEndWordAtATime) }
+
+func testHostnameEndWordAtATime(t *testing.T) {
 	const alphabet = "a9Z-./:_\xe9" // 0xe9: not ASCII; its low 7 bits are 'i'
+	// Pads that put each octet at each place in a word, and, for the
+	// 64-octet reading, inputs of fewer than 32 octets (read 8 at a time),
+	// of 32 to 64 (read as their first and last 32) and of more (read from
+	// the host on, or as the last 64 near the end).
+	var pads []int
+	for _, from := range []int{0, 24, 56} {
+		for pad := from; pad < from+9; pad++ {
+			pads = append(pads, pad)
+		}
+	}
 	check := func(host string) {
-		for pad := 0; pad < 9; pad++ {
+		for _, pad := range pads {
 			for _, tail := range []string{"", "/x"} {
 				s := strings.Repeat("p", pad) + host + tail
 				if got, want := hostnameEnd(s, pad, len(s)), hostnameEndByOctet(s, pad, len(s)); got != want {
@@ -105,7 +119,7 @@ func TestHostnameEndWordAtATime(t *testing.T) {
 	}
 	gen("", 4)
 	r := rand.New(rand.NewPCG(5, 6))
-	labels := []string{"a", "b9", "x-y", "9", "-", "", "www", "example", "a.", "Z"}
+	labels := []string{"a", "b9", "x-y", "9", "-", "", "www", "example", "a.", "Z", "an-abcdefghijklmnopqrstuvwxyz-label0"}
 	for range 20000 {
 		var b strings.Builder
 		for n := r.IntN(8); n >= 0; n-- {
@@ -125,7 +139,9 @@ func TestHostnameEndWordAtATime(t *testing.T) {
 // at once, which holds them and octets before i; a span that stops there,
 // or whose octets before i are not in set, is read octet by octet all the
 // same.
-func TestSpanTail(t *testing.T) {
+func TestSpanTail(t *testing.T) { bothReadings(t, testSpanTail) }
+
+func testSpanTail(t *testing.T) {
 	for _, tt := range []struct {
 		s    string
 		i    int
@@ -191,7 +207,9 @@ func TestPortReader(t *testing.T) {
 
 // TestFastPathsTaken: the one-pass readings take the URLs they exist for,
 // and what they take is what the rule-by-rule reading gives.
-func TestFastPathsTaken(t *testing.T) {
+func TestFastPathsTaken(t *testing.T) { bothReadings(t, testFastPathsTaken) }
+
+func testFastPathsTaken(t *testing.T) {
 	for _, s := range []string{"x-y://h.org/p", "x://h.org:80/p#f", "x-y://h.org", "x-y://h.org:8080", "ab://h/#", "x-y://a-b.c/d?e=f&g#h"} {
 		var p parser
 		p.s = s

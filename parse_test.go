@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/rfc1738/rfc1738/internal/cpuid"
 )
 
 // parseTests: each case names the section it comes from. A valid case has
@@ -156,7 +158,9 @@ var parseTests = []struct {
 	{"x#:y", "genericurl", 1, "Appendix: the URL ends at the first '#'"},
 }
 
-func TestParse(t *testing.T) {
+func TestParse(t *testing.T) { bothReadings(t, testParse) }
+
+func testParse(t *testing.T) {
 	for _, tt := range parseTests {
 		u, err := Parse(tt.in)
 		if tt.rule == "" {
@@ -185,7 +189,9 @@ func TestParse(t *testing.T) {
 
 // TestCheckAgreesWithParse: Check's first error is Parse's error, and
 // Check is valid exactly when Parse is.
-func TestCheckAgreesWithParse(t *testing.T) {
+func TestCheckAgreesWithParse(t *testing.T) { bothReadings(t, testCheckAgreesWithParse) }
+
+func testCheckAgreesWithParse(t *testing.T) {
 	for _, tt := range parseTests {
 		checkAgrees(t, tt.in)
 		errs := Check(tt.in).Errors
@@ -451,6 +457,15 @@ func FuzzParse(f *testing.F) {
 		u, err := Parse(in)
 		if Valid(in) != (err == nil) {
 			t.Fatalf("Valid(%q) = %v, Parse error %v", in, Valid(in), err)
+		}
+		if cpuid.AVX2 { // the other reading (parse_vector_test.go) gives the same
+			other := withReading(!vector, func() parsed { u, err := Parse(in); return parsed{u, err} })
+			if other.u != u || (other.err == nil) != (err == nil) || err != nil && other.err.(*Error).Diagnostic() != err.(*Error).Diagnostic() {
+				t.Fatalf("Parse(%q) = %+v, %v; with the other reading %+v, %v", in, u, err, other.u, other.err)
+			}
+			if withReading(!vector, func() bool { return Valid(in) }) != (err == nil) {
+				t.Fatalf("Valid(%q) with the other reading differs", in)
+			}
 		}
 		r := Check(in)
 		if (err == nil) != r.Valid() {
