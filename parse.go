@@ -169,7 +169,7 @@ func (p *parser) scan(i, j int, set *octets, rule string) bool {
 // among them, when all 8 are in set, change nothing): one test, not a
 // branch per octet. Only when that fails are they taken one by one.
 func span(s string, i, j int, set *octets) int {
-	if vector && len(s) >= 32 {
+	if vectorFor(s) {
 		// spanBlocks finds the first octet not in set; it ends the span
 		// unless it begins a well-formed escape, after which the search
 		// goes on.
@@ -218,6 +218,12 @@ func span(s string, i, j int, set *octets) int {
 // nothing from it, and loses nothing measurable: the datasets' figures are
 // the same whether the kernels start at spans of 1 octet or of 16.)
 var vector = cpuid.AVX2
+
+// vectorFor reports whether the kernels read s: vector is true, and s has
+// the 32 octets they read at once.
+func vectorFor(s string) bool {
+	return vector && len(s) >= 32
+}
 
 // all8 reports whether the first 8 octets of s are all in set.
 func all8(s string, set *octets) bool {
@@ -302,7 +308,7 @@ func (p *parser) generic(colon int) bool {
 	h := i + 3
 	var j int
 	var xstop uint64 // the xchar stops of s[h:h+64], for xcharEnd
-	if vector && len(s) >= 32 {
+	if vectorFor(s) {
 		j, xstop = hostnameEndVector(s, h, len(s))
 	} else {
 		j = hostnameEnd(s, h, len(s))
@@ -771,7 +777,7 @@ func hostnameEnd(s string, i, end int) int {
 	if i == end || s[i] == '/' {
 		return i // no host at all, as in file:///x: no word to read
 	}
-	if vector && len(s) >= 32 {
+	if vectorFor(s) {
 		j, _ := hostnameEndVector(s, i, end)
 		return j
 	}
@@ -871,37 +877,35 @@ func hostnameEndVector(s string, i, end int) (int, uint64) {
 // octets, or, when s is shorter, its first and last 32, and shifts.
 func masks64(s string, i int) (stop, dot, dash, xstop uint64) {
 	n := len(s)
-	a, b, k := i, i+32, 32
-	if i+64 > n {
-		a, b = n-64, n-32
-		if n < 64 {
-			a, k = 0, n-32
-		}
-	}
-	stop, dot, dash, xstop = blocks64(s, a, b, k, hostOctets.nibbles(), xcharOctets.nibbles())
-	past := ^uint64(0) << (n - a) // the octets from the end of s on (none when n-a ≥ 64)
+	a := min(i, max(n-64, 0)) // where the 64 octets read start: i, or as late as s allows
+	b := min(a+32, n-32)
+	stop, dot, dash, xstop = blocks64(s, a, b, b-a, hostOctets.nibbles(), xcharOctets.nibbles())
+	past := ^uint64(0) << n // the octets from the end of s on: only when s is shorter than 64 and a is 0
 	sh := i - a
 	fill := ^(^uint64(0) >> sh) // the octets shifted in: past the end of s
 	return (stop|past)>>sh | fill, dot >> sh, dash >> sh, (xstop|past)>>sh | fill
 }
 
 // xcharEnd is span(s, i, len(s), xcharOctets), the end of an urlpath
-// (§5 *xchar) that starts at i, given the xchar stops of s[h:h+64] that
-// hostnameEndVector returned (h ≤ i), which generic calls when vector is
-// true and s has 32 octets.
+// (§5 *xchar) that starts at i, given xstop, the xchar stops of
+// s[h:h+64] (h ≤ i) that hostnameEndVector returned, which generic calls
+// when vectorFor(s).
 func xcharEnd(s string, i, h int, xstop uint64) int {
-	if !vector || len(s) < 32 || i-h >= 64 {
+	if !vectorFor(s) {
 		return span(s, i, len(s), xcharOctets)
 	}
-	x := xstop >> (i - h) // (the octets shifted in are not known: 0)
-	if x == 0 {
-		return span(s, h+64, len(s), xcharOctets) // s[i:h+64] are all xchars
-	}
-	k := i + bits.TrailingZeros64(x)
-	if k == len(s) || s[k] != '%' {
+	// The stops from i on; those past h+64 are not known (0), nor any
+	// when i is past h+64 (a shift by 64 or more leaves 0).
+	if x := xstop >> (i - h); x != 0 {
+		k := i + bits.TrailingZeros64(x)
+		if k < len(s) && s[k] == '%' {
+			return span(s, k, len(s), xcharOctets) // an escape goes on; a bad one span reports
+		}
 		return k
 	}
-	return span(s, k, len(s), xcharOctets) // an escape, or a '%' span reports
+	// No stop known: a path that runs past h+64 (rare: a URL of more
+	// than 70 octets or so) is read from i again.
+	return span(s, i, len(s), xcharOctets)
 }
 
 // Eight octets in a word, the first lowest; lo8*c repeats c in each.

@@ -242,3 +242,16 @@ type parsed struct {
 	u   URL
 	err error
 }
+
+// TestVectorFor: where the CPU runs the kernels, they read every input of
+// 32 octets or more (the least they read at once), and none shorter.
+func TestVectorFor(t *testing.T) {
+	bothReadings(t, func(t *testing.T) {
+		for n := range 70 {
+			s := strings.Repeat("a", n)
+			if got, want := vectorFor(s), vector && n >= 32; got != want {
+				t.Errorf("vectorFor of %d octets = %v, want %v", n, got, want)
+			}
+		}
+	})
+}
