@@ -5,12 +5,16 @@
 // not-covered mutants per file with the source of every survivor, and
 // exits 1 when a file falls below the efficacy or coverage threshold.
 //
-// The equivalence file has one survivor a line, then its reason:
+// The equivalence file has one survivor a line: its file, the function it
+// is in, its column, its type, the start of its source line (Go-quoted,
+// without the indentation), then the reason:
 //
-//	parse.go:123:14 CONDITIONALS_BOUNDARY  i+2 < j and i+2 <= j-1 are the same test here
+//	parse.go span 12 CONDITIONALS_BOUNDARY "tail := j >= 8"  at j == 8 the octet loop reads the same octets
 //
-// A listed mutant that no longer lives (the code moved, or a test kills it
-// now) is reported, so the file stays true.
+// An entry names no line number, so that an edit elsewhere in the file
+// leaves it true; an edit of the line itself makes it stale, and the mutant
+// is judged again. A listed mutant that no longer lives (the line changed,
+// or a test kills it now) is reported, so the file stays true.
 package main
 
 import (
@@ -18,9 +22,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -68,7 +76,6 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	seen := map[string]bool{}
 	bad := false
 	sort.Slice(r.Files, func(i, j int) bool { return r.Files[i].Name < r.Files[j].Name })
 	for _, f := range r.Files {
@@ -77,6 +84,7 @@ func main() {
 		var survivors []string
 		for _, m := range f.Mutations {
 			key := fmt.Sprintf("%s:%d:%d %s", path, m.Line, m.Column, m.Type)
+			_, explained := equiv.match(path, m.Line, m.Column, m.Type)
 			switch m.Status {
 			case "KILLED":
 				killed++
@@ -84,8 +92,7 @@ func main() {
 				// On a loaded machine a mutant judged equivalent may run
 				// past gremlins' timeout: that is no test killing it, so
 				// its entry is not stale.
-				if _, ok := equiv[key]; ok {
-					seen[key] = true
+				if explained {
 					continue
 				}
 				// Any other is neither killed nor seen to live: it counts
@@ -95,8 +102,7 @@ func main() {
 				timedOut++
 				survivors = append(survivors, fmt.Sprintf("  TIMED OUT %s\t%s", key, sourceLine(path, m.Line)))
 			case "LIVED":
-				if _, ok := equiv[key]; ok {
-					seen[key] = true
+				if explained {
 					eq++
 					continue
 				}
@@ -131,9 +137,9 @@ func main() {
 			fmt.Println(s)
 		}
 	}
-	for key, reason := range equiv {
-		if !seen[key] && coversDir(key, *dir, r) {
-			fmt.Printf("  stale equivalence (no such survivor now): %s  %s\n", key, reason)
+	for _, e := range equiv {
+		if !e.seen && coversDir(e.file, *dir, r) {
+			fmt.Printf("  stale equivalence (no such survivor now): %s %s %d %s %q  %s\n", e.file, e.fn, e.col, e.typ, e.text, e.reason)
 			bad = true
 		}
 	}
@@ -152,9 +158,8 @@ func mutants(r result) int {
 	return n
 }
 
-// coversDir reports whether key names a file of this run.
-func coversDir(key, dir string, r result) bool {
-	file, _, _ := strings.Cut(key, ":")
+// coversDir reports whether file is a file of this run.
+func coversDir(file, dir string, r result) bool {
 	for _, f := range r.Files {
 		if filepath.ToSlash(filepath.Join(dir, f.Name)) == file {
 			return true
@@ -163,10 +168,38 @@ func coversDir(key, dir string, r result) bool {
 	return false
 }
 
-func readEquivalent(name string) (map[string]string, error) {
-	m := map[string]string{}
+// An entry of the equivalence file.
+type entry struct {
+	file, fn, typ, text, reason string
+	col                         int
+	seen                        bool
+}
+
+type entries []*entry
+
+// match returns the entry that explains the mutant of type typ at line n,
+// column col of path, marking it seen.
+func (es entries) match(path string, n, col int, typ string) (*entry, bool) {
+	var fn, text string
+	for _, e := range es {
+		if e.file != path || e.col != col || e.typ != typ {
+			continue
+		}
+		if fn == "" {
+			fn, text = funcAt(path, n), sourceLine(path, n)
+		}
+		if e.fn == fn && strings.HasPrefix(text, e.text) {
+			e.seen = true
+			return e, true
+		}
+	}
+	return nil, false
+}
+
+func readEquivalent(name string) (entries, error) {
+	var es entries
 	if name == "" {
-		return m, nil
+		return es, nil
 	}
 	f, err := os.Open(name)
 	if err != nil {
@@ -179,13 +212,76 @@ func readEquivalent(name string) (map[string]string, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		f := strings.Fields(line)
-		if len(f) < 3 {
-			return nil, fmt.Errorf("%s:%d: want FILE:LINE:COL TYPE REASON", name, n)
+		bad := fmt.Errorf("%s:%d: want FILE FUNC COLUMN TYPE \"SOURCE LINE START\" REASON", name, n)
+		f := strings.SplitN(line, " ", 5)
+		if len(f) < 5 {
+			return nil, bad
 		}
-		m[f[0]+" "+f[1]] = strings.Join(f[2:], " ")
+		col, err := strconv.Atoi(f[2])
+		if err != nil {
+			return nil, bad
+		}
+		rest := strings.TrimSpace(f[4])
+		q, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return nil, bad
+		}
+		text, _ := strconv.Unquote(q)
+		reason := strings.TrimSpace(rest[len(q):])
+		if text == "" || reason == "" {
+			return nil, bad
+		}
+		es = append(es, &entry{file: f[0], fn: f[1], col: col, typ: f[3], text: text, reason: reason})
 	}
-	return m, sc.Err()
+	return es, sc.Err()
+}
+
+// funcAt names the declaration that holds line n of the Go file path: a
+// function ("span"), a method ("parser.generic") or the names of a var or
+// const declaration ("charsets"); "-" outside any.
+func funcAt(path string, n int) string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return "-"
+	}
+	for _, d := range f.Decls {
+		if fset.Position(d.Pos()).Line > n || fset.Position(d.End()).Line < n {
+			continue
+		}
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				t := d.Recv.List[0].Type
+				if s, ok := t.(*ast.StarExpr); ok {
+					t = s.X
+				}
+				if g, ok := t.(*ast.IndexExpr); ok {
+					t = g.X
+				}
+				if id, ok := t.(*ast.Ident); ok {
+					return id.Name + "." + d.Name.Name
+				}
+			}
+			return d.Name.Name
+		case *ast.GenDecl:
+			var names []string
+			for _, sp := range d.Specs {
+				if fset.Position(sp.Pos()).Line > n || fset.Position(sp.End()).Line < n {
+					continue
+				}
+				if v, ok := sp.(*ast.ValueSpec); ok {
+					for _, id := range v.Names {
+						names = append(names, id.Name)
+					}
+				}
+			}
+			if len(names) > 0 {
+				return strings.Join(names, ",")
+			}
+		}
+	}
+	return "-"
 }
 
 func sourceLine(path string, n int) string {
