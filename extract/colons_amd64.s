@@ -29,7 +29,8 @@
 // wrapper stands at most maxScheme+2 octets before its ':', right before
 // its scheme). Few blocks hold a colon after 'l', 's' or 'o' before no
 // space or control, or after a '<' of the block: LESS tells them, and
-// NAMES and PRECISE sort their colons out of line. Neither reaches into
+// NAMES2 or WORD512 (the word tests, through NAMED) and PRECISE sort
+// their colons out of line. Neither reaches into
 // the block before for more than one fact: whether a '<' stands among its
 // last 8 (or 40) octets, which then counts for each of the first 8 (or
 // 40) octets of the block (more candidates, never fewer), while its spaces

@@ -127,8 +127,7 @@ func mayStart(b []byte, j int) bool {
 		return false
 	}
 	if j >= 8 && j+1 < len(b) && b[j+1] <= ' ' {
-		w := binary.LittleEndian.Uint64(b[j-8 : j])
-		return hasZero(w^(lo8*'<')) || !hasLess(w, ' '+1) && lessBefore(b, j)
+		return lessClose(b, binary.LittleEndian.Uint64(b[j-8:j]), j)
 	}
 	return true
 }
@@ -289,8 +288,8 @@ func TestScanKernelCovers(t *testing.T) {
 			t.Fatalf("%d calls: the octet at %d of %d went to neither the kernel nor a match", len(calls), p, len(in))
 		}
 	}
-	if max := len(in)/blockSpan + len(ms) + 2; len(calls) > max {
-		t.Fatalf("%d calls for %d octets and %d matches, want at most %d", len(calls), len(in), len(ms), max)
+	if limit := len(in)/blockSpan + len(ms) + 2; len(calls) > limit {
+		t.Fatalf("%d calls for %d octets and %d matches, want at most %d", len(calls), len(in), len(ms), limit)
 	}
 }
 

@@ -248,8 +248,15 @@ func endsScheme(b []byte, i int) bool {
 	// before is one of their last letters; a '<' that may open a wrapper
 	// (see wrapperBefore).
 	last := byte(w>>56) | 0x20
-	return (last == 'l' || last == 's' || last == 'o') && namedScheme(w) ||
-		hasZero(w^(lo8*'<')) || !hasLess(w, ' '+1) && lessBefore(b, i)
+	return (last == 'l' || last == 's' || last == 'o') && namedScheme(w) || lessClose(b, w, i)
+}
+
+// lessClose reports whether a '<' that may open a wrapper whose scheme
+// ends at the ':' b[i] stands close enough before it: among the 8 octets
+// before it (w), or before those when none of them is a space or control
+// (lessBefore).
+func lessClose(b []byte, w uint64, i int) bool {
+	return hasZero(w^(lo8*'<')) || !hasLess(w, ' '+1) && lessBefore(b, i)
 }
 
 // wrapperBefore returns the index of the '<' that may open a wrapper
