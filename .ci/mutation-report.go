@@ -84,7 +84,7 @@ func main() {
 		var survivors []string
 		for _, m := range f.Mutations {
 			key := fmt.Sprintf("%s:%d:%d %s", path, m.Line, m.Column, m.Type)
-			_, explained := equiv.match(path, m.Line, m.Column, m.Type)
+			explained := equiv.match(path, m.Line, m.Column, m.Type)
 			switch m.Status {
 			case "KILLED":
 				killed++
@@ -177,9 +177,9 @@ type entry struct {
 
 type entries []*entry
 
-// match returns the entry that explains the mutant of type typ at line n,
-// column col of path, marking it seen.
-func (es entries) match(path string, n, col int, typ string) (*entry, bool) {
+// match reports whether an entry explains the mutant of type typ at line
+// n, column col of path, and marks that entry seen.
+func (es entries) match(path string, n, col int, typ string) bool {
 	var fn, text string
 	for _, e := range es {
 		if e.file != path || e.col != col || e.typ != typ {
@@ -190,10 +190,10 @@ func (es entries) match(path string, n, col int, typ string) (*entry, bool) {
 		}
 		if e.fn == fn && strings.HasPrefix(text, e.text) {
 			e.seen = true
-			return e, true
+			return true
 		}
 	}
-	return nil, false
+	return false
 }
 
 func readEquivalent(name string) (entries, error) {
