@@ -28,9 +28,10 @@
 // and no space or control among the 8 before them (Appendix: the '<' of a
 // wrapper stands at most maxScheme+2 octets before its ':', right before
 // its scheme). Few blocks hold a colon after 'l', 's' or 'o' before no
-// space or control, or after a '<' of the block: LESS tells them, and
-// NAMES2 or WORD512 (the word tests, through NAMED) and PRECISE sort
-// their colons out of line. Neither reaches into
+// space or control, or after a '<' of the block: in the AVX2 kernel LESS
+// tells them, and NAMES2 (the word test, through NAMED) and PRECISE sort
+// their colons out of line; the AVX-512 kernel finds them in a first pass
+// and sorts them in a second (below). Neither reaches into
 // the block before for more than one fact: whether a '<' stands among its
 // last 8 (or 40) octets, which then counts for each of the first 8 (or
 // 40) octets of the block (more candidates, never fewer), while its spaces
@@ -131,6 +132,10 @@
 // the next block.
 #define EMIT(emit, next) \
 	MOVQ R11, R10; \
+	EMITS(emit, next)
+
+// EMITS is EMIT without keeping the block's '<' for the next.
+#define EMITS(emit, next) \
 emit: \
 	TESTQ AX, AX; \
 	JZ next; \
@@ -293,87 +298,176 @@ done2:
 	MOVQ c, AX; \
 	VPBROADCASTB AX, Z
 
-// LSO512 puts the 'l', 's' and 'o' (either case) of the octets in Z0 in
-// K5 (AVX-512).
-#define LSO512 \
-	VPORQ Z13, Z0, Z2; \
-	VPCMPEQB Z14, Z2, K5; \
-	VPCMPEQB Z16, Z2, K6; \
-	KORQ K5, K6, K5; \
-	VPCMPEQB Z17, Z2, K6; \
-	KORQ K5, K6, K5
-
-// WORD512 adds to K3 the octets after a word whose last letter is in
+// WORD512 adds to K7 the colons of K4 after a word whose last letter is in
 // last (compared with Z2, the octets before, folded), the one before it
-// in c2 (Z3) and the one before that in c3 (Z4).
+// in c2 (Z3) and the one before that in c3 (Z4): each compare is masked
+// by the colons still in the running (K6).
 #define WORD512(last, c2, c3) \
-	VPCMPEQB last, Z2, K5; \
-	VPCMPEQB c2, Z3, K6; \
-	KANDQ K5, K6, K5; \
-	VPCMPEQB c3, Z4, K6; \
-	KANDQ K5, K6, K5; \
-	KORQ K3, K5, K3
+	VPCMPEQB last, Z2, K4, K6; \
+	VPCMPEQB c2, Z3, K6, K6; \
+	VPCMPEQB c3, Z4, K6, K6; \
+	KORQ K7, K6, K7
 
-TEXT ·colonsAVX512(SB), NOSPLIT, $0-72
+// The AVX-512 kernel takes up to 256 blocks (16 KiB) at a time in two
+// passes, so that no branch waits on an octet still on its way from
+// memory: a mispredicted branch that does stops the loads after it, and
+// a kernel with a branch per block (the AVX2 one) reads about 10 GB/s from
+// memory where bytes.IndexByte reads 30 to 40. The first pass has no
+// branch but its loop's: it reads each block (and, with two more loads
+// of lines the cache holds, the octets before and after each) and
+// writes to the frame a mask per block of the colons that may be
+// candidates: those before '/'; those after 'l', 's' or 'o' before no
+// space or control; those after the block's first '<'; and the first 40
+// when a '<' is among the last 40 octets of the block before. It asks
+// for the octets 4 KiB ahead (PREFETCHT0, which never faults), so that
+// they are in the cache when it reads them. The second pass takes each
+// block whose mask is not empty (about one in twelve of a text's) and
+// finds its candidates exactly from octets now in the cache: the word
+// test, and PRECISE with the masks of the AVX2 kernel.
+TEXT ·colonsAVX512(SB), $2064-72
 	SETUP(done512)
-	BYTE512($0x3a, Z10)
-	BYTE512($0x3c, Z11)
-	BYTE512($0x2f, Z12)
-	BYTE512($0x20, Z13)
-	BYTE512($0x6c, Z14)
-	BYTE512($0x73, Z16)
-	BYTE512($0x6f, Z17)
+	BYTE512($0x3a, Z10) // ':'
+	BYTE512($0x3c, Z11) // '<'
+	BYTE512($0x2f, Z12) // '/'
+	BYTE512($0x20, Z13) // ' ', and the bit that folds case
+	BYTE512($0x6c, Z14) // 'l'
+	BYTE512($0x73, Z16) // 's'
+	BYTE512($0x6f, Z17) // 'o'
 	BYTE512($0x72, Z18) // 'r'
 	BYTE512($0x75, Z19) // 'u'
 	BYTE512($0x77, Z20) // 'w'
 	BYTE512($0x65, Z21) // 'e'
 	BYTE512($0x74, Z22) // 't'
 
-	VMOVDQU64 -64(SI)(BX*1), Z0
-	VPCMPEQB Z11, Z0, K1
-	KMOVQ K1, R10
-	LSO512
-	KMOVQ K5, R15
-
-loop512:
+chunk512:
 	CMPQ BX, DX
 	JGT done512
 	CMPQ R9, R8
 	JGT done512
+	// The '<' of the block before (R10).
+	VMOVDQU64 -64(SI)(BX*1), Z0
+	VPCMPEQB Z11, Z0, K1
+	KMOVQ K1, R10
+	MOVQ R9, 2048(SP)
+	MOVQ BX, 2056(SP)
+	MOVQ BX, R8
+	ADDQ $(255*64), R8
+	CMPQ R8, DX
+	CMOVQGT DX, R8
+	MOVQ SP, DI
+
+pass512:
+	CMPQ BX, R8
+	JGT second512
+	PREFETCHT0 4096(SI)(BX*1)
+	VMOVDQU64 (SI)(BX*1), Z0
+	VMOVDQU64 1(SI)(BX*1), Z1
+	VMOVDQU64 -1(SI)(BX*1), Z2
+	VPCMPEQB Z10, Z0, K1 // ':'
+	VPCMPEQB Z12, Z1, K1, K2 // before '/'
+	VPCMPUB $6, Z13, Z1, K1, K3 // before no space or control
+	VPORQ Z13, Z2, Z2
+	VPCMPEQB Z14, Z2, K3, K4
+	VPCMPEQB Z16, Z2, K3, K5
+	KORQ K4, K5, K4
+	VPCMPEQB Z17, Z2, K3, K5
+	KORQ K4, K5, K4 // and after 'l', 's' or 'o'
+	KORQ K2, K4, K2
+	VPCMPEQB Z11, Z0, K5 // '<'
+	KMOVQ K1, CX
+	KMOVQ K5, R11
+	KMOVQ K2, AX
+	// After the block's first '<', or among the first 40 after a '<' of
+	// the last 40 before.
+	MOVQ R11, R13
+	NEGQ R13
+	ORQ R11, R13
+	MOVQ R10, R14
+	SHRQ $24, R14
+	NEGQ R14
+	SBBQ R14, R14
+	SHRQ $24, R14
+	ORQ R14, R13
+	MOVQ R11, R10
+	ANDQ CX, R13
+	ORQ R13, AX
+	MOVQ AX, (DI)
+	ADDQ $8, DI
+	ADDQ $64, BX
+	JMP pass512
+
+second512:
+	MOVQ BX, DX
+	MOVQ 2056(SP), BX
+	MOVQ 2048(SP), R9
+	MOVQ out_base+32(FP), DI
+	MOVQ out_len+40(FP), R8
+	SUBQ $64, R8
+	MOVQ SP, R15
+
+blocks512:
+	CMPQ BX, DX
+	JGE chunkdone512
+	CMPQ R9, R8
+	JGT done512
+	MOVQ (R15), AX
+	ADDQ $8, R15
+	TESTQ AX, AX
+	JNZ block512
+	ADDQ $64, BX
+	JMP blocks512
+
+chunkdone512:
+	MOVQ b_len+8(FP), DX
+	SUBQ $65, DX
+	JMP chunk512
+
+block512:
 	VMOVDQU64 (SI)(BX*1), Z0
 	VPCMPEQB Z10, Z0, K1 // ':'
-	VPCMPEQB Z11, Z0, K2 // '<'
-	VPCMPEQB Z12, Z0, K4 // '/'
-	LSO512 // 'l', 's' or 'o'
-	KMOVQ K1, CX
-	KMOVQ K2, R11
-	KMOVQ K4, AX
-	KMOVQ K5, R12
-	VPCMPUB $2, Z13, Z0, K7 // up to ' '
-	KMOVQ K7, R14
-	AFTER
-	LESS(precise512)
-back512:
-	EMIT(emit512, next512)
-	JMP loop512
-
-precise512:
-	// "url", "ews" or "lto" before, and no space or control after.
-	VMOVDQU64 -1(SI)(BX*1), Z2
+	VMOVDQU64 1(SI)(BX*1), Z1  // the octet after each
+	VMOVDQU64 -1(SI)(BX*1), Z2 // the octet before each
+	VPCMPEQB Z12, Z1, K1, K2   // colons before '/'
+	VPCMPUB $6, Z13, Z1, K1, K3 // colons before no space or control
 	VPORQ Z13, Z2, Z2
+	VPCMPEQB Z14, Z2, K3, K4
+	VPCMPEQB Z16, Z2, K3, K5
+	KORQ K4, K5, K4
+	VPCMPEQB Z17, Z2, K3, K5
+	KORQ K4, K5, K4 // and after 'l', 's' or 'o'
+	VMOVDQU64 -40(SI)(BX*1), Z3
+	VPCMPEQB Z11, Z3, K5
+	VPCMPEQB Z11, Z0, K6
+	KORQ K5, K6, K5 // '<' among b[k-40:k+64]
+	KMOVQ K1, CX
+	KMOVQ K2, AX
+	KORTESTQ K4, K4
+	JZ less512
+	// "url", "ews" or "lto" before, and no space or control after.
 	VMOVDQU64 -2(SI)(BX*1), Z3
 	VPORQ Z13, Z3, Z3
 	VMOVDQU64 -3(SI)(BX*1), Z4
 	VPORQ Z13, Z4, Z4
-	KXORQ K3, K3, K3
+	KXORQ K7, K7, K7
 	WORD512(Z14, Z18, Z19) // "url"
 	WORD512(Z16, Z20, Z21) // "ews"
 	WORD512(Z17, Z22, Z14) // "lto"
-	KMOVQ K3, R12
-	KMOVQ K7, R14
-	NAMED
+	KMOVQ K7, R12
+	ORQ R12, AX
+
+less512:
+	KORTESTQ K5, K5
+	JZ emit512
+	VPCMPEQB Z11, Z0, K6
+	KMOVQ K6, R11
+	VMOVDQU64 -64(SI)(BX*1), Z3
+	VPCMPEQB Z11, Z3, K6
+	KMOVQ K6, R10
+	VPCMPUB $2, Z13, Z0, K6 // up to ' '
+	KMOVQ K6, R12
 	PRECISE
-	JMP back512
+	EMITS(emit512, next512)
+	JMP blocks512
 
 done512:
 	DONE

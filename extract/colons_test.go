@@ -119,6 +119,64 @@ func TestColonBlocksRef(t *testing.T) {
 	}
 }
 
+// TestColonBlocksLong runs the kernels over inputs of up to 200 blocks
+// more than the AVX-512 kernel takes in one pass (256), with few
+// candidates, so that one call crosses from one pass to the next, and
+// with room for one block's candidates or more, so that a call also
+// stops in the middle of a pass; each call, from wherever the last one
+// stopped, must agree with the contract.
+func TestColonBlocksLong(t *testing.T) {
+	ks := kernels()
+	if len(ks) == 0 {
+		t.Skip("this CPU has no colonBlocks kernel (AVX2 or AVX-512): nextColon searches colon by colon")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	got, want := make([]int, 200), make([]int, 200)
+	mem := make([]byte, 64+(456<<6))
+	crossed, stopped := false, false
+	for round := range 40 {
+		b := mem[r.IntN(64):]
+		b = b[:64*(200+r.IntN(257))+r.IntN(64)]
+		// Prose of colons and '<' in the even rounds; in the odd ones,
+		// colons without a '<', and one word the kernels take in about
+		// 40 blocks.
+		alphabet := "xxxxxxxxxxxxxx :<\n"
+		if round%2 == 1 {
+			alphabet = "xxxxxxxxxxxxxx :x\n"
+		}
+		for k := range b {
+			b[k] = alphabet[r.IntN(len(alphabet))]
+		}
+		for range len(b) / (64 * (1 + 39*(round%2))) {
+			w := kernelWords[r.IntN(len(kernelWords))]
+			copy(b[r.IntN(len(b)):], w)
+		}
+		room := 64 + r.IntN(len(got)-63)
+		calls := 0
+		for from := 64 + r.IntN(200); ; calls++ {
+			wn, wnext := colonsRef(b, from, want[:room])
+			for name, kernel := range ks {
+				n, next := kernel(b, from, got[:room])
+				if n != wn || next != wnext || !slices.Equal(got[:n], want[:wn]) {
+					t.Fatalf("round %d, %s(%d octets, from %d, room %d) = %v, %d; want %v, %d", round, name, len(b), from, room, got[:n], next, want[:wn], wnext)
+				}
+			}
+			if wnext <= from {
+				break
+			}
+			crossed = crossed || wnext-from > 256*64
+			stopped = stopped || wnext < len(b)-64 && wn > room-64
+			from = wnext
+		}
+		if calls == 0 {
+			t.Fatalf("round %d: no call read a block", round)
+		}
+	}
+	if !crossed || !stopped {
+		t.Fatalf("no call crossed from one pass to the next (%v) or stopped for room (%v)", crossed, stopped)
+	}
+}
+
 // mayStart reports whether a match may end its scheme at the ':' b[j]:
 // endsScheme takes it, and not only for a word before it ("url", "news",
 // "mailto") when a space or control follows it (TestNamedBeforeSpace).
