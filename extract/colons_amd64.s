@@ -308,23 +308,52 @@ done2:
 	VPCMPEQB c3, Z4, K6, K6; \
 	KORQ K7, K6, K7
 
-// The AVX-512 kernel takes up to 256 blocks (16 KiB) at a time in two
+// The AVX-512 kernel takes up to 128 blocks (8 KiB) at a time in three
 // passes, so that no branch waits on an octet still on its way from
-// memory: a mispredicted branch that does stops the loads after it, and
-// a kernel with a branch per block (the AVX2 one) reads about 10 GB/s from
-// memory where bytes.IndexByte reads 30 to 40. The first pass has no
-// branch but its loop's: it reads each block (and, with two more loads
-// of lines the cache holds, the octets before and after each) and
-// writes to the frame a mask per block of the colons that may be
-// candidates: those before '/'; those after 'l', 's' or 'o' before no
-// space or control; those after the block's first '<'; and the first 40
-// when a '<' is among the last 40 octets of the block before. It asks
-// for the octets 4 KiB ahead (PREFETCHT0, which never faults), so that
-// they are in the cache when it reads them. The second pass takes each
-// block whose mask is not empty (about one in twelve of a text's) and
-// finds its candidates exactly from octets now in the cache: the word
-// test, and PRECISE with the masks of the AVX2 kernel.
-TEXT ·colonsAVX512(SB), $2064-72
+// memory (a mispredicted branch that does stops the loads after it: the
+// AVX2 kernel, with a branch per block, reads about 10 GB/s from memory
+// where bytes.IndexByte reads 30 to 40) and the work per block is a few
+// instructions:
+//
+//  1. Each block is read once (and, with two more loads of lines the
+//     cache holds, the octets before and after each), with no branch but
+//     the loop's, and four masks of it go to the frame: its colons (C),
+//     those before no space or control and before '/' or after 'l', 's'
+//     or 'o' (N: one compare, through VPSHUFB and the table lso), its '<'
+//     (L, after the '<' of the block before) and its octets up to ' '
+//     (T). It asks for the octets 4 KiB ahead (PREFETCHT0, which never
+//     faults), so that they are in the cache when it reads them.
+//  2. PRECISE's rule, 8 blocks at a time in the lanes of a Z register,
+//     gives each block's candidates after a '<' (E), and a bitmap of the
+//     blocks with a candidate or a colon of N.
+//  3. The blocks of the bitmap, in order: the colons of N before '/' or
+//     after "url", "ews" or "lto" join E, and E goes to out.
+//
+// Frame: C at 0, N at 2048, T at 3072, E at 4096 (a quadword per block),
+// L at 5120 (the block before the first, then one per block), the bitmap
+// at 6160 (two quadwords, written a byte at a time).
+#define C_ 0
+#define N_ 2048
+#define T_ 3072
+#define E_ 4096
+#define L_ 5120
+#define MAP_ 6160
+
+// lso: the octet of 'l', 's' and 'o' at its low nibble (3, 0xc, 0xf), 0
+// elsewhere, for VPSHUFB: an octet ORed with 0x20 is one of them when
+// the table gives it back.
+DATA lso<>+0(SB)/8, $0x0000000073000000
+DATA lso<>+8(SB)/8, $0x6f00006c00000000
+GLOBL lso<>(SB), RODATA|NOPTR, $16
+
+// SPREAD ors Z into itself shifted left by 1, 2 and 4 bits (through Z4):
+// each bit then also stands for the 7 bits above it.
+#define SPREAD(Z) \
+	VPSLLQ $1, Z, Z4; VPORQ Z4, Z, Z; \
+	VPSLLQ $2, Z, Z4; VPORQ Z4, Z, Z; \
+	VPSLLQ $4, Z, Z4; VPORQ Z4, Z, Z
+
+TEXT ·colonsAVX512(SB), $6184-72
 	SETUP(done512)
 	BYTE512($0x3a, Z10) // ':'
 	BYTE512($0x3c, Z11) // '<'
@@ -338,112 +367,144 @@ TEXT ·colonsAVX512(SB), $2064-72
 	BYTE512($0x77, Z20) // 'w'
 	BYTE512($0x65, Z21) // 'e'
 	BYTE512($0x74, Z22) // 't'
+	MOVQ $0xff00000000000000, AX
+	VPBROADCASTQ AX, Z24 // the last 8 octets of a block
+	MOVQ $0xff, AX
+	VPBROADCASTQ AX, Z25 // its first 8
+	MOVQ $0xffffffffff000000, AX
+	VPBROADCASTQ AX, Z26 // its last 40
+	MOVQ $0xffffffffff, AX
+	VPBROADCASTQ AX, Z27 // its first 40
+	VBROADCASTI32X4 lso<>(SB), Z28
 
 chunk512:
 	CMPQ BX, DX
 	JGT done512
 	CMPQ R9, R8
 	JGT done512
-	// The '<' of the block before (R10).
+	MOVQ BX, R15 // the chunk's first block
 	VMOVDQU64 -64(SI)(BX*1), Z0
 	VPCMPEQB Z11, Z0, K1
-	KMOVQ K1, R10
-	MOVQ R9, 2048(SP)
-	MOVQ BX, 2056(SP)
+	KMOVQ K1, L_(SP)
 	MOVQ BX, R8
-	ADDQ $(255*64), R8
+	ADDQ $(127*64), R8
 	CMPQ R8, DX
-	CMOVQGT DX, R8
-	MOVQ SP, DI
+	CMOVQGT DX, R8 // its last
+	XORQ R11, R11
 
+	// 1: the masks of each block.
 pass512:
 	CMPQ BX, R8
-	JGT second512
+	JGT precise512
 	PREFETCHT0 4096(SI)(BX*1)
 	VMOVDQU64 (SI)(BX*1), Z0
-	VMOVDQU64 1(SI)(BX*1), Z1
-	VMOVDQU64 -1(SI)(BX*1), Z2
+	VMOVDQU64 1(SI)(BX*1), Z1  // the octet after each
+	VMOVDQU64 -1(SI)(BX*1), Z2 // the octet before each
 	VPCMPEQB Z10, Z0, K1 // ':'
-	VPCMPEQB Z12, Z1, K1, K2 // before '/'
 	VPCMPUB $6, Z13, Z1, K1, K3 // before no space or control
 	VPORQ Z13, Z2, Z2
-	VPCMPEQB Z14, Z2, K3, K4
-	VPCMPEQB Z16, Z2, K3, K5
-	KORQ K4, K5, K4
-	VPCMPEQB Z17, Z2, K3, K5
-	KORQ K4, K5, K4 // and after 'l', 's' or 'o'
-	KORQ K2, K4, K2
+	VPSHUFB Z2, Z28, Z5
+	VPXORQ Z2, Z5, Z5 // zero after 'l', 's' or 'o'
+	VPXORQ Z12, Z1, Z6 // zero before '/'
+	VPMINUB Z6, Z5, Z5
+	VPTESTNMB Z5, Z5, K3, K4 // N
 	VPCMPEQB Z11, Z0, K5 // '<'
-	KMOVQ K1, CX
-	KMOVQ K5, R11
-	KMOVQ K2, AX
-	// After the block's first '<', or among the first 40 after a '<' of
-	// the last 40 before.
-	MOVQ R11, R13
-	NEGQ R13
-	ORQ R11, R13
-	MOVQ R10, R14
-	SHRQ $24, R14
-	NEGQ R14
-	SBBQ R14, R14
-	SHRQ $24, R14
-	ORQ R14, R13
-	MOVQ R11, R10
-	ANDQ CX, R13
-	ORQ R13, AX
-	MOVQ AX, (DI)
-	ADDQ $8, DI
+	VPCMPUB $2, Z13, Z0, K6 // up to ' '
+	KMOVQ K1, C_(SP)(R11*1)
+	KMOVQ K4, N_(SP)(R11*1)
+	KMOVQ K6, T_(SP)(R11*1)
+	KMOVQ K5, (L_+8)(SP)(R11*1)
+	ADDQ $8, R11
 	ADDQ $64, BX
 	JMP pass512
 
-second512:
-	MOVQ BX, DX
-	MOVQ 2056(SP), BX
-	MOVQ 2048(SP), R9
-	MOVQ out_base+32(FP), DI
+	// 2: PRECISE, 8 blocks a step (CX the first one's, times 8).
+precise512:
 	MOVQ out_len+40(FP), R8
 	SUBQ $64, R8
-	MOVQ SP, R15
+	MOVQ R11, DX
+	XORQ CX, CX
 
+lanes512:
+	CMPQ CX, DX
+	JGE blocks512
+	VMOVDQU64 C_(SP)(CX*1), Z0
+	VMOVDQU64 (L_+8)(SP)(CX*1), Z1
+	VMOVDQU64 L_(SP)(CX*1), Z2 // the '<' of the block before
+	VMOVDQU64 T_(SP)(CX*1), Z3
+	// Z3: a space or control among the 8 octets before.
+	SPREAD(Z3)
+	VPSLLQ $1, Z3, Z3
+	// Z5: the colons with a '<' among the 8 octets before, in the
+	// block or among the last 8 of the block before.
+	SPREAD(Z1)
+	VPSLLQ $1, Z1, Z5
+	VPANDQ Z0, Z5, Z5
+	VPTESTMQ Z24, Z2, K1
+	VPANDQ Z25, Z0, Z6
+	VPORQ Z6, Z5, K1, Z5
+	// Z1: a '<' among the 40 octets before, in the block or among the
+	// last 40 of the block before.
+	VPSLLQ $8, Z1, Z4
+	VPORQ Z4, Z1, Z1
+	VPSLLQ $16, Z1, Z4
+	VPORQ Z4, Z1, Z1
+	VPSLLQ $8, Z1, Z4
+	VPORQ Z4, Z1, Z1
+	VPSLLQ $1, Z1, Z1
+	VPTESTMQ Z26, Z2, K2
+	VPORQ Z27, Z1, K2, Z1
+	// E: those, the colons of Z1 with no space or control among the 8
+	// octets before, and S.
+	VPANDNQ Z1, Z3, Z6
+	VPANDQ Z0, Z6, Z6
+	VPORQ Z6, Z5, Z5
+	VMOVDQU64 Z5, E_(SP)(CX*1)
+	VMOVDQU64 N_(SP)(CX*1), Z6
+	VPORQ Z6, Z5, Z6
+	VPTESTMQ Z6, Z6, K3
+	MOVQ CX, R13
+	SHRQ $6, R13
+	KMOVW K3, MAP_(SP)(R13*1)
+	ADDQ $64, CX
+	JMP lanes512
+
+	// 3: the blocks of the bitmap (R10, from block R11), DX of them.
 blocks512:
-	CMPQ BX, DX
+	SHRQ $3, DX
+	XORQ R11, R11
+
+word512:
+	CMPQ R11, DX
 	JGE chunkdone512
-	CMPQ R9, R8
-	JGT done512
-	MOVQ (R15), AX
-	ADDQ $8, R15
-	TESTQ AX, AX
-	JNZ block512
-	ADDQ $64, BX
-	JMP blocks512
+	MOVQ R11, R13
+	SHRQ $3, R13
+	MOVQ MAP_(SP)(R13*1), R10
 
-chunkdone512:
-	MOVQ b_len+8(FP), DX
-	SUBQ $65, DX
-	JMP chunk512
-
-block512:
-	VMOVDQU64 (SI)(BX*1), Z0
-	VPCMPEQB Z10, Z0, K1 // ':'
-	VMOVDQU64 1(SI)(BX*1), Z1  // the octet after each
-	VMOVDQU64 -1(SI)(BX*1), Z2 // the octet before each
-	VPCMPEQB Z12, Z1, K1, K2   // colons before '/'
-	VPCMPUB $6, Z13, Z1, K1, K3 // colons before no space or control
+bit512:
+	TESTQ R10, R10
+	JZ nextword512
+	BSFQ R10, R13
+	ADDQ R11, R13
+	CMPQ R13, DX
+	JGE chunkdone512
+	LEAQ -1(R10), R14
+	ANDQ R14, R10
+	MOVQ R13, BX
+	SHLQ $6, BX
+	ADDQ R15, BX
+	MOVQ E_(SP)(R13*8), AX
+	MOVQ N_(SP)(R13*8), R12
+	TESTQ R12, R12
+	JZ emit512
+	// Those of N before '/', and those after "url", "ews" or "lto".
+	KMOVQ R12, K4
+	VMOVDQU64 1(SI)(BX*1), Z1
+	VPCMPEQB Z12, Z1, K4, K5
+	KMOVQ K5, R13
+	ORQ R13, AX
+	VMOVDQU64 -1(SI)(BX*1), Z2
 	VPORQ Z13, Z2, Z2
-	VPCMPEQB Z14, Z2, K3, K4
-	VPCMPEQB Z16, Z2, K3, K5
-	KORQ K4, K5, K4
-	VPCMPEQB Z17, Z2, K3, K5
-	KORQ K4, K5, K4 // and after 'l', 's' or 'o'
-	VMOVDQU64 -40(SI)(BX*1), Z3
-	VPCMPEQB Z11, Z3, K5
-	VPCMPEQB Z11, Z0, K6
-	KORQ K5, K6, K5 // '<' among b[k-40:k+64]
-	KMOVQ K1, CX
-	KMOVQ K2, AX
-	KORTESTQ K4, K4
-	JZ less512
-	// "url", "ews" or "lto" before, and no space or control after.
 	VMOVDQU64 -2(SI)(BX*1), Z3
 	VPORQ Z13, Z3, Z3
 	VMOVDQU64 -3(SI)(BX*1), Z4
@@ -454,20 +515,24 @@ block512:
 	WORD512(Z17, Z22, Z14) // "lto"
 	KMOVQ K7, R12
 	ORQ R12, AX
-
-less512:
-	KORTESTQ K5, K5
-	JZ emit512
-	VPCMPEQB Z11, Z0, K6
-	KMOVQ K6, R11
-	VMOVDQU64 -64(SI)(BX*1), Z3
-	VPCMPEQB Z11, Z3, K6
-	KMOVQ K6, R10
-	VPCMPUB $2, Z13, Z0, K6 // up to ' '
-	KMOVQ K6, R12
-	PRECISE
 	EMITS(emit512, next512)
-	JMP blocks512
+	// Out has room for the next block's candidates, or the call stops
+	// before it.
+	CMPQ R9, R8
+	JGT done512
+	JMP bit512
+
+nextword512:
+	ADDQ $64, R11
+	JMP word512
+
+chunkdone512:
+	MOVQ DX, BX
+	SHLQ $6, BX
+	ADDQ R15, BX
+	MOVQ b_len+8(FP), DX
+	SUBQ $65, DX
+	JMP chunk512
 
 done512:
 	DONE
