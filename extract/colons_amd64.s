@@ -329,15 +329,16 @@ done2:
 //  3. The blocks of the bitmap, in order: the colons of N before '/' or
 //     after "url", "ews" or "lto" join E, and E goes to out.
 //
-// Frame: C at 0, N at 2048, T at 3072, E at 4096 (a quadword per block),
-// L at 5120 (the block before the first, then one per block), the bitmap
-// at 6160 (two quadwords, written a byte at a time).
+// Frame: C at 0, N at 1024, T at 2048, E at 3072 (a quadword per block),
+// L at 4096 (the block before the first, then one per block), the bitmap
+// at 5136 (two quadwords, written two octets at a time: the second is
+// written over by the next group's, or lies past the last block).
 #define C_ 0
-#define N_ 2048
-#define T_ 3072
-#define E_ 4096
-#define L_ 5120
-#define MAP_ 6160
+#define N_ 1024
+#define T_ 2048
+#define E_ 3072
+#define L_ 4096
+#define MAP_ 5136
 
 // lso: the octet of 'l', 's' and 'o' at its low nibble (3, 0xc, 0xf), 0
 // elsewhere, for VPSHUFB: an octet ORed with 0x20 is one of them when
@@ -353,7 +354,7 @@ GLOBL lso<>(SB), RODATA|NOPTR, $16
 	VPSLLQ $2, Z, Z4; VPORQ Z4, Z, Z; \
 	VPSLLQ $4, Z, Z4; VPORQ Z4, Z, Z
 
-TEXT ·colonsAVX512(SB), $6184-72
+TEXT ·colonsAVX512(SB), $5160-72
 	SETUP(done512)
 	BYTE512($0x3a, Z10) // ':'
 	BYTE512($0x3c, Z11) // '<'
