@@ -638,8 +638,10 @@ func (s *Scanner) atColon(i int) bool {
 		run = cURL
 	}
 	limit := min(len(b), a+s.maxLen)
-	outer := unclosed(b[lo:a])
-	var inner [3]int
+	// The brackets left open before the URL are counted at its first
+	// closing bracket that closes none of its own (most URLs hold none).
+	var outer, inner [3]int
+	outerCounted := false
 	segs := s.segs[:0]
 	from, j := a, a // the scheme's octets and its ':' are all in the run
 	hash := false
@@ -672,9 +674,15 @@ scan:
 		case ')', ']', '}':
 			// A closing bracket whose opening one stands before the URL
 			// ends it: "(see http://a.org/x)/y", "[t](http://a.org/)".
-			if p := pair(c); inner[p] > 0 {
+			p := pair(c)
+			if inner[p] > 0 {
 				inner[p]--
-			} else if outer[p] > 0 {
+				break
+			}
+			if !outerCounted {
+				outer, outerCounted = unclosed(b[lo:a]), true
+			}
+			if outer[p] > 0 {
 				break scan
 			}
 		case '&':
@@ -1021,16 +1029,10 @@ func noHost(p []byte) bool {
 // ("&copy;"), and the emphasis character the URL was opened with
 // (Markdown's * and _), when not zero. It returns the new end.
 func trimTrailing(u []byte, from, j int, emphasis byte) int {
-	// Count the brackets once; trimming one changes its count by one.
+	// Count the brackets once, at the first closing one met (most URLs
+	// end with none); trimming one changes its count by one.
 	var open, closed [3]int
-	for _, c := range u[from:j] {
-		switch c {
-		case '(', '[', '{':
-			open[pair(c)]++
-		case ')', ']', '}':
-			closed[pair(c)]++
-		}
-	}
+	counted := false
 	for j > from {
 		c := u[j-1]
 		if c == ';' {
@@ -1044,6 +1046,12 @@ func trimTrailing(u []byte, from, j int, emphasis byte) int {
 			continue
 		}
 		if c == ')' || c == ']' || c == '}' {
+			if !counted {
+				// Nothing trimmed so far is a bracket: the count of
+				// u[from:j] is the URL's.
+				open, closed = bracketCount(u[from:j])
+				counted = true
+			}
 			if p := pair(c); closed[p] > open[p] {
 				closed[p]--
 				j--
@@ -1053,6 +1061,20 @@ func trimTrailing(u []byte, from, j int, emphasis byte) int {
 		break
 	}
 	return j
+}
+
+// bracketCount counts the opening and the closing brackets of each pair
+// in b.
+func bracketCount(b []byte) (open, closed [3]int) {
+	for _, c := range b {
+		switch c {
+		case '(', '[', '{':
+			open[pair(c)]++
+		case ')', ']', '}':
+			closed[pair(c)]++
+		}
+	}
+	return open, closed
 }
 
 // entityBefore returns the length of the HTML character reference that
