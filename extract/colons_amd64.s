@@ -2,7 +2,7 @@
 
 #include "textflag.h"
 
-// The kernels of colonBlocks (colons.go), one 64-octet block a step:
+// The kernels of colonBlocks (colons.go), 64-octet blocks at a time:
 //
 //	func colonsAVX2(b []byte, from int, out []int) (n int, next int)
 //	func colonsAVX512(b []byte, from int, out []int) (n int, next int)
@@ -10,16 +10,7 @@
 // The first block starts at the start of from's cache line, where blocks
 // are read fastest (each is then one aligned load), or at from when that
 // is before b[64]; none starts when from is before b[64] (the 64 octets
-// before the first block are read for their '<', 'l', 's' and 'o').
-//
-// Registers: SI b, DX the last block's start, BX the block's start k, DI
-// out, R8 the count past which out has no room for a block, R9 n. A block
-// yields four masks, bit t for b[k+t]: CX every colon, R11 every '<', AX
-// every '/', R12 every 'l', 's' or 'o' in either case. AFTER turns them
-// into AX the colons with '/' after them (taken) and R12 the colons with
-// 'l', 's' or 'o' before them, with the octet after the block and R15, the
-// 'l', 's' and 'o' of the block before; R10 holds the '<' of the block
-// before.
+// before the first block are read for their '<' and the octets before).
 //
 // Besides those with '/' after them, the candidates are the colons after
 // "url", "ews" or "lto" in any case (the ends of "url", "news" and
@@ -27,15 +18,79 @@
 // with a '<' among the 8 octets before them, or among the 40 before them
 // and no space or control among the 8 before them (Appendix: the '<' of a
 // wrapper stands at most maxScheme+2 octets before its ':', right before
-// its scheme). Few blocks hold a colon after 'l', 's' or 'o' before no
-// space or control, or after a '<' of the block: in the AVX2 kernel LESS
-// tells them, and NAMES2 (the word test, through NAMED) and PRECISE sort
-// their colons out of line; the AVX-512 kernel finds them in a first pass
-// and sorts them in a second (below). Neither reaches into
-// the block before for more than one fact: whether a '<' stands among its
-// last 8 (or 40) octets, which then counts for each of the first 8 (or
-// 40) octets of the block (more candidates, never fewer), while its spaces
-// do not count (the same).
+// its scheme). No rule reaches into the block before for more than one
+// fact: whether a '<' stands among its last 8 (or 40) octets, which then
+// counts for each of the first 8 (or 40) octets of the block (more
+// candidates, never fewer), while its spaces do not count (the same).
+//
+// Both kernels take up to 128 blocks (8 KiB) at a time in three passes,
+// so that no branch waits on an octet still on its way from memory (a
+// mispredicted branch that does stops the loads after it: a kernel with a
+// branch per block read about 10 GB/s from memory where bytes.IndexByte
+// reads 30 to 40) and the work per block is a few instructions:
+//
+//  1. Each block is read once (and, with two more loads of lines the
+//     cache holds, the octets before and after each), with no branch but
+//     the loop's, and four masks of it go to the frame, bit t for b[k+t]:
+//     its colons (C); those before no space or control and before '/' or
+//     after 'l', 's' or 'o' (N: one compare, through VPSHUFB and the
+//     table lso); its '<' (L, after the '<' of the block before); and its
+//     octets up to ' ' (T). It asks for the octets 4 KiB ahead
+//     (PREFETCHT0, which never faults), so that they are in the cache
+//     when it reads them.
+//  2. The '<' rule, 4 (AVX2) or 8 (AVX-512) blocks at a time in the
+//     64-bit lanes of a vector register, gives each block's candidates
+//     after a '<' (E).
+//  3. The blocks with a candidate or a colon of N, in order: the colons
+//     of N before '/' or after "url", "ews" or "lto" join E, and E goes
+//     to out.
+//
+// Registers: SI b, DX the last block's start, BX a block's start k, DI
+// out, R8 the count past which out has no room for a block, R9 n, R15
+// the first block of the 128.
+//
+// Frame: C at 0, N at 1024, T at 2048, E at 3072 (a quadword per block),
+// L at 4096 (the block before the first, then one per block); the
+// AVX-512 kernel's bitmap of the blocks of pass 3 at 5136 (two quadwords,
+// written two octets at a time: the second is written over by the next
+// group's, or lies past the last block).
+#define C_ 0
+#define N_ 1024
+#define T_ 2048
+#define E_ 3072
+#define L_ 4096
+#define MAP_ 5136
+
+// lso: the octet of 'l', 's' and 'o' at its low nibble (3, 0xc, 0xf), 0
+// elsewhere, for VPSHUFB: an octet ORed with 0x20 is one of them when
+// the table gives it back.
+DATA lso<>+0(SB)/8, $0x0000000073000000
+DATA lso<>+8(SB)/8, $0x6f00006c00000000
+GLOBL lso<>(SB), RODATA|NOPTR, $16
+
+// The '<' rule's masks for AVX2's lanes, as memory operands (the AVX-512
+// kernel keeps them in registers): the last 8 octets of a block, its
+// first 8, its last 40, its first 40, four times each.
+DATA last8<>+0(SB)/8, $0xff00000000000000
+DATA last8<>+8(SB)/8, $0xff00000000000000
+DATA last8<>+16(SB)/8, $0xff00000000000000
+DATA last8<>+24(SB)/8, $0xff00000000000000
+GLOBL last8<>(SB), RODATA|NOPTR, $32
+DATA first8<>+0(SB)/8, $0xff
+DATA first8<>+8(SB)/8, $0xff
+DATA first8<>+16(SB)/8, $0xff
+DATA first8<>+24(SB)/8, $0xff
+GLOBL first8<>(SB), RODATA|NOPTR, $32
+DATA last40<>+0(SB)/8, $0xffffffffff000000
+DATA last40<>+8(SB)/8, $0xffffffffff000000
+DATA last40<>+16(SB)/8, $0xffffffffff000000
+DATA last40<>+24(SB)/8, $0xffffffffff000000
+GLOBL last40<>(SB), RODATA|NOPTR, $32
+DATA first40<>+0(SB)/8, $0xffffffffff
+DATA first40<>+8(SB)/8, $0xffffffffff
+DATA first40<>+16(SB)/8, $0xffffffffff
+DATA first40<>+24(SB)/8, $0xffffffffff
+GLOBL first40<>(SB), RODATA|NOPTR, $32
 
 // SETUP loads the arguments and finds the first block (see above); it
 // jumps to done when there is none.
@@ -57,84 +112,28 @@
 	CMPQ R13, $64; \
 	CMOVQGE R13, BX
 
-// AFTER: AX and R12 from their octets to the colons after them, R12 only
-// those not followed by a space or control (R14: the block's; the octet
-// after the block is not looked at, which leaves more colons, never fewer).
-#define AFTER \
-	XORL R13, R13; \
-	CMPB 64(SI)(BX*1), $0x2f; \
-	SETEQ R13; \
-	SHLQ $63, R13; \
-	SHRQ $1, AX; \
-	ORQ R13, AX; \
-	ANDQ CX, AX; \
-	MOVQ R12, R13; \
-	SHLQ $1, R12; \
-	SHRQ $63, R15; \
-	ORQ R15, R12; \
-	MOVQ R13, R15; \
-	ANDQ CX, R12; \
-	SHRQ $1, R14; \
-	NOTQ R14; \
-	ANDQ R14, R12
+// LAST sets R8 to the start of the last block of the 128 from BX, R15 to
+// BX and R11 to 0.
+#define LAST \
+	MOVQ BX, R15; \
+	MOVQ BX, R8; \
+	ADDQ $(127*64), R8; \
+	CMPQ R8, DX; \
+	CMOVQGT DX, R8; \
+	XORQ R11, R11
 
-// NAMED adds to AX the colons of R12 (those "url", "ews" or "lto" end) that
-// no space or control follows (R14: the block's octets up to ' '), and
-// leaves the latter in R12 for PRECISE.
-#define NAMED \
-	ANDQ CX, R12; \
-	MOVQ R14, R13; \
-	SHRQ $1, R13; \
-	NOTQ R13; \
-	ANDQ R13, R12; \
-	XORL R13, R13; \
-	CMPB 64(SI)(BX*1), $0x20; \
-	SETLS R13; \
-	SHLQ $63, R13; \
-	NOTQ R13; \
-	ANDQ R13, R12; \
-	ORQ R12, AX; \
-	MOVQ R14, R12
+// NEXT128 steps BX past the DX blocks from R15 and goes on with the next
+// 128 at chunk.
+#define NEXT128(chunk) \
+	MOVQ DX, BX; \
+	SHLQ $6, BX; \
+	ADDQ R15, BX; \
+	MOVQ b_len+8(FP), DX; \
+	SUBQ $65, DX; \
+	JMP chunk
 
-// LESS jumps to precise when a colon that AX does not hold comes after
-// 'l', 's' or 'o' (R12), or after a '<' of the block, or among the first
-// 40 octets when one of the last 40 of the block before is a '<'.
-#define LESS(precise) \
-	MOVQ R11, R13; NEGQ R13; ANDQ R11, R13; NEGQ R13; \
-	MOVQ R10, R14; SHRQ $24, R14; NEGQ R14; SBBQ R14, R14; SHRQ $24, R14; ORQ R14, R13; \
-	ANDQ CX, R13; \
-	ORQ R12, R13; \
-	MOVQ AX, R14; NOTQ R14; ANDQ R14, R13; \
-	JNZ precise
-
-// PRECISE adds to AX the colons with a '<' among the 8 octets before, or
-// among the 40 before and no octet up to ' ' (R12) among the 8 before:
-// each mask bit spread over the bits above it.
-#define PRECISE \
-	MOVQ R12, R13; SHLQ $1, R13; ORQ R13, R12; \
-	MOVQ R12, R13; SHLQ $2, R13; ORQ R13, R12; \
-	MOVQ R12, R13; SHLQ $4, R13; ORQ R13, R12; \
-	SHLQ $1, R12; \
-	NOTQ R12; \
-	MOVQ R11, R13; SHLQ $1, R13; ORQ R11, R13; \
-	MOVQ R13, R14; SHLQ $2, R14; ORQ R14, R13; \
-	MOVQ R13, R14; SHLQ $4, R14; ORQ R14, R13; \
-	MOVQ R13, R14; SHLQ $1, R14; ANDQ CX, R14; ORQ R14, AX; \
-	MOVQ R10, R14; SHRQ $56, R14; NEGQ R14; SBBQ R14, R14; SHRQ $56, R14; ANDQ CX, R14; ORQ R14, AX; \
-	MOVQ R13, R14; SHLQ $8, R14; ORQ R14, R13; \
-	MOVQ R13, R14; SHLQ $16, R14; ORQ R14, R13; \
-	MOVQ R13, R14; SHLQ $8, R14; ORQ R14, R13; \
-	SHLQ $1, R13; \
-	MOVQ R10, R14; SHRQ $24, R14; NEGQ R14; SBBQ R14, R14; SHRQ $24, R14; ORQ R14, R13; \
-	ANDQ R12, R13; ANDQ CX, R13; ORQ R13, AX
-
-// EMIT writes each set bit of AX, as an index of b, to out, and steps to
-// the next block.
-#define EMIT(emit, next) \
-	MOVQ R11, R10; \
-	EMITS(emit, next)
-
-// EMITS is EMIT without keeping the block's '<' for the next.
+// EMITS writes each set bit of AX, as an index of b, to out, and steps BX
+// to the next block.
 #define EMITS(emit, next) \
 emit: \
 	TESTQ AX, AX; \
@@ -154,28 +153,6 @@ next: \
 	MOVQ R9, n+56(FP); \
 	MOVQ BX, next+64(FP); \
 	RET
-
-// HALF2 computes the masks of the 32 octets at k+off (AVX2): the colons
-// in Y2, the '<' in Y3, the '/' in Y4, the 'l', 's' and 'o' in Y6, the
-// octets up to ' ' in Y8.
-#define HALF2(off) \
-	VMOVDQU off(SI)(BX*1), Y0; \
-	VPCMPEQB Y10, Y0, Y2; \
-	VPCMPEQB Y11, Y0, Y3; \
-	VPCMPEQB Y12, Y0, Y4; \
-	VPMINUB Y13, Y0, Y8; \
-	VPCMPEQB Y8, Y0, Y8; \
-	LSO2
-
-// LSO2 puts the 'l', 's' and 'o' (either case) of the octets in Y0 in Y6
-// (AVX2).
-#define LSO2 \
-	VPOR Y13, Y0, Y5; \
-	VPCMPEQB Y14, Y5, Y6; \
-	VPCMPEQB Y15, Y5, Y7; \
-	VPOR Y7, Y6, Y6; \
-	VPCMPEQB Y9, Y5, Y7; \
-	VPOR Y7, Y6, Y6
 
 // BYTE2 broadcasts the octet c to Y (AVX2), through R13.
 #define BYTE2(c, X, Y) \
@@ -211,84 +188,193 @@ next: \
 	VPAND Y5, Y4, Y4; \
 	VPOR Y4, Y3, Y3
 
-// CTL2 puts the octets up to ' ' of the 32 at k+off in Y3 (AVX2).
-#define CTL2(off) \
+// MASKS2 computes the masks of pass 1 for the 32 octets at k+off (AVX2):
+// C in Y3, N in Y5, L in Y6, T in Y7. Y10 holds ':', Y11 '<', Y12 '/',
+// Y13 ' ', Y14 the table lso, Y15 zero.
+#define MASKS2(off) \
 	VMOVDQU off(SI)(BX*1), Y0; \
-	VPMINUB Y13, Y0, Y3; \
-	VPCMPEQB Y3, Y0, Y3
+	VMOVDQU off+1(SI)(BX*1), Y1; \
+	VMOVDQU off-1(SI)(BX*1), Y2; \
+	VPCMPEQB Y10, Y0, Y3; \
+	VPMINUB Y13, Y1, Y4; \
+	VPCMPEQB Y4, Y1, Y4; \
+	VPOR Y13, Y2, Y2; \
+	VPSHUFB Y2, Y14, Y5; \
+	VPXOR Y2, Y5, Y5; \
+	VPXOR Y12, Y1, Y6; \
+	VPMINUB Y6, Y5, Y5; \
+	VPCMPEQB Y15, Y5, Y5; \
+	VPANDN Y5, Y4, Y5; \
+	VPAND Y3, Y5, Y5; \
+	VPCMPEQB Y11, Y0, Y6; \
+	VPMINUB Y13, Y0, Y7; \
+	VPCMPEQB Y7, Y0, Y7
 
-TEXT ·colonsAVX2(SB), NOSPLIT, $0-72
+// JOIN2 sets R to the mask of Y for the 64 octets at k, from its first
+// half in R and its second in Y, through R13.
+#define JOIN2(Y, R) \
+	VPMOVMSKB Y, R13; \
+	SHLQ $32, R13; \
+	ORQ R13, R
+
+// SPREAD2 ors Y into itself shifted left by 1, 2 and 4 bits (through Y4):
+// each bit then also stands for the 7 bits above it.
+#define SPREAD2(Y) \
+	VPSLLQ $1, Y, Y4; VPOR Y4, Y, Y; \
+	VPSLLQ $2, Y, Y4; VPOR Y4, Y, Y; \
+	VPSLLQ $4, Y, Y4; VPOR Y4, Y, Y
+
+TEXT ·colonsAVX2(SB), $5136-72
 	SETUP(done2)
 	BYTE2($0x3a, X10, Y10) // ':'
 	BYTE2($0x3c, X11, Y11) // '<'
 	BYTE2($0x2f, X12, Y12) // '/'
 	BYTE2($0x20, X13, Y13) // ' ', and the bit that folds case
-	BYTE2($0x6c, X14, Y14) // 'l'
-	BYTE2($0x73, X15, Y15) // 's'
-	BYTE2($0x6f, X9, Y9) // 'o'
 
-	VMOVDQU -64(SI)(BX*1), Y0
-	VPCMPEQB Y11, Y0, Y0
-	VPMOVMSKB Y0, R10
-	VMOVDQU -32(SI)(BX*1), Y0
-	VPCMPEQB Y11, Y0, Y0
-	VPMOVMSKB Y0, AX
-	SHLQ $32, AX
-	ORQ AX, R10
-	VMOVDQU -32(SI)(BX*1), Y0
-	LSO2
-	VPMOVMSKB Y6, R15
-	SHLQ $32, R15
-
-loop2:
+chunk2:
 	CMPQ BX, DX
 	JGT done2
 	CMPQ R9, R8
 	JGT done2
-	HALF2(0)
-	VPMOVMSKB Y2, CX
-	VPMOVMSKB Y3, R11
-	VPMOVMSKB Y4, AX
-	VPMOVMSKB Y6, R12
-	VPMOVMSKB Y8, R14
-	HALF2(32)
-	VPMOVMSKB Y8, R13
-	SHLQ $32, R13
-	ORQ R13, R14
-	VPMOVMSKB Y2, R13
-	SHLQ $32, R13
-	ORQ R13, CX
-	VPMOVMSKB Y3, R13
-	SHLQ $32, R13
-	ORQ R13, R11
-	VPMOVMSKB Y4, R13
+	VBROADCASTI128 lso<>(SB), Y14
+	VPXOR Y15, Y15, Y15
+	VMOVDQU -64(SI)(BX*1), Y0
+	VPCMPEQB Y11, Y0, Y0
+	VPMOVMSKB Y0, AX
+	VMOVDQU -32(SI)(BX*1), Y0
+	VPCMPEQB Y11, Y0, Y0
+	VPMOVMSKB Y0, R13
 	SHLQ $32, R13
 	ORQ R13, AX
-	VPMOVMSKB Y6, R13
-	SHLQ $32, R13
-	ORQ R13, R12
-	AFTER
-	LESS(precise2)
-back2:
-	EMIT(emit2, next2)
-	JMP loop2
+	MOVQ AX, L_(SP)
+	LAST
 
+	// 1: the masks of each block.
+pass2:
+	CMPQ BX, R8
+	JGT precise2
+	PREFETCHT0 4096(SI)(BX*1)
+	MASKS2(0)
+	VPMOVMSKB Y3, AX
+	VPMOVMSKB Y5, CX
+	VPMOVMSKB Y6, R12
+	VPMOVMSKB Y7, R14
+	MASKS2(32)
+	JOIN2(Y3, AX)
+	JOIN2(Y5, CX)
+	JOIN2(Y6, R12)
+	JOIN2(Y7, R14)
+	MOVQ AX, C_(SP)(R11*1)
+	MOVQ CX, N_(SP)(R11*1)
+	MOVQ R14, T_(SP)(R11*1)
+	MOVQ R12, (L_+8)(SP)(R11*1)
+	ADDQ $8, R11
+	ADDQ $64, BX
+	JMP pass2
+
+	// 2: the '<' rule, 4 blocks a step (CX the first one's, times 8).
 precise2:
+	MOVQ out_len+40(FP), R8
+	SUBQ $64, R8
+	MOVQ R11, DX
+	XORQ CX, CX
+
+lanes2:
+	CMPQ CX, DX
+	JGE blocks2
+	VMOVDQU C_(SP)(CX*1), Y0
+	VMOVDQU (L_+8)(SP)(CX*1), Y1
+	VMOVDQU L_(SP)(CX*1), Y2 // the '<' of the block before
+	VMOVDQU T_(SP)(CX*1), Y3
+	// Y3: a space or control among the 8 octets before.
+	SPREAD2(Y3)
+	VPSLLQ $1, Y3, Y3
+	// Y5: the colons with a '<' among the 8 octets before, in the
+	// block or among the last 8 of the block before.
+	SPREAD2(Y1)
+	VPSLLQ $1, Y1, Y5
+	VPAND Y0, Y5, Y5
+	VPAND last8<>(SB), Y2, Y6
+	VPCMPEQQ Y15, Y6, Y6
+	VPAND first8<>(SB), Y0, Y7
+	VPANDN Y7, Y6, Y7
+	VPOR Y7, Y5, Y5
+	// Y1: a '<' among the 40 octets before, in the block or among the
+	// last 40 of the block before.
+	VPSLLQ $8, Y1, Y4
+	VPOR Y4, Y1, Y1
+	VPSLLQ $16, Y1, Y4
+	VPOR Y4, Y1, Y1
+	VPSLLQ $8, Y1, Y4
+	VPOR Y4, Y1, Y1
+	VPSLLQ $1, Y1, Y1
+	VPAND last40<>(SB), Y2, Y6
+	VPCMPEQQ Y15, Y6, Y6
+	VPANDN first40<>(SB), Y6, Y7
+	VPOR Y7, Y1, Y1
+	// E: those, and the colons of Y1 with no space or control among the
+	// 8 octets before.
+	VPANDN Y1, Y3, Y6
+	VPAND Y0, Y6, Y6
+	VPOR Y6, Y5, Y5
+	VMOVDQU Y5, E_(SP)(CX*1)
+	ADDQ $32, CX
+	JMP lanes2
+
+	// 3: the blocks with a candidate or a colon of N (R10 the block),
+	// DX of them.
+blocks2:
+	SHRQ $3, DX
+	XORQ R10, R10
+	BYTE2($0x6c, X14, Y14) // 'l'
+	BYTE2($0x73, X15, Y15) // 's'
+	BYTE2($0x6f, X9, Y9) // 'o'
+
+block2:
+	CMPQ R10, DX
+	JGE chunkdone2
+	MOVQ E_(SP)(R10*8), AX
+	MOVQ N_(SP)(R10*8), R14
+	MOVQ AX, R12
+	ORQ R14, R12
+	JNZ found2
+	INCQ R10
+	JMP block2
+
+found2:
+	MOVQ R10, BX
+	SHLQ $6, BX
+	ADDQ R15, BX
+	INCQ R10
+	TESTQ R14, R14
+	JZ emit2
+	// Those of N before '/', and those after "url", "ews" or "lto".
+	VMOVDQU 1(SI)(BX*1), Y0
+	VPCMPEQB Y12, Y0, Y0
+	VPMOVMSKB Y0, CX
+	VMOVDQU 33(SI)(BX*1), Y0
+	VPCMPEQB Y12, Y0, Y0
+	VPMOVMSKB Y0, R13
+	SHLQ $32, R13
+	ORQ R13, CX
 	NAMES2(-1, -2, -3)
 	VPMOVMSKB Y3, R12
+	ORQ R12, CX
 	NAMES2(31, 30, 29)
 	VPMOVMSKB Y3, R13
 	SHLQ $32, R13
-	ORQ R13, R12
-	CTL2(0)
-	VPMOVMSKB Y3, R14
-	CTL2(32)
-	VPMOVMSKB Y3, R13
-	SHLQ $32, R13
-	ORQ R13, R14
-	NAMED
-	PRECISE
-	JMP back2
+	ORQ R13, CX
+	ANDQ R14, CX
+	ORQ CX, AX
+	EMITS(emit2, next2)
+	// Out has room for the next block's candidates, or the call stops
+	// before it.
+	CMPQ R9, R8
+	JGT done2
+	JMP block2
+
+chunkdone2:
+	NEXT128(chunk2)
 
 done2:
 	DONE
@@ -307,45 +393,6 @@ done2:
 	VPCMPEQB c2, Z3, K6, K6; \
 	VPCMPEQB c3, Z4, K6, K6; \
 	KORQ K7, K6, K7
-
-// The AVX-512 kernel takes up to 128 blocks (8 KiB) at a time in three
-// passes, so that no branch waits on an octet still on its way from
-// memory (a mispredicted branch that does stops the loads after it: the
-// AVX2 kernel, with a branch per block, reads about 10 GB/s from memory
-// where bytes.IndexByte reads 30 to 40) and the work per block is a few
-// instructions:
-//
-//  1. Each block is read once (and, with two more loads of lines the
-//     cache holds, the octets before and after each), with no branch but
-//     the loop's, and four masks of it go to the frame: its colons (C),
-//     those before no space or control and before '/' or after 'l', 's'
-//     or 'o' (N: one compare, through VPSHUFB and the table lso), its '<'
-//     (L, after the '<' of the block before) and its octets up to ' '
-//     (T). It asks for the octets 4 KiB ahead (PREFETCHT0, which never
-//     faults), so that they are in the cache when it reads them.
-//  2. PRECISE's rule, 8 blocks at a time in the lanes of a Z register,
-//     gives each block's candidates after a '<' (E), and a bitmap of the
-//     blocks with a candidate or a colon of N.
-//  3. The blocks of the bitmap, in order: the colons of N before '/' or
-//     after "url", "ews" or "lto" join E, and E goes to out.
-//
-// Frame: C at 0, N at 1024, T at 2048, E at 3072 (a quadword per block),
-// L at 4096 (the block before the first, then one per block), the bitmap
-// at 5136 (two quadwords, written two octets at a time: the second is
-// written over by the next group's, or lies past the last block).
-#define C_ 0
-#define N_ 1024
-#define T_ 2048
-#define E_ 3072
-#define L_ 4096
-#define MAP_ 5136
-
-// lso: the octet of 'l', 's' and 'o' at its low nibble (3, 0xc, 0xf), 0
-// elsewhere, for VPSHUFB: an octet ORed with 0x20 is one of them when
-// the table gives it back.
-DATA lso<>+0(SB)/8, $0x0000000073000000
-DATA lso<>+8(SB)/8, $0x6f00006c00000000
-GLOBL lso<>(SB), RODATA|NOPTR, $16
 
 // SPREAD ors Z into itself shifted left by 1, 2 and 4 bits (through Z4):
 // each bit then also stands for the 7 bits above it.
@@ -383,15 +430,10 @@ chunk512:
 	JGT done512
 	CMPQ R9, R8
 	JGT done512
-	MOVQ BX, R15 // the chunk's first block
 	VMOVDQU64 -64(SI)(BX*1), Z0
 	VPCMPEQB Z11, Z0, K1
 	KMOVQ K1, L_(SP)
-	MOVQ BX, R8
-	ADDQ $(127*64), R8
-	CMPQ R8, DX
-	CMOVQGT DX, R8 // its last
-	XORQ R11, R11
+	LAST
 
 	// 1: the masks of each block.
 pass512:
@@ -419,7 +461,7 @@ pass512:
 	ADDQ $64, BX
 	JMP pass512
 
-	// 2: PRECISE, 8 blocks a step (CX the first one's, times 8).
+	// 2: the '<' rule, 8 blocks a step (CX the first one's, times 8).
 precise512:
 	MOVQ out_len+40(FP), R8
 	SUBQ $64, R8
@@ -528,12 +570,7 @@ nextword512:
 	JMP word512
 
 chunkdone512:
-	MOVQ DX, BX
-	SHLQ $6, BX
-	ADDQ R15, BX
-	MOVQ b_len+8(FP), DX
-	SUBQ $65, DX
-	JMP chunk512
+	NEXT128(chunk512)
 
 done512:
 	DONE
