@@ -154,6 +154,49 @@ next: \
 	MOVQ BX, next+64(FP); \
 	RET
 
+// The '<' rule of pass 2, on the masks of 4 (AVX2) or 8 (AVX-512) blocks
+// in the 64-bit lanes of vector registers, its instructions given as
+// arguments.
+
+// SPREAD8 ors X into itself shifted left by 1, 2 and 4 bits (through T):
+// each bit then also stands for the 7 bits above it.
+#define SPREAD8(OR, X, T) \
+	VPSLLQ $1, X, T; OR T, X, X; \
+	VPSLLQ $2, X, T; OR T, X, X; \
+	VPSLLQ $4, X, T; OR T, X, X
+
+// SPREAD40 takes X from SPREAD8 to the bits that have a bit of it among
+// the 40 below them (through T).
+#define SPREAD40(OR, X, T) \
+	VPSLLQ $8, X, T; OR T, X, X; \
+	VPSLLQ $16, X, T; OR T, X, X; \
+	VPSLLQ $8, X, T; OR T, X, X; \
+	VPSLLQ $1, X, X
+
+// LANES loads the masks of the blocks from the CX/8th: C in A0, L in A1
+// (spread by SPREAD8), the L of the blocks before in A2, and in A3 the
+// octets with a space or control among the 8 before them; A5 gets the
+// colons with a '<' among the 8 octets before them in the block.
+#define LANES(MOV, OR, AND, A0, A1, A2, A3, T, A5) \
+	MOV C_(SP)(CX*1), A0; \
+	MOV (L_+8)(SP)(CX*1), A1; \
+	MOV L_(SP)(CX*1), A2; \
+	MOV T_(SP)(CX*1), A3; \
+	SPREAD8(OR, A3, T); \
+	VPSLLQ $1, A3, A3; \
+	SPREAD8(OR, A1, T); \
+	VPSLLQ $1, A1, A5; \
+	AND A0, A5, A5
+
+// CANDIDATES adds to A5 the colons (A0) with a '<' among the 40 octets
+// before them (A1) and no space or control among the 8 (A3), and writes
+// it to E (through T).
+#define CANDIDATES(MOV, OR, AND, ANDN, A0, A1, A3, A5, T) \
+	ANDN A1, A3, T; \
+	AND A0, T, T; \
+	OR T, A5, A5; \
+	MOV A5, E_(SP)(CX*1)
+
 // BYTE2 broadcasts the octet c to Y (AVX2), through R13.
 #define BYTE2(c, X, Y) \
 	MOVQ c, R13; \
@@ -217,13 +260,6 @@ next: \
 	SHLQ $32, R13; \
 	ORQ R13, R
 
-// SPREAD2 ors Y into itself shifted left by 1, 2 and 4 bits (through Y4):
-// each bit then also stands for the 7 bits above it.
-#define SPREAD2(Y) \
-	VPSLLQ $1, Y, Y4; VPOR Y4, Y, Y; \
-	VPSLLQ $2, Y, Y4; VPOR Y4, Y, Y; \
-	VPSLLQ $4, Y, Y4; VPOR Y4, Y, Y
-
 TEXT ·colonsAVX2(SB), $5136-72
 	SETUP(done2)
 	BYTE2($0x3a, X10, Y10) // ':'
@@ -282,18 +318,8 @@ precise2:
 lanes2:
 	CMPQ CX, DX
 	JGE blocks2
-	VMOVDQU C_(SP)(CX*1), Y0
-	VMOVDQU (L_+8)(SP)(CX*1), Y1
-	VMOVDQU L_(SP)(CX*1), Y2 // the '<' of the block before
-	VMOVDQU T_(SP)(CX*1), Y3
-	// Y3: a space or control among the 8 octets before.
-	SPREAD2(Y3)
-	VPSLLQ $1, Y3, Y3
-	// Y5: the colons with a '<' among the 8 octets before, in the
-	// block or among the last 8 of the block before.
-	SPREAD2(Y1)
-	VPSLLQ $1, Y1, Y5
-	VPAND Y0, Y5, Y5
+	LANES(VMOVDQU, VPOR, VPAND, Y0, Y1, Y2, Y3, Y4, Y5)
+	// The first 8 colons after a '<' among the last 8 octets before.
 	VPAND last8<>(SB), Y2, Y6
 	VPCMPEQQ Y15, Y6, Y6
 	VPAND first8<>(SB), Y0, Y7
@@ -301,23 +327,12 @@ lanes2:
 	VPOR Y7, Y5, Y5
 	// Y1: a '<' among the 40 octets before, in the block or among the
 	// last 40 of the block before.
-	VPSLLQ $8, Y1, Y4
-	VPOR Y4, Y1, Y1
-	VPSLLQ $16, Y1, Y4
-	VPOR Y4, Y1, Y1
-	VPSLLQ $8, Y1, Y4
-	VPOR Y4, Y1, Y1
-	VPSLLQ $1, Y1, Y1
+	SPREAD40(VPOR, Y1, Y4)
 	VPAND last40<>(SB), Y2, Y6
 	VPCMPEQQ Y15, Y6, Y6
 	VPANDN first40<>(SB), Y6, Y7
 	VPOR Y7, Y1, Y1
-	// E: those, and the colons of Y1 with no space or control among the
-	// 8 octets before.
-	VPANDN Y1, Y3, Y6
-	VPAND Y0, Y6, Y6
-	VPOR Y6, Y5, Y5
-	VMOVDQU Y5, E_(SP)(CX*1)
+	CANDIDATES(VMOVDQU, VPOR, VPAND, VPANDN, Y0, Y1, Y3, Y5, Y6)
 	ADDQ $32, CX
 	JMP lanes2
 
@@ -394,13 +409,6 @@ done2:
 	VPCMPEQB c3, Z4, K6, K6; \
 	KORQ K7, K6, K7
 
-// SPREAD ors Z into itself shifted left by 1, 2 and 4 bits (through Z4):
-// each bit then also stands for the 7 bits above it.
-#define SPREAD(Z) \
-	VPSLLQ $1, Z, Z4; VPORQ Z4, Z, Z; \
-	VPSLLQ $2, Z, Z4; VPORQ Z4, Z, Z; \
-	VPSLLQ $4, Z, Z4; VPORQ Z4, Z, Z
-
 TEXT ·colonsAVX512(SB), $5160-72
 	SETUP(done512)
 	BYTE512($0x3a, Z10) // ':'
@@ -471,38 +479,18 @@ precise512:
 lanes512:
 	CMPQ CX, DX
 	JGE blocks512
-	VMOVDQU64 C_(SP)(CX*1), Z0
-	VMOVDQU64 (L_+8)(SP)(CX*1), Z1
-	VMOVDQU64 L_(SP)(CX*1), Z2 // the '<' of the block before
-	VMOVDQU64 T_(SP)(CX*1), Z3
-	// Z3: a space or control among the 8 octets before.
-	SPREAD(Z3)
-	VPSLLQ $1, Z3, Z3
-	// Z5: the colons with a '<' among the 8 octets before, in the
-	// block or among the last 8 of the block before.
-	SPREAD(Z1)
-	VPSLLQ $1, Z1, Z5
-	VPANDQ Z0, Z5, Z5
+	LANES(VMOVDQU64, VPORQ, VPANDQ, Z0, Z1, Z2, Z3, Z4, Z5)
+	// The first 8 colons after a '<' among the last 8 octets before.
 	VPTESTMQ Z24, Z2, K1
 	VPANDQ Z25, Z0, Z6
 	VPORQ Z6, Z5, K1, Z5
 	// Z1: a '<' among the 40 octets before, in the block or among the
 	// last 40 of the block before.
-	VPSLLQ $8, Z1, Z4
-	VPORQ Z4, Z1, Z1
-	VPSLLQ $16, Z1, Z4
-	VPORQ Z4, Z1, Z1
-	VPSLLQ $8, Z1, Z4
-	VPORQ Z4, Z1, Z1
-	VPSLLQ $1, Z1, Z1
+	SPREAD40(VPORQ, Z1, Z4)
 	VPTESTMQ Z26, Z2, K2
 	VPORQ Z27, Z1, K2, Z1
-	// E: those, the colons of Z1 with no space or control among the 8
-	// octets before, and S.
-	VPANDNQ Z1, Z3, Z6
-	VPANDQ Z0, Z6, Z6
-	VPORQ Z6, Z5, Z5
-	VMOVDQU64 Z5, E_(SP)(CX*1)
+	CANDIDATES(VMOVDQU64, VPORQ, VPANDQ, VPANDNQ, Z0, Z1, Z3, Z5, Z6)
+	// The bitmap: the blocks with a candidate or a colon of N.
 	VMOVDQU64 N_(SP)(CX*1), Z6
 	VPORQ Z6, Z5, Z6
 	VPTESTMQ Z6, Z6, K3
