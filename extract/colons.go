@@ -13,12 +13,12 @@ package extract
 //     (the prefix needs a scheme right after its ':', a bare news or
 //     mailto URL at least one octet of its own, §5; a wrapper's colon
 //     is taken by the next rule), or
-//   - has a '<' among the 8 octets before it, or among the 40 before it
-//     and no space or control octet among the 8 before it (a wrapper's
-//     '<', which stands at most maxScheme+2 octets before its ':', right
-//     before its scheme: Appendix), where a '<' among the last 8 (or 40)
-//     octets before the block counts for each of its first 8 (or 40) and
-//     the spaces before the block do not count,
+//   - has a '<' among the 34 octets before it with only scheme octets
+//     (§5) between (a wrapper's '<', right before its scheme of at most
+//     maxScheme+1 octets: Appendix, wrapperBefore), where for the first
+//     colon of a block after only scheme octets, at most 33, a '<' among
+//     the last 34 octets before the block counts, whatever stands
+//     between,
 //
 // which holds every colon at or after from that endsScheme takes and a
 // match may end its scheme at (endsScheme then decides each). It reads

@@ -15,13 +15,13 @@
 // Besides those with '/' after them, the candidates are the colons after
 // "url", "ews" or "lto" in any case (the ends of "url", "news" and
 // "mailto": §3.5, §3.6, Appendix) before no space or control, and those
-// with a '<' among the 8 octets before them, or among the 40 before them
-// and no space or control among the 8 before them (Appendix: the '<' of a
-// wrapper stands at most maxScheme+2 octets before its ':', right before
-// its scheme). No rule reaches into the block before for more than one
-// fact: whether a '<' stands among its last 8 (or 40) octets, which then
-// counts for each of the first 8 (or 40) octets of the block (more
-// candidates, never fewer), while its spaces do not count (the same).
+// with a '<' among the 34 octets before them and only scheme octets (§5)
+// between (Appendix: the '<' of a wrapper stands right before its scheme,
+// which wrapperBefore reads back over at most maxScheme+1 octets). No
+// rule reaches into the block before for more than one fact: whether a
+// '<' stands among its last 34 octets, which then counts for the block's
+// first colon after only scheme octets, at most 33 (more candidates,
+// never fewer), whatever stands after that '<'.
 //
 // Both kernels take up to 128 blocks (8 KiB) at a time in three passes,
 // so that no branch waits on an octet still on its way from memory (a
@@ -35,7 +35,8 @@
 //     its colons (C); those before no space or control and before '/' or
 //     after 'l', 's' or 'o' (N: one compare, through VPSHUFB and the
 //     table lso); its '<' (L, after the '<' of the block before); and its
-//     octets up to ' ' (T). It asks for the octets 4 KiB ahead
+//     octets no scheme holds (X: VPSHUFB looks each nibble up in the
+//     tables schemeLow and schemeHigh). It asks for the octets 4 KiB ahead
 //     (PREFETCHT0, which never faults), so that they are in the cache
 //     when it reads them.
 //  2. The '<' rule, 4 (AVX2) or 8 (AVX-512) blocks at a time in the
@@ -49,14 +50,14 @@
 // out, R8 the count past which out has no room for a block, R9 n, R15
 // the first block of the 128.
 //
-// Frame: C at 0, N at 1024, T at 2048, E at 3072 (a quadword per block),
+// Frame: C at 0, N at 1024, X at 2048, E at 3072 (a quadword per block),
 // L at 4096 (the block before the first, then one per block); the
 // AVX-512 kernel's bitmap of the blocks of pass 3 at 5136 (two quadwords,
 // written two octets at a time: the second is written over by the next
 // group's, or lies past the last block).
 #define C_ 0
 #define N_ 1024
-#define T_ 2048
+#define X_ 2048
 #define E_ 3072
 #define L_ 4096
 #define MAP_ 5136
@@ -68,29 +69,36 @@ DATA lso<>+0(SB)/8, $0x0000000073000000
 DATA lso<>+8(SB)/8, $0x6f00006c00000000
 GLOBL lso<>(SB), RODATA|NOPTR, $16
 
+// scheme: the nibble tables of the octets a scheme holds (§5: letters,
+// digits, '+', '-', '.'), for VPSHUFB: an octet is one when the entries
+// of its low and of its high nibble share a bit (bit 0: '+', '-', '.';
+// bit 1: digits; bit 2: 'A' to 'O' and 'a' to 'o'; bit 3: 'P' to 'Z' and
+// 'p' to 'z'). nibble: 0x0f in each octet.
+DATA schemeLow<>+0(SB)/8, $0x0e0e0e0e0e0e0e0a
+DATA schemeLow<>+8(SB)/8, $0x04050504050c0e0e
+GLOBL schemeLow<>(SB), RODATA|NOPTR, $16
+DATA schemeHigh<>+0(SB)/8, $0x0804080402010000
+DATA schemeHigh<>+8(SB)/8, $0
+GLOBL schemeHigh<>(SB), RODATA|NOPTR, $16
+DATA nibble<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibble<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibble<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibble<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL nibble<>(SB), RODATA|NOPTR, $32
+
 // The '<' rule's masks for AVX2's lanes, as memory operands (the AVX-512
-// kernel keeps them in registers): the last 8 octets of a block, its
-// first 8, its last 40, its first 40, four times each.
-DATA last8<>+0(SB)/8, $0xff00000000000000
-DATA last8<>+8(SB)/8, $0xff00000000000000
-DATA last8<>+16(SB)/8, $0xff00000000000000
-DATA last8<>+24(SB)/8, $0xff00000000000000
-GLOBL last8<>(SB), RODATA|NOPTR, $32
-DATA first8<>+0(SB)/8, $0xff
-DATA first8<>+8(SB)/8, $0xff
-DATA first8<>+16(SB)/8, $0xff
-DATA first8<>+24(SB)/8, $0xff
-GLOBL first8<>(SB), RODATA|NOPTR, $32
-DATA last40<>+0(SB)/8, $0xffffffffff000000
-DATA last40<>+8(SB)/8, $0xffffffffff000000
-DATA last40<>+16(SB)/8, $0xffffffffff000000
-DATA last40<>+24(SB)/8, $0xffffffffff000000
-GLOBL last40<>(SB), RODATA|NOPTR, $32
-DATA first40<>+0(SB)/8, $0xffffffffff
-DATA first40<>+8(SB)/8, $0xffffffffff
-DATA first40<>+16(SB)/8, $0xffffffffff
-DATA first40<>+24(SB)/8, $0xffffffffff
-GLOBL first40<>(SB), RODATA|NOPTR, $32
+// kernel keeps them in registers): the last 34 octets of a block and its
+// first 34, four times each.
+DATA last34<>+0(SB)/8, $0xffffffffc0000000
+DATA last34<>+8(SB)/8, $0xffffffffc0000000
+DATA last34<>+16(SB)/8, $0xffffffffc0000000
+DATA last34<>+24(SB)/8, $0xffffffffc0000000
+GLOBL last34<>(SB), RODATA|NOPTR, $32
+DATA first34<>+0(SB)/8, $0x3ffffffff
+DATA first34<>+8(SB)/8, $0x3ffffffff
+DATA first34<>+16(SB)/8, $0x3ffffffff
+DATA first34<>+24(SB)/8, $0x3ffffffff
+GLOBL first34<>(SB), RODATA|NOPTR, $32
 
 // SETUP loads the arguments and finds the first block (see above); it
 // jumps to done when there is none.
@@ -156,46 +164,45 @@ next: \
 
 // The '<' rule of pass 2, on the masks of 4 (AVX2) or 8 (AVX-512) blocks
 // in the 64-bit lanes of vector registers, its instructions given as
-// arguments.
+// arguments: a colon may end the scheme of a wrapper when a '<' stands
+// among the 34 octets before it with only scheme octets between
+// (wrapperBefore), which the colons of "Makefile.in:" 40 octets after
+// the '<' of "<a@b.org>" and a line break do not.
 
-// SPREAD8 ors X into itself shifted left by 1, 2 and 4 bits (through T):
-// each bit then also stands for the 7 bits above it.
-#define SPREAD8(OR, X, T) \
-	VPSLLQ $1, X, T; OR T, X, X; \
-	VPSLLQ $2, X, T; OR T, X, X; \
-	VPSLLQ $4, X, T; OR T, X, X
+// REACH takes F from the octets that a '<' reaches over at most s octets
+// of a scheme to those it reaches over at most 2s, and H from the octets
+// with an octet no scheme holds among the s before them to those with
+// one among the 2s before them (through T).
+#define REACH(OR, ANDN, F, H, T, s) \
+	VPSLLQ $s, F, T; ANDN T, H, T; OR T, F, F; \
+	VPSLLQ $s, H, T; OR T, H, H
 
-// SPREAD40 takes X from SPREAD8 to the bits that have a bit of it among
-// the 40 below them (through T).
-#define SPREAD40(OR, X, T) \
-	VPSLLQ $8, X, T; OR T, X, X; \
-	VPSLLQ $16, X, T; OR T, X, X; \
-	VPSLLQ $8, X, T; OR T, X, X; \
-	VPSLLQ $1, X, X
-
-// LANES loads the masks of the blocks from the CX/8th: C in A0, L in A1
-// (spread by SPREAD8), the L of the blocks before in A2, and in A3 the
-// octets with a space or control among the 8 before them; A5 gets the
-// colons with a '<' among the 8 octets before them in the block.
-#define LANES(MOV, OR, AND, A0, A1, A2, A3, T, A5) \
+// LANES loads the masks of the blocks from the CX/8th (C in A0, L in A1,
+// the L of the blocks before in A2, the octets no scheme holds in A3)
+// and puts in A5 the octets that a '<' of the block reaches over at most
+// 33 octets of a scheme (through A4, A6, T).
+#define LANES(MOV, OR, ANDN, A0, A1, A2, A3, A4, A5, A6, T) \
 	MOV C_(SP)(CX*1), A0; \
 	MOV (L_+8)(SP)(CX*1), A1; \
 	MOV L_(SP)(CX*1), A2; \
-	MOV T_(SP)(CX*1), A3; \
-	SPREAD8(OR, A3, T); \
-	VPSLLQ $1, A3, A3; \
-	SPREAD8(OR, A1, T); \
+	MOV X_(SP)(CX*1), A3; \
 	VPSLLQ $1, A1, A5; \
-	AND A0, A5, A5
+	VPSLLQ $1, A3, A4; \
+	REACH(OR, ANDN, A5, A4, T, 1); \
+	VPSLLQ $32, A5, A6; \
+	REACH(OR, ANDN, A5, A4, T, 2); \
+	REACH(OR, ANDN, A5, A4, T, 4); \
+	REACH(OR, ANDN, A5, A4, T, 8); \
+	REACH(OR, ANDN, A5, A4, T, 16); \
+	ANDN A6, A4, A6; \
+	OR A6, A5, A5
 
-// CANDIDATES adds to A5 the colons (A0) with a '<' among the 40 octets
-// before them (A1) and no space or control among the 8 (A3), and writes
-// it to E (through T).
-#define CANDIDATES(MOV, OR, AND, ANDN, A0, A1, A3, A5, T) \
-	ANDN A1, A3, T; \
-	AND A0, T, T; \
-	OR T, A5, A5; \
-	MOV A5, E_(SP)(CX*1)
+// FIRST puts in T the block's first octet no scheme holds, when it is
+// among its first 34 (from A3, through ZERO).
+#define FIRST(SUB, AND, A3, ZERO, FIRST34, T) \
+	SUB A3, ZERO, T; \
+	AND A3, T, T; \
+	AND FIRST34, T, T
 
 // BYTE2 broadcasts the octet c to Y (AVX2), through R13.
 #define BYTE2(c, X, Y) \
@@ -232,8 +239,9 @@ next: \
 	VPOR Y4, Y3, Y3
 
 // MASKS2 computes the masks of pass 1 for the 32 octets at k+off (AVX2):
-// C in Y3, N in Y5, L in Y6, T in Y7. Y10 holds ':', Y11 '<', Y12 '/',
-// Y13 ' ', Y14 the table lso, Y15 zero.
+// C in Y3, N in Y5, L in Y6, X in Y7. Y8 and Y9 hold the tables
+// schemeLow and schemeHigh, Y10 ':', Y11 '<', Y12 '/', Y13 ' ', Y14 the
+// table lso, Y15 zero.
 #define MASKS2(off) \
 	VMOVDQU off(SI)(BX*1), Y0; \
 	VMOVDQU off+1(SI)(BX*1), Y1; \
@@ -250,8 +258,13 @@ next: \
 	VPANDN Y5, Y4, Y5; \
 	VPAND Y3, Y5, Y5; \
 	VPCMPEQB Y11, Y0, Y6; \
-	VPMINUB Y13, Y0, Y7; \
-	VPCMPEQB Y7, Y0, Y7
+	VPSRLW $4, Y0, Y7; \
+	VPAND nibble<>(SB), Y7, Y7; \
+	VPSHUFB Y7, Y9, Y7; \
+	VPAND nibble<>(SB), Y0, Y2; \
+	VPSHUFB Y2, Y8, Y2; \
+	VPAND Y2, Y7, Y7; \
+	VPCMPEQB Y15, Y7, Y7
 
 // JOIN2 sets R to the mask of Y for the 64 octets at k, from its first
 // half in R and its second in Y, through R13.
@@ -274,6 +287,8 @@ chunk2:
 	JGT done2
 	VBROADCASTI128 lso<>(SB), Y14
 	VPXOR Y15, Y15, Y15
+	VBROADCASTI128 schemeLow<>(SB), Y8
+	VBROADCASTI128 schemeHigh<>(SB), Y9
 	VMOVDQU -64(SI)(BX*1), Y0
 	VPCMPEQB Y11, Y0, Y0
 	VPMOVMSKB Y0, AX
@@ -302,7 +317,7 @@ pass2:
 	JOIN2(Y7, R14)
 	MOVQ AX, C_(SP)(R11*1)
 	MOVQ CX, N_(SP)(R11*1)
-	MOVQ R14, T_(SP)(R11*1)
+	MOVQ R14, X_(SP)(R11*1)
 	MOVQ R12, (L_+8)(SP)(R11*1)
 	ADDQ $8, R11
 	ADDQ $64, BX
@@ -318,21 +333,16 @@ precise2:
 lanes2:
 	CMPQ CX, DX
 	JGE blocks2
-	LANES(VMOVDQU, VPOR, VPAND, Y0, Y1, Y2, Y3, Y4, Y5)
-	// The first 8 colons after a '<' among the last 8 octets before.
-	VPAND last8<>(SB), Y2, Y6
+	LANES(VMOVDQU, VPOR, VPANDN, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	// And the block's first octet no scheme holds, when a '<' is among
+	// the last 34 octets of the block before.
+	FIRST(VPSUBQ, VPAND, Y3, Y15, first34<>(SB), Y7)
+	VPAND last34<>(SB), Y2, Y6
 	VPCMPEQQ Y15, Y6, Y6
-	VPAND first8<>(SB), Y0, Y7
 	VPANDN Y7, Y6, Y7
 	VPOR Y7, Y5, Y5
-	// Y1: a '<' among the 40 octets before, in the block or among the
-	// last 40 of the block before.
-	SPREAD40(VPOR, Y1, Y4)
-	VPAND last40<>(SB), Y2, Y6
-	VPCMPEQQ Y15, Y6, Y6
-	VPANDN first40<>(SB), Y6, Y7
-	VPOR Y7, Y1, Y1
-	CANDIDATES(VMOVDQU, VPOR, VPAND, VPANDN, Y0, Y1, Y3, Y5, Y6)
+	VPAND Y0, Y5, Y5
+	VMOVDQU Y5, E_(SP)(CX*1)
 	ADDQ $32, CX
 	JMP lanes2
 
@@ -423,14 +433,14 @@ TEXT ·colonsAVX512(SB), $5160-72
 	BYTE512($0x77, Z20) // 'w'
 	BYTE512($0x65, Z21) // 'e'
 	BYTE512($0x74, Z22) // 't'
-	MOVQ $0xff00000000000000, AX
-	VPBROADCASTQ AX, Z24 // the last 8 octets of a block
-	MOVQ $0xff, AX
-	VPBROADCASTQ AX, Z25 // its first 8
-	MOVQ $0xffffffffff000000, AX
-	VPBROADCASTQ AX, Z26 // its last 40
-	MOVQ $0xffffffffff, AX
-	VPBROADCASTQ AX, Z27 // its first 40
+	MOVQ $0xffffffffc0000000, AX
+	VPBROADCASTQ AX, Z24 // the last 34 octets of a block
+	MOVQ $0x3ffffffff, AX
+	VPBROADCASTQ AX, Z25 // its first 34
+	VPXORQ Z15, Z15, Z15
+	VBROADCASTI32X4 schemeLow<>(SB), Z30
+	VBROADCASTI32X4 schemeHigh<>(SB), Z31
+	VBROADCASTI32X4 nibble<>(SB), Z29
 	VBROADCASTI32X4 lso<>(SB), Z28
 
 chunk512:
@@ -460,10 +470,15 @@ pass512:
 	VPMINUB Z6, Z5, Z5
 	VPTESTNMB Z5, Z5, K3, K4 // N
 	VPCMPEQB Z11, Z0, K5 // '<'
-	VPCMPUB $2, Z13, Z0, K6 // up to ' '
+	VPSRLW $4, Z0, Z7 // the octets no scheme holds
+	VPANDQ Z29, Z7, Z7
+	VPSHUFB Z7, Z31, Z7
+	VPANDQ Z29, Z0, Z8
+	VPSHUFB Z8, Z30, Z8
+	VPTESTNMB Z7, Z8, K6
 	KMOVQ K1, C_(SP)(R11*1)
 	KMOVQ K4, N_(SP)(R11*1)
-	KMOVQ K6, T_(SP)(R11*1)
+	KMOVQ K6, X_(SP)(R11*1)
 	KMOVQ K5, (L_+8)(SP)(R11*1)
 	ADDQ $8, R11
 	ADDQ $64, BX
@@ -479,17 +494,14 @@ precise512:
 lanes512:
 	CMPQ CX, DX
 	JGE blocks512
-	LANES(VMOVDQU64, VPORQ, VPANDQ, Z0, Z1, Z2, Z3, Z4, Z5)
-	// The first 8 colons after a '<' among the last 8 octets before.
+	LANES(VMOVDQU64, VPORQ, VPANDNQ, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	// And the block's first octet no scheme holds, when a '<' is among
+	// the last 34 octets of the block before.
+	FIRST(VPSUBQ, VPANDQ, Z3, Z15, Z25, Z7)
 	VPTESTMQ Z24, Z2, K1
-	VPANDQ Z25, Z0, Z6
-	VPORQ Z6, Z5, K1, Z5
-	// Z1: a '<' among the 40 octets before, in the block or among the
-	// last 40 of the block before.
-	SPREAD40(VPORQ, Z1, Z4)
-	VPTESTMQ Z26, Z2, K2
-	VPORQ Z27, Z1, K2, Z1
-	CANDIDATES(VMOVDQU64, VPORQ, VPANDQ, VPANDNQ, Z0, Z1, Z3, Z5, Z6)
+	VPORQ Z7, Z5, K1, Z5
+	VPANDQ Z0, Z5, Z5
+	VMOVDQU64 Z5, E_(SP)(CX*1)
 	// The bitmap: the blocks with a candidate or a colon of N.
 	VMOVDQU64 N_(SP)(CX*1), Z6
 	VPORQ Z6, Z5, Z6

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"encoding/binary"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
@@ -26,16 +25,23 @@ func colonsRef(b []byte, from int, out []int) (n, next int) {
 	}
 	has := func(lo, hi int, f func(byte) bool) bool { return slices.ContainsFunc(b[lo:hi], f) }
 	less := func(c byte) bool { return c == '<' }
-	ctl := func(c byte) bool { return c <= ' ' }
 	for ; k+65 <= len(b) && n+64 <= len(out); k += 64 {
 		for j := k; j < k+64; j++ {
 			if b[j] != ':' {
 				continue
 			}
 			named := (equalFold(b[j-3:j], "url") || equalFold(b[j-3:j], "ews") || equalFold(b[j-3:j], "lto")) && b[j+1] > ' '
-			lt8 := has(max(k, j-8), j, less) || j-k < 8 && has(k-8, k, less)
-			lt40 := has(max(k, j-40), j, less) || j-k < 40 && has(k-40, k, less)
-			if b[j+1] == '/' || named || lt8 || lt40 && !has(max(k, j-8), j, ctl) {
+			// A '<' of the block among the 34 octets before, with only
+			// scheme octets between; or one among the last 34 of the
+			// block before, when only scheme octets stand before the
+			// ':' in its block, at most 33 of them.
+			q := j - 1
+			for q >= k && q >= j-34 && class[b[q]]&cScheme != 0 {
+				q--
+			}
+			wrapped := q >= k && q >= j-34 && b[q] == '<' ||
+				q < k && j-k <= 33 && has(k-34, k, less)
+			if b[j+1] == '/' || named || wrapped {
 				out[n] = j
 				n++
 			}
@@ -48,7 +54,7 @@ func colonsRef(b []byte, from int, out []int) (n, next int) {
 // text made of the octets they look at, placed at every offset from a
 // cache line, from every start, with room for one block's candidates and
 // more, and checks that they agree, and that what they find holds every
-// ':' endsScheme takes.
+// ':' a match may end its scheme at (mayStart).
 func TestColonBlocksRef(t *testing.T) {
 	ks := kernels()
 	if len(ks) == 0 {
@@ -119,12 +125,45 @@ func TestColonBlocksRef(t *testing.T) {
 	}
 }
 
-// TestColonBlocksLong runs the kernels over inputs of up to 200 blocks
-// more than the AVX-512 kernel takes in one pass (256), with few
-// candidates, so that one call crosses from one pass to the next, and
-// with room for one block's candidates or more, so that a call also
-// stops in the middle of a pass; each call, from wherever the last one
-// stopped, must agree with the contract.
+// TestColonBlocksOctets tells each octet apart as the kernels' tables
+// do (a scheme's or not, §5; 'l', 's', 'o' or not) before a ':' after a
+// '<', alone and inside a scheme, at every place in a block and across
+// its start, against the contract.
+func TestColonBlocksOctets(t *testing.T) {
+	ks := kernels()
+	if len(ks) == 0 {
+		t.Skip("this CPU has no colonBlocks kernel (AVX2 or AVX-512): nextColon searches colon by colon")
+	}
+	got, want := make([]int, 200), make([]int, 200)
+	b := make([]byte, 64*6)
+	for c := range 256 {
+		for _, form := range []string{"<?:", "<a?b:", "<abcdefghijklmnopqrstuvwxyz01234?:", "url?:x", "?:/"} {
+			for at := 64; at < 64*4; at += 7 {
+				for k := range b {
+					b[k] = ' '
+				}
+				copy(b[at:], strings.ReplaceAll(form, "?", string(rune(c))))
+				if c >= 0x80 {
+					b[at+strings.IndexByte(form, '?')] = byte(c)
+				}
+				wn, wnext := colonsRef(b, 64, want)
+				for name, kernel := range ks {
+					n, next := kernel(b, 64, got)
+					if n != wn || next != wnext || !slices.Equal(got[:n], want[:wn]) {
+						t.Fatalf("%s(%q at %d) = %v, %d; want %v, %d", name, b[at:at+40], at, got[:n], next, want[:wn], wnext)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestColonBlocksLong runs the kernels over inputs of 200 to 456 blocks
+// (they take 128 at a time), with few candidates, so that one call
+// crosses from one group of 128 to the next, and with room for one
+// block's candidates or more, so that a call also stops in the middle of
+// a group; each call, from wherever the last one stopped, must agree
+// with the contract.
 func TestColonBlocksLong(t *testing.T) {
 	ks := kernels()
 	if len(ks) == 0 {
@@ -164,7 +203,7 @@ func TestColonBlocksLong(t *testing.T) {
 			if wnext <= from {
 				break
 			}
-			crossed = crossed || wnext-from > 256*64
+			crossed = crossed || wnext-from > 128*64
 			stopped = stopped || wnext < len(b)-64 && wn > room-64
 			from = wnext
 		}
@@ -178,16 +217,22 @@ func TestColonBlocksLong(t *testing.T) {
 }
 
 // mayStart reports whether a match may end its scheme at the ':' b[j]:
-// endsScheme takes it, and not only for a word before it ("url", "news",
-// "mailto") when a space or control follows it (TestNamedBeforeSpace).
+// endsScheme takes it, and a bare URL may start there ('/' after it, or
+// a word before it, "url", "news" or "mailto", and no space or control
+// after it: TestNamedBeforeSpace) or a wrapper may (wrapperBefore: a '<'
+// right before a run of at most maxScheme+1 scheme octets).
 func mayStart(b []byte, j int) bool {
 	if !endsScheme(b, j) {
 		return false
 	}
-	if j >= 8 && j+1 < len(b) && b[j+1] <= ' ' {
-		return lessClose(b, binary.LittleEndian.Uint64(b[j-8:j]), j)
+	if j+1 == len(b) || b[j+1] == '/' {
+		return true
 	}
-	return true
+	if b[j+1] > ' ' && (equalFold(b[max(j-3, 0):j], "url") || equalFold(b[max(j-4, 0):j], "news") || equalFold(b[max(j-6, 0):j], "mailto")) {
+		return true
+	}
+	s := &Scanner{buf: b, end: len(b)}
+	return s.wrapperBefore(0, j) != -1
 }
 
 // TestNamedBeforeSpace: a ':' after "url", "news" or "mailto" with a
