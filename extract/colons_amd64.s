@@ -130,6 +130,24 @@ GLOBL first34<>(SB), RODATA|NOPTR, $32
 	CMOVQGT DX, R8; \
 	XORQ R11, R11
 
+// STORE writes a block's masks C, N, X and L to the frame with MOV and
+// steps to the next block.
+#define STORE(MOV, C, N, X, L) \
+	MOV C, C_(SP)(R11*1); \
+	MOV N, N_(SP)(R11*1); \
+	MOV X, X_(SP)(R11*1); \
+	MOV L, (L_+8)(SP)(R11*1); \
+	ADDQ $8, R11; \
+	ADDQ $64, BX
+
+// PASS2 sets R8 back to out's room (pass 1 used it for the last block),
+// DX to the size of the masks written, R11 of them, and CX to 0.
+#define PASS2 \
+	MOVQ out_len+40(FP), R8; \
+	SUBQ $64, R8; \
+	MOVQ R11, DX; \
+	XORQ CX, CX
+
 // NEXT128 steps BX past the DX blocks from R15 and goes on with the next
 // 128 at chunk.
 #define NEXT128(chunk) \
@@ -315,20 +333,12 @@ pass2:
 	JOIN2(Y5, CX)
 	JOIN2(Y6, R12)
 	JOIN2(Y7, R14)
-	MOVQ AX, C_(SP)(R11*1)
-	MOVQ CX, N_(SP)(R11*1)
-	MOVQ R14, X_(SP)(R11*1)
-	MOVQ R12, (L_+8)(SP)(R11*1)
-	ADDQ $8, R11
-	ADDQ $64, BX
+	STORE(MOVQ, AX, CX, R14, R12)
 	JMP pass2
 
 	// 2: the '<' rule, 4 blocks a step (CX the first one's, times 8).
 precise2:
-	MOVQ out_len+40(FP), R8
-	SUBQ $64, R8
-	MOVQ R11, DX
-	XORQ CX, CX
+	PASS2
 
 lanes2:
 	CMPQ CX, DX
@@ -476,20 +486,12 @@ pass512:
 	VPANDQ Z29, Z0, Z8
 	VPSHUFB Z8, Z30, Z8
 	VPTESTNMB Z7, Z8, K6
-	KMOVQ K1, C_(SP)(R11*1)
-	KMOVQ K4, N_(SP)(R11*1)
-	KMOVQ K6, X_(SP)(R11*1)
-	KMOVQ K5, (L_+8)(SP)(R11*1)
-	ADDQ $8, R11
-	ADDQ $64, BX
+	STORE(KMOVQ, K1, K4, K6, K5)
 	JMP pass512
 
 	// 2: the '<' rule, 8 blocks a step (CX the first one's, times 8).
 precise512:
-	MOVQ out_len+40(FP), R8
-	SUBQ $64, R8
-	MOVQ R11, DX
-	XORQ CX, CX
+	PASS2
 
 lanes512:
 	CMPQ CX, DX

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
@@ -142,10 +143,7 @@ func TestColonBlocksOctets(t *testing.T) {
 				for k := range b {
 					b[k] = ' '
 				}
-				copy(b[at:], strings.ReplaceAll(form, "?", string(rune(c))))
-				if c >= 0x80 {
-					b[at+strings.IndexByte(form, '?')] = byte(c)
-				}
+				copy(b[at:], bytes.ReplaceAll([]byte(form), []byte("?"), []byte{byte(c)}))
 				wn, wnext := colonsRef(b, 64, want)
 				for name, kernel := range ks {
 					n, next := kernel(b, 64, got)
