@@ -22,12 +22,24 @@ func (d Diagnostic) String() string {
 // formatted only when Message, Diagnostic or Error is called, so that a
 // rejection costs no more than an acceptance.
 type Error struct {
-	Input string
-	fault // Offset and Rule
+	Input  string
+	Offset int    // byte offset of the first violation in Input
+	Rule   string // the §5 production that failed, e.g. "toplabel", "escape"
+
+	why why // what the message is made of
+}
+
+// why is what an Error's message is made of: a fixed message, or a code
+// and its argument. Nothing is formatted (and nothing allocated) until the
+// message is asked for.
+type why struct {
+	msg  string    // the message, when code is msgFixed
+	code faultCode // how to make the message when msg is ""
+	kind Kind      // the scheme, for msgStartsWith and msgNoUser
 }
 
 // Message returns the sentence that says what is wrong, as Check reports it.
-func (e *Error) Message() string { return e.fault.message(e.Input) }
+func (e *Error) Message() string { return e.message(e.Input) }
 
 // Diagnostic returns the violation as Check reports it.
 func (e *Error) Diagnostic() Diagnostic {
@@ -40,19 +52,12 @@ func (e *Error) Error() string {
 
 // errorOf returns the *Error of a Diagnostic whose message is already made.
 func errorOf(input string, d Diagnostic) *Error {
-	return &Error{Input: input, fault: fault{Offset: d.Offset, Rule: d.Rule, msg: d.Message}}
+	return &Error{Input: input, Offset: d.Offset, Rule: d.Rule, why: why{msg: d.Message}}
 }
 
-// A fault is a violation as the parser records it: the offset, the rule,
-// and either a fixed message or a code and its argument. Nothing is
-// formatted (and nothing allocated) until the message is asked for.
-type fault struct {
-	Offset int       // byte offset of the violation in the input
-	Rule   string    // the §5 production that failed, e.g. "toplabel", "escape"
-	msg    string    // the message, when code is msgFixed
-	code   faultCode // how to make the message when msg is ""
-	kind   Kind      // the scheme, for msgStartsWith and msgNoUser
-}
+// A fault is a violation as the parser records it: an Error whose Input
+// is not yet set.
+type fault = Error
 
 type faultCode uint8
 
@@ -64,19 +69,19 @@ const (
 )
 
 // message formats the fault's sentence; s is the input it was found in.
-func (f fault) message(s string) string {
-	switch f.code {
+func (f *Error) message(s string) string {
+	switch f.why.code {
 	case msgByte:
 		if f.Offset >= len(s) {
 			return "unexpected end of the URL"
 		}
 		return badByteMessage(s[f.Offset], f.Rule)
 	case msgStartsWith:
-		return article(f.kind) + " URL starts with " + kindNames[f.kind] + ":// (§3.1)"
+		return article(f.why.kind) + " URL starts with " + kindNames[f.why.kind] + ":// (§3.1)"
 	case msgNoUser:
-		return article(f.kind) + " URL allows no user name or password (§3)"
+		return article(f.why.kind) + " URL allows no user name or password (§3)"
 	}
-	return f.msg
+	return f.why.msg
 }
 
 // badByteMessage describes why the octet c may not appear unencoded where

@@ -24,7 +24,7 @@ func Parse(s string) (URL, error) {
 	if p.parse(s) {
 		return p.u, nil
 	}
-	return URL{}, &Error{Input: s, fault: p.first}
+	return URL{}, p.first.ptr()
 }
 
 // Valid reports whether s is an RFC 1738 URL: exactly whether Parse(s)
@@ -102,6 +102,7 @@ func (p *parser) record(f fault) bool {
 	if !p.collect {
 		if !p.stop {
 			p.first = f
+			p.first.Input = p.s
 			p.stop = true
 		}
 		return true
@@ -125,18 +126,18 @@ func (p *parser) diagnostic() Diagnostic {
 
 // fail records a violation at byte offset off with a fixed message.
 func (p *parser) fail(off int, rule, msg string) bool {
-	return p.record(fault{Offset: off, Rule: rule, msg: msg})
+	return p.record(fault{Offset: off, Rule: rule, why: why{msg: msg}})
 }
 
 // failByte records that the byte at off is not allowed in rule (§2.2); the
 // message is spelled out only when it is needed.
 func (p *parser) failByte(off int, rule string) bool {
-	return p.record(fault{Offset: off, Rule: rule, code: msgByte})
+	return p.record(fault{Offset: off, Rule: rule, why: why{code: msgByte}})
 }
 
 // failKind records a violation whose message names the scheme.
 func (p *parser) failKind(off int, rule string, code faultCode) bool {
-	return p.record(fault{Offset: off, Rule: rule, code: code, kind: p.u.kind})
+	return p.record(fault{Offset: off, Rule: rule, why: why{code: code, kind: p.u.kind}})
 }
 
 // scan checks that s[i:j] holds only octets of set and well-formed escapes
@@ -1103,3 +1104,7 @@ func indexByte(s string, i, j int, c byte) int {
 	}
 	return j
 }
+
+// ptr returns a copy of f, for Parse, which stays small enough to be
+// inlined so that the copy lives in its caller's frame.
+func (f fault) ptr() *Error { return &f }
