@@ -198,3 +198,11 @@ func ftpCheckTLS(c *Client, conn *ftp.Conn) error {
 	}
 	return nil
 }
+
+// The values of TLSConfig.FTP (RFC 4217), for callers that import no
+// protocol package.
+const (
+	FTPClear      = ftp.SecurityNone    // RFC 959 in clear
+	FTPTryTLS     = ftp.SecurityTry     // curl --ssl
+	FTPRequireTLS = ftp.SecurityRequire // curl --ssl-reqd
+)

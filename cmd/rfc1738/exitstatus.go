@@ -2,26 +2,14 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"net"
-	"net/http"
-	"net/textproto"
 	"os"
 	"os/signal"
 	"sync/atomic"
 	"syscall"
 
 	"github.com/rfc1738/rfc1738/access"
-	"github.com/rfc1738/rfc1738/access/ftp"
-	"github.com/rfc1738/rfc1738/access/gopher"
-	"github.com/rfc1738/rfc1738/access/nntp"
-	"github.com/rfc1738/rfc1738/access/smtp"
-	"github.com/rfc1738/rfc1738/access/wais"
 )
 
 // The exit statuses of the commands that reach servers (get, mirror,
@@ -66,118 +54,30 @@ func writeExitStatuses(w io.Writer) {
 	fmt.Fprintln(w, worstRule)
 }
 
-// exitStatus returns the exit status that says what err is: one
-// classification of the typed errors the access methods and protocol
-// clients return, for every command that fetches. nil is exitOK.
+// exitStatus returns the exit status that says what err is: the kind of
+// failure access.FailureOf finds in it, for every command that fetches.
+// nil is exitOK.
 func exitStatus(err error) int {
 	if err == nil {
 		return exitOK
 	}
-	var (
-		pathErr  *fs.PathError
-		linkErr  *os.LinkError
-		guardErr *access.GuardError
-		dnsErr   *net.DNSError
-		opErr    *net.OpError
-		httpErr  *access.HTTPStatusError
-		reply    *textproto.Error
-	)
-	switch {
-	case errors.Is(err, access.ErrUnsupported), errors.Is(err, access.ErrNoNewsServer), errors.As(err, &guardErr):
+	switch access.FailureOf(err) {
+	case access.ErrNotAttempted:
 		return exitUsage
-	case isTLSFailure(err), errors.Is(err, ftp.ErrTLSRequired):
-		// ftp.ErrTLSRequired: --ssl-reqd, and the server offers no TLS.
+	case access.ErrTLS:
 		return exitTLS
-	case isTimeout(err):
-		// Before the local file: a copy into it that --timeout or the
-		// idle watchdog stopped is a network failure.
+	case access.ErrNetwork:
 		return exitNetwork
-	case errors.As(err, &pathErr), errors.As(err, &linkErr):
+	case access.ErrLocal:
 		return exitLocalIO
-	case errors.As(err, &dnsErr), errors.As(err, &opErr), isNetworkFailure(err):
-		return exitNetwork
-	case errors.Is(err, ftp.ErrPasswordRequired), errors.Is(err, ftp.ErrAccountRequired):
+	case access.ErrAuth:
 		return exitAuth
-	case errors.As(err, &httpErr):
-		// RFC 9110 §15.5.2 401 Unauthorized, §15.5.8 407 Proxy
-		// Authentication Required.
-		if httpErr.Code == http.StatusUnauthorized || httpErr.Code == http.StatusProxyAuthRequired {
-			return exitAuth
-		}
-		return exitRefused
-	case errors.As(err, &reply):
-		// A line protocol's refusal: ftp, nntp and smtp replies, and a
-		// gopher error item (gopher.ServerError unwraps to one).
-		switch {
-		case authReply(reply.Code):
-			return exitAuth
-		case reply.Code == 425 || reply.Code == 426:
-			// RFC 959 §4.2: "Can't open data connection", "Connection
-			// closed; transfer aborted": the network, as the server saw it.
-			return exitNetwork
-		}
-		return exitRefused
-	case isProtocolError(err):
+	case access.ErrProtocol:
 		return exitProtocol
-	}
-	var wr *wais.RetrieveError
-	var wi *wais.InitRefusedError
-	if errors.As(err, &wr) || errors.As(err, &wi) {
+	case access.ErrRefused:
 		return exitRefused
 	}
 	return exitNegative
-}
-
-// authReply reports whether a line protocol's reply code refuses or asks
-// for a login: RFC 959 530 "Not logged in" and 532 "Need account";
-// RFC 4954 §6 530 "Authentication required" and 535 "Authentication
-// credentials invalid"; RFC 4643 §2.3 480 "Authentication required" and
-// 481 "Authentication failed". (The codes of the three protocols do not
-// clash: ftp and smtp have no 480 or 481, nntp no 53x.)
-func authReply(code int) bool {
-	switch code {
-	case 530, 532, 535, 480, 481:
-		return true
-	}
-	return false
-}
-
-// isTLSFailure reports a certificate that did not verify or a TLS
-// handshake that failed.
-func isTLSFailure(err error) bool {
-	var (
-		verify   *tls.CertificateVerificationError
-		unknown  x509.UnknownAuthorityError
-		hostname x509.HostnameError
-		invalid  x509.CertificateInvalidError
-		alert    tls.AlertError
-		record   tls.RecordHeaderError
-	)
-	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &hostname) ||
-		errors.As(err, &invalid) || errors.As(err, &alert) || errors.As(err, &record)
-}
-
-// isNetworkFailure reports a connection that failed under the protocol:
-// refused, unreachable, reset, cut short, or a timeout (a deadline, the
-// idle watchdog, --timeout) anywhere in err's tree.
-func isNetworkFailure(err error) bool {
-	for _, e := range []error{syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.ECONNABORTED, syscall.EPIPE,
-		syscall.EHOSTUNREACH, syscall.ENETUNREACH, syscall.ETIMEDOUT,
-		os.ErrDeadlineExceeded, context.DeadlineExceeded, io.ErrUnexpectedEOF, ftp.ErrShortTransfer} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return isTimeout(err)
-}
-
-// isTimeout reports a timeout anywhere in err's tree: a deadline, the
-// idle watchdog, --timeout (timeoutError).
-func isTimeout(err error) bool {
-	return anyError(err, func(e error) bool {
-		t, ok := e.(interface{ Timeout() bool })
-		return ok && t.Timeout()
-	})
 }
 
 // timeoutError is an error that is a timeout (as a net.Error says), for
@@ -186,42 +86,6 @@ type timeoutError struct{ error }
 
 func (e timeoutError) Timeout() bool { return true }
 func (e timeoutError) Unwrap() error { return e.error }
-
-// isProtocolError reports a peer that broke its protocol.
-func isProtocolError(err error) bool {
-	var (
-		f *ftp.ProtocolError
-		g *gopher.ProtocolError
-		m *gopher.MenuError
-		n *nntp.ProtocolError
-		s *smtp.ProtocolError
-		w *wais.ProtocolError
-	)
-	return errors.As(err, &f) || errors.As(err, &g) || errors.As(err, &m) || errors.As(err, &n) ||
-		errors.As(err, &s) || errors.As(err, &w)
-}
-
-// anyError reports whether match holds for err or any error in its tree
-// (errors.As stops at the first error of a type, whatever it says).
-func anyError(err error, match func(error) bool) bool {
-	if err == nil {
-		return false
-	}
-	if match(err) {
-		return true
-	}
-	switch u := err.(type) {
-	case interface{ Unwrap() error }:
-		return anyError(u.Unwrap(), match)
-	case interface{ Unwrap() []error }:
-		for _, e := range u.Unwrap() {
-			if anyError(e, match) {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // worseStatus returns the worse of two exit statuses, as wget ranks them:
 // a signal's status first, then the lowest of 2 to 8 (a usage error

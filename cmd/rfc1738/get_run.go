@@ -18,7 +18,6 @@ import (
 
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
-	"github.com/rfc1738/rfc1738/access/ftp"
 	"github.com/rfc1738/rfc1738/download"
 	"github.com/rfc1738/rfc1738/internal/netrc"
 	"github.com/rfc1738/rfc1738/internal/safetext"
@@ -197,8 +196,7 @@ func runGet(e *env, args []string) int {
 	}
 	if len(jobs) > 1 {
 		// One ftp login serves every file of its host (RFC 959).
-		c.FTPPool = &ftp.Pool{Config: c.FTPConfig(), MaxIdlePerLogin: o.parallel}
-		defer c.FTPPool.Close()
+		defer c.KeepFTPLogins(o.parallel, false).Close()
 	}
 	st := g.run(jobs)
 	if s := g.interrupted(); s != nil {

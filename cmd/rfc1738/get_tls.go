@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/rfc1738/rfc1738/access"
-	"github.com/rfc1738/rfc1738/access/ftp"
 )
 
 func init() {
@@ -34,9 +33,9 @@ func tlsAccessFlags(fs *flag.FlagSet) func(*env, *access.Client) error {
 		c.TLS.Insecure = *insecure
 		switch {
 		case *required:
-			c.TLS.FTP = ftp.SecurityRequire
+			c.TLS.FTP = access.FTPRequireTLS
 		case *try:
-			c.TLS.FTP = ftp.SecurityTry
+			c.TLS.FTP = access.FTPTryTLS
 		}
 		return nil
 	}
