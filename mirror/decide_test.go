@@ -240,7 +240,7 @@ func TestAddRefused(t *testing.T) {
 func TestDeleteGone(t *testing.T) {
 	for _, dry := range []bool{false, true} {
 		r, dir, log := decideRun(t, Options{DryRun: dry})
-		for _, p := range []string{"keep", "gone", "old/x", "old/y/z", "sub/keep", "sub/gone", "sub/" + ManifestName, "f.rfc1738-partial"} {
+		for _, p := range []string{"keep", "gone", "old/x", "old/y/z", "sub/keep", "sub/gone", "sub/" + ManifestName, ".f.rfc1738-partial", "g.rfc1738-partial"} {
 			os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
 			os.WriteFile(filepath.Join(dir, p), []byte(p), 0o644)
 			r.man.add(Record{URL: "ftp://h/" + p, Path: p, Size: int64(len(p))})
@@ -252,8 +252,8 @@ func TestDeleteGone(t *testing.T) {
 		names = nameSet{}
 		names.add("keep")
 		r.deleteGone("sub", names)
-		gone := []string{"gone", "old", "sub/gone", "sub/" + ManifestName}
-		kept := []string{"keep", "sub/keep", "f.rfc1738-partial", ManifestName}
+		gone := []string{"gone", "old", "sub/gone", "sub/" + ManifestName, "g.rfc1738-partial"}
+		kept := []string{"keep", "sub/keep", ".f.rfc1738-partial", ManifestName}
 		if dry {
 			kept, gone = append(kept, gone...), nil
 		}
@@ -267,8 +267,8 @@ func TestDeleteGone(t *testing.T) {
 				t.Errorf("dry run %v: %s deleted", dry, p)
 			}
 		}
-		if st := r.snapshot(); st.Deleted != 4 || st.Failed != 0 {
-			t.Errorf("dry run %v: deleted %d, failed %d; want 4, 0", dry, st.Deleted, st.Failed)
+		if st := r.snapshot(); st.Deleted != 5 || st.Failed != 0 {
+			t.Errorf("dry run %v: deleted %d, failed %d; want 5, 0", dry, st.Deleted, st.Failed)
 		}
 		want := "deleted sub/gone"
 		if dry {
@@ -356,32 +356,81 @@ func TestLocalSegment(t *testing.T) {
 		"..":         "%2E%2E",
 		"...":        "...",
 		".x":         ".x",
-		"100%":       "100%25",
+		"100%":       "100%",
+		"100%.txt":   "100%.txt",
+		"pct%dir":    "pct%dir",
 		"%41":        "%2541",
+		"a%4":        "a%4",
+		"a%4g":       "a%4g",
+		"a%zz%ff":    "a%zz%25ff",
 		"a\x1fb\x7f": "a%1Fb%7F",
 		"\x00":       "%00",
-		"x\x01y%z":   "x%01y%25z",
+		"x\x01y%z":   "x%01y%z",
 		"東京":         "東京",
 		"":           "",
+		// The mirror's own names: a partial transfer, the manifest, a
+		// gopher menu, root or server folder, Gopher+ attributes.
+		".big.bin.rfc1738-partial": "%2Ebig.bin.rfc1738-partial",
+		".rfc1738-partial":         ".rfc1738-partial",
+		"big.rfc1738-partial":      "big.rfc1738-partial",
+		ManifestName:               "%2E" + ManifestName[1:],
+		"%gophermap":               "%25gophermap",
+		"%root":                    "%25root",
+		"%h:70":                    "%25h:70",
+		"a.txt%gopher+":            "a.txt%25gopher+",
+		"%gopher+":                 "%25gopher+",
+		"%41%gopher+":              "%2541%25gopher+",
 	} {
 		if got := localSegment(in); got != want {
 			t.Errorf("localSegment(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := localDir([]string{"a", "..", "b%", "c"}); got != "a/%2E%2E/b%25/c" {
+	if got := localDir([]string{"a", "..", "b%", "c%2F"}); got != "a/%2E%2E/b%/c%252F" {
 		t.Errorf("localDir = %q", got)
 	}
 	for c := range 256 {
-		want := c == '%' || c < 0x20 || c == 0x7f
+		want := c < 0x20 || c == 0x7f || c == '/'
 		if needsPercent(byte(c)) != want {
 			t.Errorf("needsPercent(%#x) = %v", c, !want)
 		}
 	}
 }
 
-// TestManifestDryRunRecord: a record added where no line can be written
-// (a dry run) is known by its size and time, but is not read back from
-// any line of the file; and a compaction closes the reading handle.
+// unescapeLocal reads each "%XX" with two hex digits as its octet, and
+// any other octet as itself.
+func unescapeLocal(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			n, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			b = append(b, byte(n))
+			i += 2
+			continue
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
+// TestLocalSegmentUnescapes: every "%XX" of a local name is an escape,
+// so unescaping gives the remote name back: two remote names never give
+// one local name.
+func TestLocalSegmentUnescapes(t *testing.T) {
+	names := []string{"%", "%%", "%%41", "%4", "%41", "%2541", "a%gopher+", "a%25gopher+", "%gophermap", "%25gophermap",
+		".x.rfc1738-partial", "%2Ex.rfc1738-partial", ManifestName, "x\x00y", "x%00y", "..", "%2E%2E", "\xff%fF"}
+	seen := map[string]string{}
+	for _, n := range names {
+		l := localSegment(n)
+		if back := unescapeLocal(l); back != n {
+			t.Errorf("localSegment(%q) = %q, which unescapes to %q", n, l, back)
+		}
+		if other, dup := seen[l]; dup {
+			t.Errorf("%q and %q both give %q", n, other, l)
+		}
+		seen[l] = n
+	}
+}
+
 func TestManifestDryRunRecord(t *testing.T) {
 	dir := t.TempDir()
 	// The first line starts with a space: a line read one byte in would

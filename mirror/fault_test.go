@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -402,10 +403,10 @@ func TestMirrorControlNames(t *testing.T) {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "red%1B[31m%25.txt")); string(b) != "red\n" {
-		t.Fatalf("red%%1B[31m%%25.txt = %q, %v; the folder holds %q", b, err, names)
+	if b, err := os.ReadFile(filepath.Join(dir, "red%1B[31m%.txt")); string(b) != "red\n" {
+		t.Fatalf("red%%1B[31m%%.txt = %q, %v; the folder holds %q", b, err, names)
 	}
-	if _, ok := readManifest(t, dir)["red%1B[31m%25.txt"]; !ok {
+	if _, ok := readManifest(t, dir)["red%1B[31m%.txt"]; !ok {
 		t.Errorf("no manifest line for the local name")
 	}
 	if st, err := Mirror(context.Background(), url, dir, Options{Parallel: 1, Delete: true}); err != nil || st.Unchanged != 1 || st.Deleted != 0 {
@@ -618,5 +619,79 @@ func TestMirrorDeleteBadEnd(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err != nil {
 		t.Errorf("b.txt deleted after a listing that ended with 451: %v", err)
+	}
+}
+
+// TestMirrorRemotePartialName: a remote file named as the partial
+// transfer of another (".big.bin.rfc1738-partial" beside big.bin) is a
+// file like any other: its local name is escaped, so it is never taken
+// for big.bin's partial (which made big.bin "hello" and the rest of the
+// real bytes from byte 5 on, recorded so in the manifest). A second run
+// over the first run's output fetches and deletes nothing.
+func TestMirrorRemotePartialName(t *testing.T) {
+	big := strings.Repeat("0123456789", 10_000)
+	for _, parallel := range []int{1, 2} {
+		t.Run(strconv.Itoa(parallel), func(t *testing.T) {
+			fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{
+				"/top/big.bin":                  big,
+				"/top/.big.bin.rfc1738-partial": "hello",
+			}})
+			url := "ftp://" + fake.Addr + "/top/"
+			dir := t.TempDir()
+			var log bytes.Buffer
+			st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Parallel: parallel})
+			if err != nil || st.Fetched != 2 || st.Failed != 0 {
+				t.Fatalf("first run %+v, %v\n%s", st, err, log.String())
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, "big.bin")); string(b) != big {
+				t.Errorf("big.bin: %d bytes starting %q, not the server's", len(b), b[:min(len(b), 10)])
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, "%2Ebig.bin.rfc1738-partial")); string(b) != "hello" {
+				t.Errorf("the remote .big.bin.rfc1738-partial: %q, %v", b, err)
+			}
+			sum := sha256.Sum256([]byte(big))
+			recs := readManifest(t, dir)
+			if r := recs["big.bin"]; r.Size != int64(len(big)) || r.SHA256 != hex.EncodeToString(sum[:]) {
+				t.Errorf("manifest line of big.bin %+v", r)
+			}
+			if strings.Contains(log.String(), "resumed") {
+				t.Errorf("a resume:\n%s", log.String())
+			}
+			log.Reset()
+			st, err = Mirror(context.Background(), url, dir, Options{Log: &log, Parallel: parallel, Delete: true})
+			if err != nil || st.Fetched != 0 || st.Deleted != 0 || st.Unchanged != 2 {
+				t.Errorf("second run %+v, %v; want both unchanged\n%s", st, err, log.String())
+			}
+		})
+	}
+}
+
+// TestMirrorServerNames: local names are the server's ("%" and all, as
+// lftp and wget keep them); only a "%" that would read as an escape
+// ("%41") is written "%25". A second run over the first run's output,
+// with --delete, fetches and deletes nothing.
+func TestMirrorServerNames(t *testing.T) {
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{
+		"/top/pct%dir/100%.txt": "100\n",
+		"/top/%41.txt":          "A\n",
+		"/top/a b;c#d%zz.txt":   "z\n",
+	}})
+	url := "ftp://" + fake.Addr + "/top/"
+	dir := t.TempDir()
+	var log bytes.Buffer
+	if st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Parallel: 1}); err != nil || st.Fetched != 3 {
+		t.Fatalf("first run %+v, %v\n%s", st, err, log.String())
+	}
+	for local, want := range map[string]string{"pct%dir/100%.txt": "100\n", "%2541.txt": "A\n", "a b;c#d%zz.txt": "z\n"} {
+		if b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(local))); string(b) != want {
+			t.Errorf("%s = %q, %v", local, b, err)
+		}
+		if _, ok := readManifest(t, dir)[local]; !ok {
+			t.Errorf("no manifest line for %s", local)
+		}
+	}
+	log.Reset()
+	if st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Parallel: 1, Delete: true}); err != nil || st.Fetched != 0 || st.Deleted != 0 || st.Unchanged != 3 {
+		t.Errorf("second run %+v, %v; want all unchanged\n%s", st, err, log.String())
 	}
 }

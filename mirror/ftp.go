@@ -360,7 +360,7 @@ func (fo *folder) close() {
 // comes: kept when the transfer breaks, so that the next run resumes it.
 func partialName(local string) string {
 	dir, base := path.Split(local)
-	return dir + "." + base + ".rfc1738-partial"
+	return dir + "." + base + partialSuffix
 }
 
 // ftpResumable fetches a file of known size and time into its partial

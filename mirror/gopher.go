@@ -22,15 +22,15 @@ import (
 )
 
 // GopherMenuName is the local name of a saved menu inside the folder of
-// its selector. A bare "%" never comes from a remote name (localSegment
-// writes "%" as "%25"), so it collides with nothing.
+// its selector. No local name made of a remote one starts with a bare
+// "%" (localSegment writes it "%25"), so it collides with nothing.
 const GopherMenuName = "%gophermap"
 
 // GopherPlusSuffix ends the local name of the Gopher+ attributes of an
 // item, saved beside it: "docs/a.txt" has "docs/a.txt%gopher+", a menu
-// "docs/%gophermap" has "docs/%gophermap%gopher+". A "%" that comes from
-// a remote name is always followed by two hex digits (localSegment), and
-// "g" is none, so no item's own name ends this way.
+// "docs/%gophermap" has "docs/%gophermap%gopher+". A remote name that
+// ends this way has its "%" written "%25" (localSegment), so no item's
+// own name does.
 const GopherPlusSuffix = "%gopher+"
 
 // A gopher mirror reaches the server through the access handler alone:
@@ -208,11 +208,7 @@ func (s *gopherSite) localPath(it gopherItem) string {
 	} else if len(parts) == 0 || (len(parts) == 1 && strings.HasPrefix(parts[0], "%") && s.itemHost(it) != s.host) {
 		parts = append(parts, "%root")
 	}
-	p := strings.Join(parts, "/")
-	if p == ManifestName {
-		p = "%2E" + p[1:]
-	}
-	return p
+	return strings.Join(parts, "/")
 }
 
 func (s *gopherSite) itemHost(it gopherItem) string {

@@ -93,7 +93,7 @@ func TestMirrorGophernicus(t *testing.T) {
 func TestGopherSegment(t *testing.T) {
 	for in, want := range map[string]string{
 		"a b;c#d":   "a b;c#d",
-		"100%":      "100%25",
+		"100%":      "100%",
 		"%25":       "%2525",
 		"..":        "%2E%2E",
 		".":         "%2E",
@@ -113,6 +113,13 @@ func TestGopherSegment(t *testing.T) {
 		{gopherItem{Type: '1', Selector: "/a/../b/", Host: "h", Port: 70}, "a/%2E%2E/b/" + GopherMenuName},
 		{gopherItem{Type: '0', Selector: "/.rfc1738-mirror.jsonl", Host: "h", Port: 70}, "%2Erfc1738-mirror.jsonl"},
 		{gopherItem{Type: '0', Selector: "/x", Host: "other", Port: 7070}, "%other:7070/x"},
+		// Remote names that would read as the mirror's own: a menu's
+		// file, a root, another server's folder, Gopher+ attributes.
+		{gopherItem{Type: '0', Selector: "/%gophermap", Host: "h", Port: 70}, "%25gophermap"},
+		{gopherItem{Type: '0', Selector: "/%other:7070/x", Host: "h", Port: 70}, "%25other:7070/x"},
+		{gopherItem{Type: '0', Selector: "/a%gopher+", Host: "h", Port: 70}, "a%25gopher+"},
+		{gopherItem{Type: '0', Selector: "/%root", Host: "other", Port: 7070}, "%other:7070/%25root"},
+		{gopherItem{Type: '0', Selector: "/100%/pct%dir", Host: "h", Port: 70}, "100%/pct%dir"},
 	} {
 		if got := s.localPath(tt.it); got != tt.want {
 			t.Errorf("localPath(%+v) = %q, want %q", tt.it, got, tt.want)

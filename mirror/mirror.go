@@ -429,7 +429,7 @@ func (r *run) deleteGone(dir string, names nameSet) {
 	f.Close()
 	for _, e := range ents {
 		name := e.Name()
-		if names.has(name) || (dir == "" && name == ManifestName) || strings.HasSuffix(name, ".rfc1738-partial") {
+		if names.has(name) || (dir == "" && name == ManifestName) || isPartial(name) {
 			continue
 		}
 		rel := path.Join(dir, name)

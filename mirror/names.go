@@ -1,41 +1,88 @@
 package mirror
 
 import (
-	"fmt"
 	"path"
 	"strings"
 )
 
 // localSegment makes one remote name (an ftp file name, one
-// "/"-separated part of a gopher selector) a local name: "%", control
-// bytes and a name of dots are written %XX, so that two different remote
-// names never meet in one local path, none leaves the folder, and no
-// escape sequence of a server reaches a later ls.
+// "/"-separated part of a gopher selector) a local name. The local name
+// is the server's, as lftp and wget keep it, but for what a local name
+// cannot or must not hold, each octet written %XX:
+//   - control octets and DEL (no escape sequence of a server reaches a
+//     later ls), and NUL and "/" (no file name holds them);
+//   - a "%" followed by two hex digits, which would read as such an
+//     escape ("%41" is "%2541"; "100%" and "a%zz" stay as they are);
+//   - the names "." and "..", which would leave the folder;
+//   - the first octet of a name of the mirror's own: a partial transfer
+//     (".x.rfc1738-partial"), the manifest, a gopher menu's or root's
+//     file ("%gophermap", "%root"), another server's folder (a name
+//     starting "%"); and the "%" of a name ending "%gopher+", which
+//     holds a Gopher+ item's attributes.
+//
+// Every "%XX" of a local name is so an escape: unescaping it gives the
+// remote name back, and two remote names never meet in one local path.
 func localSegment(seg string) string {
 	if seg == "." || seg == ".." {
 		return strings.ReplaceAll(seg, ".", "%2E")
 	}
 	i := 0
-	for i < len(seg) && !needsPercent(seg[i]) {
+	for i < len(seg) && !escapeAt(seg, i) {
 		i++
 	}
 	if i == len(seg) {
 		return seg
 	}
-	var b strings.Builder
-	b.WriteString(seg[:i])
+	b := make([]byte, 0, len(seg)+6)
+	b = append(b, seg[:i]...)
 	for ; i < len(seg); i++ {
-		c := seg[i]
-		if needsPercent(c) {
-			fmt.Fprintf(&b, "%%%02X", c)
+		if escapeAt(seg, i) {
+			b = appendPercent(b, seg[i])
 			continue
 		}
-		b.WriteByte(c)
+		b = append(b, seg[i])
 	}
-	return b.String()
+	return string(b)
 }
 
-func needsPercent(c byte) bool { return c == '%' || c < 0x20 || c == 0x7f }
+// escapeAt reports whether the octet at i of the remote name seg is
+// written %XX (see localSegment).
+func escapeAt(seg string, i int) bool {
+	c := seg[i]
+	if needsPercent(c) {
+		return true
+	}
+	if c == '%' && i+2 < len(seg) && isHex(seg[i+1]) && isHex(seg[i+2]) {
+		return true
+	}
+	if i == 0 {
+		return isPartial(seg) || seg == ManifestName || c == '%'
+	}
+	return c == '%' && i == len(seg)-len(GopherPlusSuffix) && strings.HasSuffix(seg, GopherPlusSuffix)
+}
+
+// partialSuffix ends the name of a partial transfer (see partialName).
+const partialSuffix = ".rfc1738-partial"
+
+// isPartial reports whether name is a partial transfer's: ".NAME" and
+// partialSuffix. localSegment escapes a remote name of that form, so only
+// the mirror's own partial files have it.
+func isPartial(name string) bool {
+	return len(name) > 1+len(partialSuffix) && name[0] == '.' && strings.HasSuffix(name, partialSuffix)
+}
+
+func appendPercent(b []byte, c byte) []byte {
+	const hex = "0123456789ABCDEF"
+	return append(b, '%', hex[c>>4], hex[c&15])
+}
+
+// needsPercent reports whether c is written %XX wherever it is: control
+// octets, DEL, NUL and "/".
+func needsPercent(c byte) bool { return c < 0x20 || c == 0x7f || c == '/' }
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
 
 // localDir is the local path of the remote directory rel, each name
 // made a local one by localSegment.
