@@ -695,3 +695,38 @@ func TestMirrorServerNames(t *testing.T) {
 		t.Errorf("second run %+v, %v; want all unchanged\n%s", st, err, log.String())
 	}
 }
+
+// TestMirrorUnstorableTimes: MLSD times no local file can have (RFC 3659
+// §2.3 allows years 0000-9999; os.Chtimes wraps outside 1678-2262, and
+// 9999-12-31 became 1901-12-13). The local time is clamped, the manifest
+// keeps the server's, and a second run finds both files unchanged.
+func TestMirrorUnstorableTimes(t *testing.T) {
+	fake := listFake(t, map[string]string{"/top/far.txt": "far\n", "/top/old.txt": "old\n"}, nil, map[string]func(*testserver.FTPSession){
+		"FEAT": func(s *testserver.FTPSession) {
+			s.Reply("211-Features:", " MLST type*;size*;modify*;", " SIZE", "211 End")
+		},
+		"MLSD": func(s *testserver.FTPSession) {
+			s.Send("150 Here comes the listing.",
+				"type=cdir;modify=20240101000000; .\r\n"+
+					"type=file;size=4;modify=99991231235959; far.txt\r\n"+
+					"type=file;size=4;modify=00000101000000; old.txt\r\n")
+		},
+	})
+	url := "ftp://" + fake.Addr + "/top/"
+	dir := t.TempDir()
+	var log bytes.Buffer
+	if st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Parallel: 1}); err != nil || st.Fetched != 2 {
+		t.Fatalf("first run %+v, %v\n%s", st, err, log.String())
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "far.txt")); err != nil || fi.ModTime().Year() < 2200 {
+		t.Errorf("far.txt: local time %v, %v; want 9999 clamped, not wrapped", fi.ModTime().UTC(), err)
+	}
+	recs := readManifest(t, dir)
+	if far, old := recs["far.txt"], recs["old.txt"]; far.Mtime.Year() != 9999 || old.Mtime.Year() != 0 {
+		t.Errorf("manifest times %v, %v; want the server's", far.Mtime, old.Mtime)
+	}
+	log.Reset()
+	if st, err := Mirror(context.Background(), url, dir, Options{Log: &log, Parallel: 1}); err != nil || st.Fetched != 0 || st.Unchanged != 2 {
+		t.Errorf("second run %+v, %v; want both unchanged\n%s", st, err, log.String())
+	}
+}

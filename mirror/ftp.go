@@ -268,7 +268,7 @@ func (r *run) ftpQueued(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, 
 			// taken, once, as the file's.
 			rec.Exact = exact
 			r.man.add(rec)
-			fo.root.Chtimes(fo.name(child), exact, exact)
+			setTime(fo.root, fo.name(child), exact)
 			r.count(func(st *Stats) { st.Unchanged++ })
 			return
 		}
@@ -383,7 +383,7 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 	part := partialName(name)
 	h := sha256.New()
 	var offset int64
-	if fi, err := dir.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.Size && fi.ModTime().Equal(mark) {
+	if fi, err := dir.Lstat(part); err == nil && fi.Mode().IsRegular() && fi.Size() < e.Size && fi.ModTime().Equal(localTime(mark)) {
 		if f, err := dir.Open(part); err == nil {
 			offset, err = io.Copy(h, f)
 			f.Close()
@@ -453,11 +453,11 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 	if err != nil {
 		// The bytes that came stay for the next run, marked with the
 		// listed time of the version they belong to.
-		dir.Chtimes(part, mark, mark)
+		setTime(dir, part, mark)
 		r.fileFailed(ctx, u, err)
 		return
 	}
-	dir.Chtimes(name, mark, mark)
+	setTime(dir, name, mark)
 	if offset > 0 {
 		r.logf("resumed %s at byte %s", u, strconv.FormatInt(offset, 10))
 	}
@@ -482,9 +482,9 @@ func (r *run) saveIn(ctx context.Context, dir *os.Root, name string, rec Record,
 		return false
 	}
 	if !rec.Exact.IsZero() {
-		dir.Chtimes(name, rec.Exact, rec.Exact)
+		setTime(dir, name, rec.Exact)
 	} else if !rec.Mtime.IsZero() {
-		dir.Chtimes(name, rec.Mtime, rec.Mtime)
+		setTime(dir, name, rec.Mtime)
 	}
 	rec.Size = cw.n
 	r.record(rec, cw.n, h)
@@ -513,6 +513,33 @@ func (r *run) failed(ctx context.Context, what, u string, err error) {
 	err = watchdog.Explain(ctx, err)
 	r.logf(what+" %s: %v", u, strings.TrimPrefix(err.Error(), u+": "))
 	r.fail(err)
+}
+
+// The times a local file can be given: os.Chtimes passes unix
+// nanoseconds, which wrap outside them (9999-12-31 became 1901-12-13).
+var (
+	minLocalTime = time.Date(1678, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxLocalTime = time.Date(2262, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// localTime is t clamped to the times a local file can be given. The
+// manifest keeps the server's own time (RFC 3659 §2.3 allows any year
+// 0000-9999): a second run compares that, and finds the file unchanged.
+func localTime(t time.Time) time.Time {
+	if t.Before(minLocalTime) {
+		return minLocalTime
+	}
+	if t.After(maxLocalTime) {
+		return maxLocalTime
+	}
+	return t
+}
+
+// setTime gives the file name in dir the remote time t, clamped (see
+// localTime).
+func setTime(dir *os.Root, name string, t time.Time) {
+	t = localTime(t)
+	dir.Chtimes(name, t, t)
 }
 
 type countWriter struct {

@@ -52,7 +52,7 @@ type Record struct {
 //
 // In memory it keeps, per file, only a 128-bit hash of its path, where
 // its line is, and the size and time that decide whether to fetch it
-// again (56 bytes, whatever the path's length); everything else is read
+// again (64 bytes, whatever the path's length); everything else is read
 // back from the file when wanted, so a run does not hold the paths,
 // URLs and hashes of the tree.
 type manifest struct {
@@ -75,17 +75,21 @@ func keyOf(path string) pathKey {
 
 // entryRef is what the manifest holds of one record.
 type entryRef struct {
-	off   int64 // of its line in the file; -1 when it was not written
-	size  int64
-	mtime int64 // unix nanoseconds; noTime when unknown
+	off  int64 // of its line in the file; -1 when it was not written
+	size int64
+	// The listed time in unix seconds (noTime when unknown) and
+	// nanoseconds: any year a server may list (MLSD's 9999 or 0), where
+	// unix nanoseconds end in 1678 and 2262.
+	sec  int64
+	nsec int32
 }
 
 const noTime = math.MinInt64
 
 func refOf(rec Record, off int64) entryRef {
-	e := entryRef{off: off, size: rec.Size, mtime: noTime}
+	e := entryRef{off: off, size: rec.Size, sec: noTime}
 	if !rec.Mtime.IsZero() {
-		e.mtime = rec.Mtime.UnixNano()
+		e.sec, e.nsec = rec.Mtime.Unix(), int32(rec.Mtime.Nanosecond())
 	}
 	return e
 }
@@ -176,8 +180,8 @@ func (m *manifest) stat(path string) (size int64, mtime time.Time, ok bool) {
 	m.mu.Lock()
 	e, ok := m.recs[keyOf(path)]
 	m.mu.Unlock()
-	if e.mtime != noTime {
-		mtime = time.Unix(0, e.mtime).UTC()
+	if ok && e.sec != noTime {
+		mtime = time.Unix(e.sec, int64(e.nsec)).UTC()
 	}
 	return e.size, mtime, ok
 }
