@@ -116,6 +116,13 @@ func (r *run) addFTPDirHops(s *ftpSite, rel []string, depth, hops int) {
 func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, depth, hops int) {
 	local := localDir(rel)
 	where := s.url(rel, "", true)
+	if r.totalReached() {
+		// --max-total counts the listings too: a tree without end
+		// ends there.
+		r.logf("skipped %s: --max-total reached", where)
+		r.count(func(st *Stats) { st.Skipped++ })
+		return
+	}
 	ents, err := s.list(ctx, rel)
 	if err != nil {
 		r.failed(ctx, "list", where, err)
@@ -138,6 +145,11 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 		if err != nil {
 			ents.Close()
 			r.failed(ctx, "list", where, err)
+			return
+		}
+		if !r.charge(int64(len(e.Name) + len(e.Attrs["target"]) + 1)) {
+			ents.Close()
+			r.failed(ctx, "list", where, r.errTotal())
 			return
 		}
 		if j, ok := r.ftpEntry(s, rel, local, depth, hops, e, names); ok {

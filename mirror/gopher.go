@@ -235,6 +235,13 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 	local := s.localPath(menu)
 	whole := false
 	defer func() { s.menuRead(local, whole) }()
+	if r.totalReached() {
+		// --max-total counts the menus too: a hole of menus that
+		// link to new menus ends there.
+		r.logf("skipped %s: --max-total reached", u)
+		r.count(func(st *Stats) { st.Skipped++ })
+		return
+	}
 	mu, err := rfc1738.Parse(u)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
@@ -266,6 +273,11 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		if err != nil {
 			ents.Close()
 			r.fileFailed(ctx, u, err)
+			return
+		}
+		if !r.charge(int64(len(e.Attrs["line"]) + 2)) {
+			ents.Close()
+			r.fileFailed(ctx, u, r.errTotal())
 			return
 		}
 		saved.WriteString(e.Attrs["line"])
@@ -525,6 +537,10 @@ func (r *run) gopherAttributes(ctx context.Context, wd *watchdog.Watchdog, s *go
 }
 
 func (r *run) saveAttributes(ctx context.Context, it gopherItem, local, menu string, b []byte) {
+	if !r.charge(int64(len(b))) {
+		r.fileFailed(ctx, it.URL()+"%09%09!", r.errTotal())
+		return
+	}
 	r.save(ctx, Record{URL: it.URL() + "%09%09!", Path: local + GopherPlusSuffix, Kind: KindGopherPlus, Menu: menu}, bytes.NewReader(b), io.NopCloser(nil))
 }
 

@@ -26,6 +26,24 @@ func (r *run) limited(src io.Reader, size int64) io.Reader {
 	return &limitReader{r: r, src: src, size: size}
 }
 
+// charge counts n bytes of a menu, a listing or an attribute reply
+// against Options.MaxTotal, as limitReader counts a transfer's: false
+// when they cross it, and the item is then dropped (what the run writes
+// stays within the limit, and its walk ends there). They are planned
+// too, so that a file planned later fits in what is left.
+func (r *run) charge(n int64) bool {
+	if r.opt.MaxTotal <= 0 {
+		return true
+	}
+	r.planned.Add(n)
+	return r.arrived.Add(n) <= r.opt.MaxTotal
+}
+
+// errTotal is the error of an item charge stopped.
+func (r *run) errTotal() error {
+	return fmt.Errorf("--max-total %d bytes reached: %w", r.opt.MaxTotal, ErrLimit)
+}
+
 // totalReached reports whether Options.MaxTotal bytes have arrived.
 func (r *run) totalReached() bool {
 	return r.opt.MaxTotal > 0 && r.arrived.Load() >= r.opt.MaxTotal

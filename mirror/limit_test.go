@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rfc1738/rfc1738/access/gopher"
 	"github.com/rfc1738/rfc1738/internal/testserver"
@@ -94,5 +97,47 @@ func TestMirrorGopherMenuTooLarge(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "big")); err == nil {
 		t.Errorf("something of the menu was saved")
+	}
+}
+
+// TestMirrorGopherHoleTotal: an endless gopher hole, each menu linking
+// to two new menus and a document. --max-total counts the menus as it
+// counts documents: the run ends, and what it wrote stays within the
+// limit (it saved 7.6 MB of a 100,000-byte limit and kept walking).
+func TestMirrorGopherHoleTotal(t *testing.T) {
+	doc := strings.Repeat("d", 1000)
+	fake := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
+		sel := strings.TrimSpace(string(req))
+		if strings.HasPrefix(sel, "/m") {
+			return testserver.GopherReply{Reply: gopherMenu(addr, "1 "+sel+"/a", "1 "+sel+"/b", "0 "+sel+"/doc", "i "+strings.Repeat("x", 200))}
+		}
+		return testserver.GopherReply{Reply: []byte(doc)}
+	})
+	for _, parallel := range []int{1, 2} {
+		t.Run(strconv.Itoa(parallel), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			dir := t.TempDir()
+			var log bytes.Buffer
+			const limit = 100_000
+			st, err := Mirror(ctx, "gopher://"+fake.Addr+"/1/m", dir, Options{Log: &log, Parallel: parallel, MaxTotal: limit})
+			if err != nil {
+				t.Fatalf("Mirror = %+v, %v; want the walk ended by --max-total", st, err)
+			}
+			var written int64
+			filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && d.Type().IsRegular() && d.Name() != ManifestName {
+					fi, _ := d.Info()
+					written += fi.Size()
+				}
+				return nil
+			})
+			if written > limit || st.Bytes > limit {
+				t.Errorf("%d bytes written (%d counted), more than --max-total %d", written, st.Bytes, limit)
+			}
+			if !strings.Contains(log.String(), "--max-total") {
+				t.Errorf("log does not say why the walk ended:\n%.2000s", log.String())
+			}
+		})
 	}
 }

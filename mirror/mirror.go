@@ -53,7 +53,8 @@ type Options struct {
 	// MaxTotal stops fetching once this many bytes were planned; zero
 	// means no bound. Gopher documents count as their bytes arrive: the
 	// one that crosses the limit is stopped (ErrLimit), and the rest are
-	// skipped.
+	// skipped. Menus, listings and Gopher+ attributes count too, so a
+	// walk without end (menus linking to new menus) ends at the limit.
 	MaxTotal int64
 	// Delete removes local files whose remote ones are gone (only in
 	// directories listed whole in this run, and only inside the folder).
