@@ -31,6 +31,42 @@ import (
 type ftpSite struct {
 	c    *access.Client
 	base string // URL of the mirror's top, ending in "/"
+
+	// --symlinks follow: the server directories walked (see
+	// ftpPlace.srv), each once, and how many were reached through a
+	// link (at most MaxLinkDirs).
+	mu       sync.Mutex
+	walked   map[pathKey]bool
+	linkDirs int
+}
+
+// An ftpPlace is a directory of the walk: its names from the top (rel),
+// its level, the links followed to reach it, and, with --symlinks follow,
+// the server directory it is: its path from the login directory ("~")
+// or from the server's root ("/"), each link on the way taken for its
+// target, "." and ".." resolved.
+type ftpPlace struct {
+	rel         []string
+	depth, hops int
+	srv         string
+}
+
+// child is the place of the directory name listed in d.
+func (d ftpPlace) child(name string) ftpPlace {
+	return ftpPlace{rel: append(append([]string(nil), d.rel...), name), depth: d.depth + 1, hops: d.hops, srv: path.Join(d.srv, name)}
+}
+
+// walk claims the server directory srv for the walk: false when it was
+// walked already (a link to ".", "..", or to another walked directory).
+func (s *ftpSite) walk(srv string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := keyOf(srv)
+	if s.walked[k] {
+		return false
+	}
+	s.walked[k] = true
+	return true
 }
 
 func (r *run) mirrorFTP(ctx context.Context, u rfc1738.URL) error {
@@ -75,7 +111,15 @@ func (r *run) mirrorFTP(ctx context.Context, u rfc1738.URL) error {
 		return watchdog.Explain(wctx, err)
 	}
 	r.walk = newWalker()
-	r.addFTPDir(s, nil, 0)
+	top0 := ftpPlace{srv: "~"}
+	for _, seg := range top {
+		top0.srv = path.Join(top0.srv, seg)
+	}
+	if r.opt.Symlinks == SymlinksFollow {
+		s.walked = map[pathKey]bool{}
+		s.walk(top0.srv)
+	}
+	r.addFTPDir(s, top0)
 	return r.walk.run(ctx, r.opt.Parallel, r.runJob)
 }
 
@@ -101,19 +145,17 @@ func (s *ftpSite) list(ctx context.Context, rel []string) (*access.Entries, erro
 	return s.c.List(ctx, u)
 }
 
-func (r *run) addFTPDir(s *ftpSite, rel []string, depth int) { r.addFTPDirHops(s, rel, depth, 0) }
-
-// addFTPDirHops queues the listing of rel, reached through hops links
-// (--symlinks follow).
-func (r *run) addFTPDirHops(s *ftpSite, rel []string, depth, hops int) {
-	r.walk.addDir(func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpDir(ctx, wd, s, rel, depth, hops) })
+// addFTPDir queues the listing of d.
+func (r *run) addFTPDir(s *ftpSite, d ftpPlace) {
+	r.walk.addDir(func(ctx context.Context, wd *watchdog.Watchdog) { r.ftpDir(ctx, wd, s, d) })
 }
 
 // ftpDir lists one directory and queues its subdirectories and the
 // files that are new or changed. The listing is read as a stream: what
 // stays of an entry is its local name (for --delete and for a name
 // listed twice) and, for a file to fetch, its name, size and time.
-func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, depth, hops int) {
+func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, d ftpPlace) {
+	rel := d.rel
 	local := localDir(rel)
 	where := s.url(rel, "", true)
 	if r.totalReached() {
@@ -121,6 +163,16 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 		// ends there.
 		r.logf("skipped %s: --max-total reached", where)
 		r.count(func(st *Stats) { st.Skipped++ })
+		return
+	}
+	// The local folder is reached through real folders only, never
+	// through a link (one an earlier run kept, say): else its files,
+	// and --delete's removals, would land in whatever the link reaches.
+	// ftpSubdir replaced any such link with a folder; in a dry run,
+	// where it did not, nothing is deleted.
+	real := r.realDir(local)
+	if real != nil && !r.opt.DryRun {
+		r.failed(ctx, "list", where, real)
 		return
 	}
 	ents, err := s.list(ctx, rel)
@@ -152,7 +204,7 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 			r.failed(ctx, "list", where, r.errTotal())
 			return
 		}
-		if j, ok := r.ftpEntry(s, rel, local, depth, hops, e, names); ok {
+		if j, ok := r.ftpEntry(s, d, local, e, names); ok {
 			files = append(files, j)
 		}
 	}
@@ -164,7 +216,7 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel
 	// What the listing no longer names goes before any file of the
 	// folder is written, so no temporary file of this run is taken for
 	// a stray one.
-	if r.opt.Delete && r.listedWhole(ents, where) {
+	if r.opt.Delete && real == nil && r.listedWhole(ents, where) {
 		r.deleteGone(local, names)
 	}
 	if len(files) == 0 {
@@ -198,7 +250,8 @@ type ftpFileJob struct {
 // a directory is made and queued, a symbolic link handled as --symlinks
 // says, a file that is new or changed returned for transfer. names
 // collects the local names listed.
-func (r *run) ftpEntry(s *ftpSite, rel []string, local string, depth, hops int, e access.Entry, names nameSet) (ftpFileJob, bool) {
+func (r *run) ftpEntry(s *ftpSite, d ftpPlace, local string, e access.Entry, names nameSet) (ftpFileJob, bool) {
+	rel := d.rel
 	where := s.url(rel, "", true)
 	if err := safeName(e.Name, len(rel) == 0); err != nil {
 		r.logf("refused %q in %s: %v", e.Name, where, err.Error())
@@ -213,10 +266,10 @@ func (r *run) ftpEntry(s *ftpSite, rel []string, local string, depth, hops int, 
 	child := path.Join(local, lname)
 	switch e.Kind {
 	case access.KindDirectory:
-		r.ftpSubdir(s, rel, e.Name, child, depth, hops)
+		r.ftpSubdir(s, d.child(e.Name), child)
 		return ftpFileJob{}, false
 	case access.KindLink:
-		r.ftpLink(s, rel, depth, hops, local, child, e)
+		r.ftpLink(s, d, local, child, e)
 		return ftpFileJob{}, false
 	}
 	// An ls -l time is to the minute, or to the day: a same-size
@@ -234,18 +287,24 @@ func (r *run) ftpEntry(s *ftpSite, rel []string, local string, depth, hops int, 
 	return ftpFileJob{e.Name, e.Size, e.Time, coarse, unchanged}, true
 }
 
-// ftpSubdir makes the local folder child of the directory name listed in
-// rel, and queues its listing, unless --exclude or --depth leave it out.
-func (r *run) ftpSubdir(s *ftpSite, rel []string, name, child string, depth, hops int) {
-	if matches(r.opt.Exclude, child) || (r.opt.Depth > 0 && depth+2 > r.opt.Depth) {
+// ftpSubdir makes the local folder child of the directory d, and queues
+// its listing, unless --exclude or --depth leave it out, or (--symlinks
+// follow) that server directory was walked already.
+func (r *run) ftpSubdir(s *ftpSite, d ftpPlace, child string) {
+	if matches(r.opt.Exclude, child) || (r.opt.Depth > 0 && d.depth+1 > r.opt.Depth) {
 		return
 	}
-	if err := r.mkdir(child); err != nil {
+	if s.walked != nil && !s.walk(d.srv) {
+		r.logf("skipped %s: the server directory %s is walked already", child, d.srv)
+		r.count(func(st *Stats) { st.Skipped++ })
+		return
+	}
+	if err := r.folderAt(child); err != nil {
 		r.logf("mkdir %s: %v", child, err.Error())
 		r.fail(err)
 		return
 	}
-	r.addFTPDirHops(s, append(append([]string(nil), rel...), name), depth+1, hops)
+	r.addFTPDir(s, d)
 }
 
 // ftpQueued runs the job of a file a listing queued: MDTM first where

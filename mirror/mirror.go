@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"strings"
@@ -407,6 +408,70 @@ func (r *run) mkdir(rel string) error {
 		return nil
 	}
 	return r.root.MkdirAll(rel, 0o755)
+}
+
+// folderAt makes rel a local folder, its parent being one (see realDir):
+// a link there (an earlier run's, with --symlinks keep) or a file is
+// removed first, as the listing now has a directory, so nothing of the
+// folder is ever written or deleted through a link.
+func (r *run) folderAt(rel string) error {
+	if r.root == nil || rel == "" {
+		return nil
+	}
+	fi, err := r.root.Lstat(rel)
+	switch {
+	case err == nil && fi.IsDir():
+		return nil
+	case err == nil && r.opt.DryRun:
+		r.logf("would replace %s with a folder", rel)
+		return nil
+	case err == nil:
+		if err := r.root.Remove(rel); err != nil {
+			return err
+		}
+		r.logf("replaced %s with a folder: the server lists a directory", rel)
+		if _, _, ok := r.man.stat(rel); ok {
+			r.man.add(Record{Path: rel, Deleted: true})
+		}
+	case !isNotExist(err):
+		return err
+	}
+	if r.opt.DryRun {
+		return nil
+	}
+	if err := r.root.Mkdir(rel, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
+}
+
+// realDir checks that every element of the local path rel is a folder,
+// none a symbolic link: os.Root keeps a path inside DIR, but a link
+// inside DIR would make one place of it reached as another.
+func (r *run) realDir(rel string) error {
+	if r.root == nil || rel == "" {
+		return nil
+	}
+	for i := 0; i <= len(rel); i++ {
+		if i < len(rel) && rel[i] != '/' {
+			continue
+		}
+		fi, err := r.root.Lstat(rel[:i])
+		if err != nil {
+			return err
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("local %s is no folder but a %s", rel[:i], kindName(fi.Mode()))
+		}
+	}
+	return nil
+}
+
+func kindName(m fs.FileMode) string {
+	if m&fs.ModeSymlink != 0 {
+		return "symbolic link"
+	}
+	return "file"
 }
 
 // deleteGone removes, in the directory dir just listed whole, the local

@@ -22,8 +22,10 @@ const (
 	// refused.
 	SymlinksKeep = "keep"
 	// SymlinksFollow takes the link for what it points to on the server:
-	// a file is fetched, a directory listed, up to MaxLinkHops links on
-	// one path (a link to its own parent would never end).
+	// a file is fetched, a directory listed, once: links are followed
+	// after the tree itself is walked, and one to a server directory the
+	// walk reached already (".", "..", another link's) is skipped. At
+	// most MaxLinkHops links on one path, MaxLinkDirs directories in all.
 	SymlinksFollow = "follow"
 )
 
@@ -33,23 +35,28 @@ var SymlinkModes = []string{SymlinksSkip, SymlinksKeep, SymlinksFollow}
 // MaxLinkHops bounds the links followed on one path with SymlinksFollow.
 const MaxLinkHops = 8
 
+// MaxLinkDirs bounds the directories one run reaches through links with
+// SymlinksFollow: a server can make each new (a link to "l/l" gives a
+// new path each time), and only a bound ends the walk.
+const MaxLinkDirs = 1000
+
 // ftpLink handles the link e, listed in the local folder dir as child,
 // as Options.Symlinks says.
-func (r *run) ftpLink(s *ftpSite, rel []string, depth, hops int, dir, child string, e access.Entry) {
+func (r *run) ftpLink(s *ftpSite, d ftpPlace, dir, child string, e access.Entry) {
 	target := e.Attrs["target"]
 	switch r.opt.Symlinks {
 	case SymlinksKeep:
 		r.keepLink(dir, child, target)
 		return
 	case SymlinksFollow:
-		if hops >= MaxLinkHops {
+		if d.hops >= MaxLinkHops {
 			r.logf("skipped link %s -> %s: more than %d links on its path", child, target, MaxLinkHops)
 			r.count(func(st *Stats) { st.Skipped++; st.Links++ })
 			return
 		}
-		u := s.url(rel, e.Name, false)
-		r.walk.addDir(func(ctx context.Context, wd *watchdog.Watchdog) {
-			r.followFTPLink(ctx, wd, s, rel, depth, hops+1, dir, child, e, u)
+		u := s.url(d.rel, e.Name, false)
+		r.walk.addLink(func(ctx context.Context, wd *watchdog.Watchdog) {
+			r.followFTPLink(ctx, wd, s, d, dir, child, e, u)
 		})
 		return
 	}
@@ -60,7 +67,7 @@ func (r *run) ftpLink(s *ftpSite, rel []string, depth, hops int, dir, child stri
 // followFTPLink asks the server what the link at u points to (Stat: SIZE
 // for a file, CWD for a directory; the server resolves the link) and
 // fetches or lists that.
-func (r *run) followFTPLink(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, rel []string, depth, hops int, dir, child string, e access.Entry, u string) {
+func (r *run) followFTPLink(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, d ftpPlace, dir, child string, e access.Entry, u string) {
 	pu, err := rfc1738.Parse(u)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
@@ -73,7 +80,27 @@ func (r *run) followFTPLink(ctx context.Context, wd *watchdog.Watchdog, s *ftpSi
 	}
 	r.count(func(st *Stats) { st.Links++ })
 	if info.Kind == access.KindDirectory {
-		r.ftpSubdir(s, rel, e.Name, child, depth, hops)
+		to := d.child(e.Name)
+		to.hops++
+		to.srv = linkDir(d.srv, e.Name, e.Attrs["target"])
+		s.mu.Lock()
+		walked := s.walked[keyOf(to.srv)]
+		over := !walked && s.linkDirs >= MaxLinkDirs
+		if !walked && !over {
+			s.linkDirs++
+		}
+		s.mu.Unlock()
+		switch {
+		case walked:
+			r.logf("skipped link %s -> %s: the server directory %s is walked already", child, e.Attrs["target"], to.srv)
+			r.count(func(st *Stats) { st.Skipped++ })
+			return
+		case over:
+			r.logf("skipped link %s -> %s: more than %d directories reached through links", child, e.Attrs["target"], MaxLinkDirs)
+			r.count(func(st *Stats) { st.Skipped++ })
+			return
+		}
+		r.ftpSubdir(s, to, child)
 		return
 	}
 	if fetch, _ := r.want(child, info.Size, info.Time); !fetch || r.opt.DryRun {
@@ -84,12 +111,28 @@ func (r *run) followFTPLink(ctx context.Context, wd *watchdog.Watchdog, s *ftpSi
 	r.ftpFile(ctx, wd, s, pu, access.Entry{Name: e.Name, Kind: access.KindFile, Size: info.Size, Time: info.Time}, time.Time{}, u, child, fo)
 }
 
+// linkDir is the server directory a link named name in the server
+// directory dir leads to: its target resolved from dir ("." and ".."
+// taken lexically), or, when the listing gave no target, the link's own
+// path.
+func linkDir(dir, name, target string) string {
+	switch {
+	case target == "":
+		return path.Join(dir, name)
+	case strings.HasPrefix(target, "/"):
+		return path.Clean(target)
+	}
+	return path.Join(dir, target)
+}
+
 // keepLink makes the local link child (in the local folder dir) point to
 // target, the remote one's, each of its names made local as a file's
 // (localSegment), when it resolves inside the folder: an absolute
 // target, or one whose ".." climb above the top, is refused. os.Root
 // keeps the link itself inside; its target is checked here, as the
-// kernel follows it later from wherever it is read.
+// kernel follows it later from wherever it is read. dir is a real
+// folder, reached through no link (ftpDir checks it, realDir), so the
+// real local path the target resolves to is the lexical one.
 func (r *run) keepLink(dir, child, target string) {
 	local, ok := localLinkTarget(dir, target)
 	if !ok {
@@ -106,10 +149,15 @@ func (r *run) keepLink(dir, child, target string) {
 		r.count(func(st *Stats) { st.Links++ })
 		return
 	}
+	// What was there (a file, a folder the server now lists as a link)
+	// goes, and its records with it.
 	if err := r.root.RemoveAll(child); err != nil && !isNotExist(err) {
 		r.logf("link %s: %v", child, err.Error())
 		r.fail(err)
 		return
+	}
+	for _, p := range r.man.under(child) {
+		r.man.add(Record{Path: p, Deleted: true})
 	}
 	if err := r.root.Symlink(local, child); err != nil {
 		r.logf("link %s: %v", child, err.Error())

@@ -14,13 +14,17 @@ import (
 // listed ahead of the files only while fewer than listAhead files wait,
 // so transfers keep going while the next listing comes.
 type walker struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	files  []job // FIFO from head
-	head   int
-	dirs   []job // LIFO: depth first
-	active int
-	done   bool
+	mu    sync.Mutex
+	cond  *sync.Cond
+	files []job // FIFO from head
+	head  int
+	dirs  []job // LIFO: depth first
+	// links (--symlinks follow) wait until the tree itself is walked:
+	// then a link to a directory the walk reached has it walked already.
+	links   []job
+	linking bool
+	active  int
+	done    bool
 }
 
 // listAhead is the number of waiting files below which a worker lists the
@@ -36,6 +40,13 @@ func newWalker() *walker {
 func (w *walker) addFile(j job) {
 	w.mu.Lock()
 	w.files = append(w.files, j)
+	w.mu.Unlock()
+	w.cond.Signal()
+}
+
+func (w *walker) addLink(j job) {
+	w.mu.Lock()
+	w.links = append(w.links, j)
 	w.mu.Unlock()
 	w.cond.Signal()
 }
@@ -61,6 +72,15 @@ func (w *walker) next() job {
 			j := w.dirs[len(w.dirs)-1]
 			w.dirs[len(w.dirs)-1] = nil
 			w.dirs = w.dirs[:len(w.dirs)-1]
+			w.active++
+			return j
+		}
+		if len(w.links) > 0 && waiting < listAhead && (w.linking || w.active == 0 && waiting == 0) {
+			// The first link only once nothing else is left.
+			w.linking = true
+			j := w.links[len(w.links)-1]
+			w.links[len(w.links)-1] = nil
+			w.links = w.links[:len(w.links)-1]
 			w.active++
 			return j
 		}
