@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rfc1738/rfc1738/internal/testserver"
+	"github.com/rfc1738/rfc1738/mirror"
 )
 
 func runMirrorCLI(args ...string) (string, string, int) {
@@ -95,5 +98,61 @@ func TestMirrorCLIIdleAndPorts(t *testing.T) {
 	_, errs, status = runMirrorCLI("ftp://127.0.0.1:25/pub/", t.TempDir())
 	if status != exitUsage || !strings.Contains(errs, "give --allow-port 25 to go on") {
 		t.Errorf("port 25: status %d\n%s", status, errs)
+	}
+}
+
+// TestMirrorCLIHostileTrees: through the command, an endless gopher hole
+// (each menu links to two new menus) under --max-total 100000 ends and
+// writes no more than that (it saved 7.6 MB and kept walking), and an
+// ftp tree's names stay the server's ("pct%dir/100%.txt", not
+// "pct%25dir/100%25.txt").
+func TestMirrorCLIHostileTrees(t *testing.T) {
+	hole := testserver.NewGopherRouter(t, func(addr string, req []byte) testserver.GopherReply {
+		sel := strings.TrimSpace(string(req))
+		host, port, _ := strings.Cut(addr, ":")
+		var b strings.Builder
+		for _, it := range []string{"1" + sel + "/a", "1" + sel + "/b", "0" + sel + "/doc"} {
+			b.WriteString(it + "\t" + it[1:] + "\t" + host + "\t" + port + "\r\n")
+		}
+		if strings.HasSuffix(sel, "/doc") {
+			return testserver.GopherReply{Reply: bytes.Repeat([]byte("d"), 1000)}
+		}
+		return testserver.GopherReply{Reply: []byte(b.String() + ".\r\n")}
+	})
+	dir := t.TempDir()
+	done := make(chan struct{})
+	var errs string
+	go func() {
+		defer close(done)
+		_, errs, _ = runMirrorCLI("--max-total", "100000", "gopher://"+hole.Addr+"/1/m", dir)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("mirror --max-total 100000 still walking the hole after 30 s")
+	}
+	var written int64
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && d.Name() != mirror.ManifestName {
+			fi, _ := d.Info()
+			written += fi.Size()
+		}
+		return nil
+	})
+	if written > 100000 || !strings.Contains(errs, "mirror: ") {
+		t.Errorf("%d bytes written under --max-total 100000\n%s", written, errs)
+	}
+
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{"/pub/pct%dir/100%.txt": "100\n"}})
+	dir = t.TempDir()
+	url := "ftp://" + fake.Addr + "/pub/"
+	if out, errs, status := runMirrorCLI(url, dir); status != 0 {
+		t.Fatalf("ftp: status %d\n%s%s", status, out, errs)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "pct%dir", "100%.txt")); string(b) != "100\n" {
+		t.Errorf("pct%%dir/100%%.txt = %q, %v", b, err)
+	}
+	if out, errs, status := runMirrorCLI("--delete", url, dir); status != 0 || !strings.Contains(errs, "mirror: 0 fetched") || !strings.Contains(errs, " 0 deleted") {
+		t.Errorf("second run: status %d\n%s%s", status, out, errs)
 	}
 }
