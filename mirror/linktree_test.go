@@ -298,3 +298,28 @@ func TestMirrorFollowOnce(t *testing.T) {
 		t.Errorf("second run %+v, %v; want all unchanged\n%.3000s", st, err, log.String())
 	}
 }
+
+// TestMirrorFollowBound: links whose targets name a new path each time
+// ("l/a", "l/b", "l/c", where each of l, a, b and c -> ".") though the
+// server reaches one directory: 3⁸ paths within MaxLinkHops. The whole
+// walk through links stops at the bound (lowered here to 20), and says
+// so.
+func TestMirrorFollowBound(t *testing.T) {
+	defer func(n int) { linkDirBound = n }(linkDirBound)
+	linkDirBound = 20
+	tree := linkTree{"/top": "d", "/top/l": "l:.", "/top/a": "l:.", "/top/b": "l:.", "/top/c": "l:.",
+		"/top/m1": "l:l/a", "/top/m2": "l:l/b", "/top/m3": "l:l/c"}
+	var tp atomic.Pointer[linkTree]
+	tp.Store(&tree)
+	fake := linkTreeFake(t, &tp)
+	var log bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	st, err := Mirror(ctx, "ftp://"+fake.Addr+"/top/", t.TempDir(), Options{Log: &log, Parallel: 2, Symlinks: SymlinksFollow})
+	if err != nil || st.Dirs > 21 {
+		t.Fatalf("Mirror = %+v, %v; want at most 20 directories through links\n%.2000s", st, err, log.String())
+	}
+	if !strings.Contains(log.String(), "more than 20 directories reached through links") {
+		t.Errorf("log lacks the bound:\n%.2000s", log.String())
+	}
+}

@@ -36,9 +36,13 @@ var SymlinkModes = []string{SymlinksSkip, SymlinksKeep, SymlinksFollow}
 const MaxLinkHops = 8
 
 // MaxLinkDirs bounds the directories one run reaches through links with
-// SymlinksFollow: a server can make each new (a link to "l/l" gives a
-// new path each time), and only a bound ends the walk.
+// SymlinksFollow: a server can make each path new (links to "l/a" and
+// "l/b" where l, a and b lead to "." give 2ⁿ paths n links deep), and
+// only a bound ends the walk.
 const MaxLinkDirs = 1000
+
+// linkDirBound is MaxLinkDirs, lowered by a test.
+var linkDirBound = MaxLinkDirs
 
 // ftpLink handles the link e, listed in the local folder dir as child,
 // as Options.Symlinks says.
@@ -85,7 +89,7 @@ func (r *run) followFTPLink(ctx context.Context, wd *watchdog.Watchdog, s *ftpSi
 		to.srv = linkDir(d.srv, e.Name, e.Attrs["target"])
 		s.mu.Lock()
 		walked := s.walked[keyOf(to.srv)]
-		over := !walked && s.linkDirs >= MaxLinkDirs
+		over := !walked && s.linkDirs >= linkDirBound
 		if !walked && !over {
 			s.linkDirs++
 		}
@@ -96,7 +100,7 @@ func (r *run) followFTPLink(ctx context.Context, wd *watchdog.Watchdog, s *ftpSi
 			r.count(func(st *Stats) { st.Skipped++ })
 			return
 		case over:
-			r.logf("skipped link %s -> %s: more than %d directories reached through links", child, e.Attrs["target"], MaxLinkDirs)
+			r.logf("skipped link %s -> %s: more than %d directories reached through links", child, e.Attrs["target"], linkDirBound)
 			r.count(func(st *Stats) { st.Skipped++ })
 			return
 		}
