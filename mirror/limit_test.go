@@ -141,3 +141,32 @@ func TestMirrorGopherHoleTotal(t *testing.T) {
 		})
 	}
 }
+
+// TestMirrorFTPEndlessTotal: an ftp server whose every directory lists
+// two new ones. --max-total counts the listings too, so the walk ends.
+func TestMirrorFTPEndlessTotal(t *testing.T) {
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			verb, arg, _ := strings.Cut(line, " ")
+			switch verb {
+			case "CWD":
+				s.SetDir(s.Dir() + "/" + arg)
+				s.Reply("250 Directory successfully changed.")
+			case "LIST":
+				s.Send("150 Here comes the directory listing.",
+					"drwxr-xr-x    2 0        0            4096 Jan 01  2024 a\r\n"+
+						"drwxr-xr-x    2 0        0            4096 Jan 01  2024 b\r\n")
+			default:
+				return false
+			}
+			return true
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	var log bytes.Buffer
+	st, err := Mirror(ctx, "ftp://"+fake.Addr+"/top/", t.TempDir(), Options{Log: &log, Parallel: 2, MaxTotal: 200})
+	if err != nil || st.Dirs > 200/4+1 {
+		t.Fatalf("Mirror = %+v, %v; want the walk ended by --max-total\n%.2000s", st, err, log.String())
+	}
+}
