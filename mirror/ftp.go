@@ -56,9 +56,9 @@ func (d ftpPlace) child(name string) ftpPlace {
 	return ftpPlace{rel: append(append([]string(nil), d.rel...), name), depth: d.depth + 1, hops: d.hops, srv: path.Join(d.srv, name)}
 }
 
-// walk claims the server directory srv for the walk: false when it was
+// claimDir claims the server directory srv for the walk: false when it was
 // walked already (a link to ".", "..", or to another walked directory).
-func (s *ftpSite) walk(srv string) bool {
+func (s *ftpSite) claimDir(srv string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := keyOf(srv)
@@ -117,7 +117,7 @@ func (r *run) mirrorFTP(ctx context.Context, u rfc1738.URL) error {
 	}
 	if r.opt.Symlinks == SymlinksFollow {
 		s.walked = map[pathKey]bool{}
-		s.walk(top0.srv)
+		s.claimDir(top0.srv)
 	}
 	r.addFTPDir(s, top0)
 	return r.walk.run(ctx, r.opt.Parallel, r.runJob)
@@ -170,9 +170,9 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, d f
 	// and --delete's removals, would land in whatever the link reaches.
 	// ftpSubdir replaced any such link with a folder; in a dry run,
 	// where it did not, nothing is deleted.
-	real := r.realDir(local)
-	if real != nil && !r.opt.DryRun {
-		r.failed(ctx, "list", where, real)
+	linked := r.realDir(local)
+	if linked != nil && !r.opt.DryRun {
+		r.failed(ctx, "list", where, linked)
 		return
 	}
 	ents, err := s.list(ctx, rel)
@@ -216,7 +216,7 @@ func (r *run) ftpDir(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, d f
 	// What the listing no longer names goes before any file of the
 	// folder is written, so no temporary file of this run is taken for
 	// a stray one.
-	if r.opt.Delete && real == nil && r.listedWhole(ents, where) {
+	if r.opt.Delete && linked == nil && r.listedWhole(ents, where) {
 		r.deleteGone(local, names)
 	}
 	if len(files) == 0 {
@@ -294,7 +294,7 @@ func (r *run) ftpSubdir(s *ftpSite, d ftpPlace, child string) {
 	if matches(r.opt.Exclude, child) || (r.opt.Depth > 0 && d.depth+1 > r.opt.Depth) {
 		return
 	}
-	if s.walked != nil && !s.walk(d.srv) {
+	if s.walked != nil && !s.claimDir(d.srv) {
 		r.logf("skipped %s: the server directory %s is walked already", child, d.srv)
 		r.count(func(st *Stats) { st.Skipped++ })
 		return

@@ -411,7 +411,7 @@ func (r *run) mkdir(rel string) error {
 }
 
 // folderAt makes rel a local folder, its parent being one (see realDir):
-// a link there (an earlier run's, with --symlinks keep) or a file is
+// a symbolic link there (an earlier run's, with --symlinks keep) is
 // removed first, as the listing now has a directory, so nothing of the
 // folder is ever written or deleted through a link.
 func (r *run) folderAt(rel string) error {
@@ -422,17 +422,16 @@ func (r *run) folderAt(rel string) error {
 	switch {
 	case err == nil && fi.IsDir():
 		return nil
+	case err == nil && fi.Mode()&fs.ModeSymlink == 0:
+		return fmt.Errorf("local %s is a file, and the server lists a directory", rel)
 	case err == nil && r.opt.DryRun:
-		r.logf("would replace %s with a folder", rel)
+		r.logf("would replace the link %s with a folder", rel)
 		return nil
 	case err == nil:
 		if err := r.root.Remove(rel); err != nil {
 			return err
 		}
-		r.logf("replaced %s with a folder: the server lists a directory", rel)
-		if _, _, ok := r.man.stat(rel); ok {
-			r.man.add(Record{Path: rel, Deleted: true})
-		}
+		r.logf("replaced the link %s with a folder: the server lists a directory", rel)
 	case !isNotExist(err):
 		return err
 	}
