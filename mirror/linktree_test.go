@@ -323,3 +323,30 @@ func TestMirrorFollowBound(t *testing.T) {
 		t.Errorf("log lacks the bound:\n%.2000s", log.String())
 	}
 }
+
+// TestMirrorDirBecomesKeptLink: a directory of a first run that the
+// server then lists as a link: the folder goes, and so do its records
+// (the manifest named d/x.txt, which was gone).
+func TestMirrorDirBecomesKeptLink(t *testing.T) {
+	first := linkTree{"/top": "d", "/top/a": "d", "/top/a/y.txt": "f:y\n", "/top/d": "d", "/top/d/x.txt": "f:x\n"}
+	second := linkTree{"/top": "d", "/top/a": "d", "/top/a/y.txt": "f:y\n", "/top/d": "l:a"}
+	var tree atomic.Pointer[linkTree]
+	tree.Store(&first)
+	fake := linkTreeFake(t, &tree)
+	url := "ftp://" + fake.Addr + "/top/"
+	dir := t.TempDir()
+	opt := Options{Parallel: 1, Symlinks: SymlinksKeep}
+	if st, err := Mirror(context.Background(), url, dir, opt); err != nil || st.Fetched != 2 {
+		t.Fatalf("first run %+v, %v", st, err)
+	}
+	tree.Store(&second)
+	if st, err := Mirror(context.Background(), url, dir, opt); err != nil || st.Failed != 0 {
+		t.Fatalf("second run %+v, %v", st, err)
+	}
+	if got, _ := os.Readlink(filepath.Join(dir, "d")); got != "a" {
+		t.Errorf("d -> %q, want a", got)
+	}
+	if recs := readManifest(t, dir); len(recs) != 1 {
+		t.Errorf("manifest %v, want a/y.txt alone", recs)
+	}
+}

@@ -153,15 +153,27 @@ func (r *run) keepLink(dir, child, target string) {
 		r.count(func(st *Stats) { st.Links++ })
 		return
 	}
-	// What was there (a file, a folder the server now lists as a link)
-	// goes, and its records with it.
-	if err := r.root.RemoveAll(child); err != nil && !isNotExist(err) {
+	// What was there (an older link, a file, a folder the server now
+	// lists as a link) goes, and the records of a file or folder with it.
+	old, err := r.root.Lstat(child)
+	if err == nil {
+		err = r.root.RemoveAll(child)
+	}
+	if err != nil && !isNotExist(err) {
 		r.logf("link %s: %v", child, err.Error())
 		r.fail(err)
 		return
 	}
-	for _, p := range r.man.under(child) {
-		r.man.add(Record{Path: p, Deleted: true})
+	switch {
+	case err != nil:
+	case old.IsDir():
+		for _, p := range r.man.under(child) {
+			r.man.add(Record{Path: p, Deleted: true})
+		}
+	case old.Mode().IsRegular():
+		if _, _, ok := r.man.stat(child); ok {
+			r.man.add(Record{Path: child, Deleted: true})
+		}
 	}
 	if err := r.root.Symlink(local, child); err != nil {
 		r.logf("link %s: %v", child, err.Error())
