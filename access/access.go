@@ -192,6 +192,25 @@ type Client struct {
 	HTTPClient   *http.Client
 	MaxRedirects int
 
+	// HTTPHeader holds header fields sent with every http and https
+	// request (curl's -H, -A, -e), after the handler's own: a field here
+	// replaces the handler's (an empty User-Agent sends none). Range is
+	// the handler's.
+	HTTPHeader http.Header
+
+	// HTTPCompressed asks for a compressed body (Accept-Encoding: gzip)
+	// and decodes a gzip one (curl's --compressed); Response.Size is then
+	// -1, and Body counts decoded bytes. Without it nothing is asked and
+	// a body is kept as sent (RFC 9110 §8.4), Content-Encoding and all.
+	HTTPCompressed bool
+
+	// HTTPProxy is the proxy of http and https requests (curl's -x), a
+	// URL; "" takes $HTTP_PROXY and $HTTPS_PROXY. HTTPNoProxy lists the
+	// hosts reached directly (curl's --noproxy): comma-separated names,
+	// each matching itself and its subdomains, or "*" for every host; ""
+	// takes $NO_PROXY.
+	HTTPProxy, HTTPNoProxy string
+
 	// Credentials, when set, gives the stored login for a host whose URL
 	// names none (a ~/.netrc, as curl, wget and lftp read it): ftp logs
 	// in with it instead of anonymously (§3.2.1), http sends it as Basic
@@ -290,6 +309,7 @@ func (c *Client) Clone() *Client {
 		MaxRedirects: c.MaxRedirects, Credentials: c.Credentials, NNTPServer: c.NNTPServer,
 		NNTPUser: c.NNTPUser, NNTPPassword: c.NNTPPassword, Gateways: c.Gateways,
 		FTPPool: c.FTPPool, TLS: c.TLS, Warn: c.Warn,
+		HTTPHeader: c.HTTPHeader, HTTPCompressed: c.HTTPCompressed, HTTPProxy: c.HTTPProxy, HTTPNoProxy: c.HTTPNoProxy,
 		handlers: make(map[string]Handler, len(c.handlers)), gateway: c.gateway,
 	}
 	for scheme, h := range c.handlers {

@@ -1,11 +1,14 @@
 package access
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 
 	"github.com/rfc1738/rfc1738"
@@ -66,8 +69,17 @@ func (hh httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		{Verb: "GET", Arg: req.requestURI + " HTTP/1.1", HasArg: true},
 		{Verb: "Host:", Arg: req.host, HasArg: true},
 	}
+	for _, k := range sortedKeys(c.HTTPHeader) {
+		for _, v := range c.HTTPHeader[k] {
+			p.Steps = append(p.Steps, Step{Verb: k + ":", Arg: v, HasArg: true})
+		}
+	}
+	if c.HTTPCompressed {
+		p.Steps = append(p.Steps, Step{Verb: "Accept-Encoding:", Arg: "gzip", HasArg: true})
+	}
 	p.Notes = []string{
-		"net/http adds its own User-Agent and Accept-Encoding headers",
+		"net/http adds its own User-Agent header",
+		httpEncodingNote(c.HTTPCompressed),
 		fmt.Sprintf("redirects are followed to http, https and ftp URLs only, at most %d; one from https to http with a warning and without credentials", c.MaxRedirects),
 	}
 	if hh.tls {
@@ -126,6 +138,18 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
 	hreq.URL, hreq.Host = target, req.host
+	for k, vs := range c.HTTPHeader {
+		if len(vs) == 1 && vs[0] == "" && http.CanonicalHeaderKey(k) != "User-Agent" {
+			continue // curl's -H "Name:": the field is not sent
+		}
+		hreq.Header[http.CanonicalHeaderKey(k)] = vs
+	}
+	// A resumed body is the encoded bytes from Offset on: it asks for
+	// none, whose bytes are the resource's own.
+	gzipped := c.HTTPCompressed && p.Offset == 0 && !p.Head
+	if gzipped {
+		hreq.Header.Set("Accept-Encoding", "gzip")
+	}
 	if p.Offset > 0 {
 		hreq.Header.Set("Range", fmt.Sprintf("bytes=%d-", p.Offset))
 	}
@@ -208,6 +232,9 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 			return out, err
 		}
 	}
+	if gzipped && httpGzipped(resp.Header) {
+		out.Body, out.Size = &gzipBody{raw: resp.Body}, -1
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		herr := &HTTPStatusError{URL: final, Proto: resp.Proto, Status: resp.Status, Code: resp.StatusCode, Header: resp.Header}
 		if p.KeepErrorBody {
@@ -235,7 +262,12 @@ func httpResumed(out *Response, resp *http.Response, offset int64) (done bool, e
 			resp.Body.Close()
 			return true, fmt.Errorf("%s: asked for bytes from %d, the server sent Content-Range %q: %w", out.URL, offset, cr, ErrNoResume)
 		}
-		out.Offset = offset
+		// RFC 9110 §14.4: the body is the range, first-last inclusive;
+		// a byte past it is not the resource's, and is never read (as
+		// wget stops there).
+		n := last - first + 1
+		out.Offset, out.Size = offset, n
+		out.Body = &rangeBody{r: resp.Body, left: n}
 	case http.StatusRequestedRangeNotSatisfiable:
 		var size int64
 		if n, _ := fmt.Sscanf(cr, "bytes */%d", &size); n == 1 && size == offset {
@@ -260,6 +292,11 @@ const httpMaxHeaderBytes = 64 << 10
 var httpTransport = func() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxResponseHeaderBytes = httpMaxHeaderBytes
+	// A body is kept as the server sent it (RFC 9110 §8.4): net/http
+	// would ask for gzip and decode it, a .tar.gz saved unpacked and a
+	// small body on the wire a huge one on disk. Client.HTTPCompressed
+	// asks for it instead.
+	t.DisableCompression = true
 	t.TLSClientConfig = TLS{}.Config("") // https: TLS 1.2 at least, the system's roots
 	return t
 }()
@@ -332,3 +369,86 @@ func httpGetRedirectedFTP(ctx context.Context, c *Client, from *Plan, loc string
 	}
 	return resp, nil
 }
+
+// httpEncodingNote is the plan's note on content codings.
+func httpEncodingNote(compressed bool) string {
+	if compressed {
+		return "Accept-Encoding: gzip (--compressed): a gzip body is decoded, and limits count the decoded bytes"
+	}
+	return "no Accept-Encoding is sent: the body is kept as the server sends it (RFC 9110 §8.4)"
+}
+
+func sortedKeys(h http.Header) []string {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// httpGzipped reports whether a response's Content-Encoding is gzip alone
+// (RFC 9110 §8.4.1.3: "x-gzip" is the same); a body under other or
+// several codings is kept as sent.
+func httpGzipped(h http.Header) bool {
+	ce := h.Values("Content-Encoding")
+	if len(ce) != 1 {
+		return false
+	}
+	v := strings.ToLower(strings.TrimSpace(ce[0]))
+	return v == "gzip" || v == "x-gzip"
+}
+
+// gzipBody decodes a gzip body as it is read; the decoder is made at the
+// first Read, so that Get does not wait on the body's first bytes.
+type gzipBody struct {
+	raw io.ReadCloser
+	zr  *gzip.Reader
+	err error
+}
+
+func (b *gzipBody) Read(p []byte) (int, error) {
+	if b.zr == nil && b.err == nil {
+		b.zr, b.err = gzip.NewReader(b.raw)
+		if b.err != nil {
+			b.err = fmt.Errorf("the gzip body (Content-Encoding: gzip) cannot be decoded: %w", b.err)
+		}
+	}
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.zr.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("the gzip body (Content-Encoding: gzip) cannot be decoded: %w", err)
+	}
+	return n, err
+}
+
+func (b *gzipBody) Close() error { return b.raw.Close() }
+
+// rangeBody is the body of a 206: the bytes of its Content-Range and no
+// more; a body that ends before them is cut short.
+type rangeBody struct {
+	r    io.ReadCloser
+	left int64
+}
+
+func (b *rangeBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	if err == io.EOF && b.left > 0 {
+		err = io.ErrUnexpectedEOF
+	}
+	if err == nil && b.left == 0 {
+		err = io.EOF
+	}
+	return n, err
+}
+
+func (b *rangeBody) Close() error { return b.r.Close() }

@@ -137,24 +137,26 @@ func (c *Client) warn(msg string) {
 	c.trace('!', "warning: "+msg)
 }
 
-// tlsTransports are the http transports of Clients whose TLS policy is
-// not the default, one per policy, so that connections are shared.
+// tlsTransports are the http transports of Clients whose TLS policy or
+// proxy is not the default, one per policy, so that connections are
+// shared.
 var tlsTransports struct {
 	sync.Mutex
 	m map[tlsKey]*http.Transport
 }
 
 type tlsKey struct {
-	roots    *x509.CertPool
-	insecure bool
+	roots          *x509.CertPool
+	insecure       bool
+	proxy, noProxy string
 }
 
-// transport returns the http transport for c's TLS policy.
+// transport returns the http transport for c's TLS policy and proxy.
 func (c *Client) transport() *http.Transport {
-	if c.TLS.Roots == nil && !c.TLS.Insecure {
+	if c.TLS.Roots == nil && !c.TLS.Insecure && c.HTTPProxy == "" && c.HTTPNoProxy == "" {
 		return httpTransport
 	}
-	k := tlsKey{c.TLS.Roots, c.TLS.Insecure}
+	k := tlsKey{c.TLS.Roots, c.TLS.Insecure, c.HTTPProxy, c.HTTPNoProxy}
 	tlsTransports.Lock()
 	defer tlsTransports.Unlock()
 	if t := tlsTransports.m[k]; t != nil {
@@ -162,6 +164,9 @@ func (c *Client) transport() *http.Transport {
 	}
 	t := httpTransport.Clone()
 	t.TLSClientConfig = c.TLS.Config("")
+	if c.HTTPProxy != "" || c.HTTPNoProxy != "" {
+		t.Proxy = proxyFunc(c.HTTPProxy, c.HTTPNoProxy)
+	}
 	if tlsTransports.m == nil {
 		tlsTransports.m = map[tlsKey]*http.Transport{}
 	}

@@ -12,6 +12,11 @@ import (
 // no file (a folder, a menu, a news group, a host alone).
 var ErrNoName = errors.New("the URL names no file")
 
+// ErrEmptyName is NameFromURL's error for a URL whose path ends in "/" or
+// is empty: it names a folder or a host, whose page a caller may save as
+// index.html (wget's name). It is an ErrNoName.
+var ErrEmptyName = fmt.Errorf("%w: its path ends in \"/\" or is empty; give -o FILE", ErrNoName)
+
 // NameFromURL returns the local file name a URL suggests: the last
 // segment of its path, decoded (§2.2). For ftp it is <name> (§3.2.2),
 // without ";type="; for gopher the last part of the selector (§3.4). The
@@ -52,7 +57,7 @@ func NameFromURL(u rfc1738.URL) (string, error) {
 
 func checkName(u rfc1738.URL, name string) (string, error) {
 	if name == "" {
-		return "", fmt.Errorf("%w: its path ends in \"/\" or is empty; give -o FILE", ErrNoName)
+		return "", ErrEmptyName
 	}
 	if name == "." || name == ".." {
 		return "", fmt.Errorf("%w: its last segment is %q", ErrNoName, name)
@@ -69,4 +74,18 @@ func checkName(u rfc1738.URL, name string) (string, error) {
 		}
 	}
 	return name, nil
+}
+
+// Reserve returns path, or when taken already holds it the first of
+// path.1, path.2, … that it does not (wget's rule for a name that
+// coincides), and adds the name returned to taken: two downloads of one
+// run never share a file. The choice depends only on the run's own
+// names, so that a later run with -C finds the same ones.
+func Reserve(taken map[string]bool, path string) string {
+	name := path
+	for i := 1; taken[name]; i++ {
+		name = fmt.Sprintf("%s.%d", path, i)
+	}
+	taken[name] = true
+	return name
 }

@@ -27,6 +27,10 @@ type Part struct {
 	f     *os.File
 	n     int64 // bytes in the file
 	Found int64 // bytes a .part left by an earlier run held when opened; -1 when there was none
+	// Adopted is set when a resume found no .part but the final file:
+	// it became the part file (Found is its size), and a failed download
+	// puts it back under its name.
+	Adopted bool
 }
 
 // CheckTarget says why path cannot be written, in terms of the path as
@@ -58,6 +62,9 @@ func CheckTarget(path string) error {
 // OpenPart opens the .part file of path. With resume, an existing .part
 // is kept and written on from its end (Offset says where); without, it
 // is started anew. Either way Found reports what an earlier run left.
+// With resume and no .part holding bytes, a regular file at path itself
+// is resumed (curl's -C - -o FILE, wget's -c): it is renamed to the
+// part file, so that the download stays atomic (Adopted).
 func OpenPart(path string, resume bool) (*Part, error) {
 	if err := CheckTarget(path); err != nil {
 		return nil, err
@@ -68,6 +75,14 @@ func OpenPart(path string, resume bool) (*Part, error) {
 			return nil, fmt.Errorf("%s: %s is not a regular file", path, p.Name)
 		}
 		p.Found = fi.Size()
+	}
+	if resume && p.Found <= 0 {
+		if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+			if err := os.Rename(path, p.Name); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			p.Found, p.Adopted = fi.Size(), true
+		}
 	}
 	flags := os.O_WRONLY | os.O_CREATE
 	if !resume {
@@ -139,8 +154,15 @@ func (p *Part) Commit() error {
 // Abort ends a failed download: with keep (a later run may resume) and
 // some bytes written, the part file stays and Abort reports true; else it
 // is removed.
+//
+// An adopted file goes back to its name whatever keep says (it was the
+// user's before the run), and Name becomes that name.
 func (p *Part) Abort(keep bool) (kept bool) {
 	p.f.Close()
+	if p.Adopted && os.Rename(p.Name, p.Path) == nil {
+		p.Name = p.Path
+		return p.n > 0
+	}
 	if keep && p.n > 0 {
 		return true
 	}

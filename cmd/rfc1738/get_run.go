@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -77,9 +79,13 @@ func runGet(e *env, args []string) int {
 	fs.BoolVar(&o.quiet, "q", false, "print nothing on success: no progress bar, no notes, no summary (errors still go to stderr)")
 	fs.BoolVar(&o.strict, "strict", false, "refuse a URL that breaks §2.2 only by unencoded octets (\"~\", a space), which is otherwise fetched encoded with a warning")
 	setup := accessSetup(fs)
+	curl := curlFlags(fs)
 	operands, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
+	}
+	if err := curl.check(); err != nil {
+		return usageError(e, "get", "%v", err)
 	}
 	switch *cont {
 	case "":
@@ -129,8 +135,11 @@ func runGet(e *env, args []string) int {
 		}
 	}
 	if o.output != "" && o.output != "-" && !isDevice(o.output) {
+		// A folder that is missing, or given as the file: the local
+		// file system's failure (wget's status 3), not a usage error.
 		if err := download.CheckTarget(o.output); err != nil {
-			return usageError(e, "get", "-o %v", err)
+			fmt.Fprintf(e.stderr, "rfc1738 get: -o %v\n", err)
+			return exitLocalIO
 		}
 	}
 
@@ -147,6 +156,18 @@ func runGet(e *env, args []string) int {
 	}
 	if err := applyNetrc(e, c); err != nil {
 		return usageError(e, "get", "%v", err)
+	}
+	if err := curl.apply(c); err != nil {
+		return usageError(e, "get", "%v", err)
+	}
+	if curl.silent {
+		// curl's -s: no progress, no notes, and no errors unless -S.
+		o.quiet = true
+		if !curl.showError {
+			quiet := *e
+			quiet.stderr = io.Discard
+			e = &quiet
+		}
 	}
 
 	g := newGetter(e, c, o)
@@ -165,6 +186,7 @@ func runGet(e *env, args []string) int {
 	// The jobs: every URL parsed first, so that a typo is reported
 	// before anything is fetched.
 	var jobs []*getJob
+	taken := map[string]bool{} // the files of this run: two never share one
 	failed := 0
 	status = exitOK
 	for _, r := range raws {
@@ -181,13 +203,22 @@ func runGet(e *env, args []string) int {
 			j.path = o.output
 		case o.remoteName:
 			name, err := download.NameFromURL(u)
+			if errors.Is(err, download.ErrEmptyName) {
+				name, err = "index.html", nil // wget's name for a folder's or a host's page
+			}
 			if err != nil {
 				fmt.Fprintf(e.stderr, "rfc1738 get: %s: %v\n", safetext.Escape(access.Redact(r)), err)
 				failed++
 				status = worseStatus(status, exitNegative)
 				continue
 			}
-			j.path = filepath.Join(o.outDir, name)
+			want := filepath.Join(o.outDir, name)
+			// Reserved before any byte is written: a name an earlier
+			// URL of the run took becomes NAME.1, NAME.2 (wget's rule).
+			if j.path = download.Reserve(taken, want); j.path != want && !o.quiet {
+				fmt.Fprintf(e.stderr, "rfc1738 get: %s: %s is another URL's in this run; saving to %s\n",
+					safetext.Escape(access.Redact(r)), safetext.Escape(want), safetext.Escape(j.path))
+			}
 		}
 		jobs = append(jobs, j)
 	}
@@ -449,6 +480,8 @@ func (g *getter) fetch(j *getJob) (int64, error) {
 			return 0, err
 		}
 		switch {
+		case part.Adopted:
+			g.note("rfc1738 get: %s: resuming it at byte %d\n", safetext.Escape(j.path), part.Found)
 		case part.Found > 0 && g.o.resume:
 			g.note("rfc1738 get: %s: resuming %s at byte %d\n", safetext.Escape(j.path), safetext.Escape(part.Name), part.Found)
 		case part.Found > 0:
@@ -604,6 +637,9 @@ func (g *getter) write(ctx context.Context, j *getJob, part *download.Part, resp
 		defer g.stdoutMu.Unlock()
 		w = g.e.stdout
 		toTerminal = isTerminal(g.e.stdout)
+		if toTerminal && g.o.output != "-" {
+			w = &binaryGuard{w: w}
+		}
 	}
 	if (g.o.include || g.o.head) && resp.Status != "" {
 		if _, err := io.WriteString(w, formatHeader(resp)); err != nil {
@@ -743,4 +779,21 @@ func formatBytes(n int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// errBinaryTerminal is the error of a body that holds a NUL byte on its
+// way to a terminal: curl's refusal, in its words.
+var errBinaryTerminal = errors.New(`Binary output can mess up your terminal. Use "-o -" to write it to your terminal anyway, or "-o FILE" to save it to a file`)
+
+// binaryGuard writes to a terminal until a write holds a NUL byte, the
+// sign of binary data (curl's test), and then fails: what a terminal
+// would take for control sequences is never written. The failure is the
+// output's (exit status 3; curl's 23 is its write error).
+type binaryGuard struct{ w io.Writer }
+
+func (b *binaryGuard) Write(p []byte) (int, error) {
+	if bytes.IndexByte(p, 0) >= 0 {
+		return 0, &fs.PathError{Op: "write", Path: "the terminal", Err: errBinaryTerminal}
+	}
+	return b.w.Write(p)
 }

@@ -182,13 +182,14 @@ func parseFlags(fs *flag.FlagSet, args []string) (operands []string, status int,
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	defer func() { fs.SetOutput(errOut); fs.Usage = help }()
+	args = splitShortFlags(fs, args)
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				help()
 				return nil, exitOK, false
 			}
-			return nil, usageError(&env{stderr: errOut}, fs.Name(), "%v", err), false
+			return nil, usageError(&env{stderr: errOut}, fs.Name(), "%s", asTyped(err, args)), false
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -201,6 +202,63 @@ func parseFlags(fs *flag.FlagSet, args []string) (operands []string, status int,
 		operands = append(operands, rest[0])
 		args = rest[1:]
 	}
+}
+
+// splitShortFlags writes a cluster of one-letter switches as curl users
+// type it ("-fsSL") as the flags it stands for ("-f", "-s", "-S", "-L"):
+// only when no flag has the cluster's name and every letter is a
+// boolean flag. "--" ends the flags.
+func splitShortFlags(fs *flag.FlagSet, args []string) []string {
+	var out []string
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.Contains(a, "=") || fs.Lookup(a[1:]) != nil {
+			out = append(out, a)
+			continue
+		}
+		var split []string
+		for _, c := range a[1:] {
+			f := fs.Lookup(string(c))
+			if f == nil {
+				split = nil
+				break
+			}
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+				split = nil
+				break
+			}
+			split = append(split, "-"+string(c))
+		}
+		if split == nil {
+			split = []string{a}
+		}
+		out = append(out, split...)
+	}
+	return out
+}
+
+// asTyped is the flag package's error as the user typed the flag: it
+// writes every flag with one dash ("flag provided but not defined:
+// -compressed"), and a flag typed with two is shown with two.
+func asTyped(err error, args []string) string {
+	msg := err.Error()
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if !strings.HasPrefix(a, "--") || name == "" {
+			continue
+		}
+		if one := " -" + name; strings.HasSuffix(msg, one) {
+			return strings.TrimSuffix(msg, one) + " --" + name
+		} else if k := strings.LastIndex(msg, one+":"); k >= 0 {
+			return msg[:k] + " --" + msg[k+2:]
+		}
+	}
+	return msg
 }
 
 // lineReader reads one URL per line from r: "\n" or "\r\n" ends a line, and
