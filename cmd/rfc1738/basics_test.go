@@ -56,12 +56,12 @@ func TestBinaryUsageErrors(t *testing.T) {
 		cmd  string
 		msg  string
 	}{
-		{[]string{"get", "--bogus", "ftp://h/x"}, "get", "flag provided but not defined: -bogus"},
+		{[]string{"get", "--bogus", "ftp://h/x"}, "get", "flag provided but not defined: --bogus"},
 		{[]string{"parse", "-x"}, "parse", "flag provided but not defined: -x"},
 		{[]string{"equal", "http://a/"}, "equal", "want two URLs, got 1"},
 		{[]string{"plan"}, "plan", "want exactly one URL, got 0"},
 		{[]string{"get", "--max-size", "lots", "ftp://h/x"}, "get", `--max-size: "lots" is not a size`},
-		{[]string{"encode", "--component", "nope", "x"}, "encode", `invalid value "nope" for flag -component: want address, `},
+		{[]string{"encode", "--component", "nope", "x"}, "encode", `invalid value "nope" for flag --component: want address, `},
 		{[]string{"version", "extra"}, "version", `takes no arguments, got "extra"`},
 	} {
 		out, errOut, status := runBinary(t, "", tc.args...)

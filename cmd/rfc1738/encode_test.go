@@ -66,7 +66,7 @@ func TestEncodeErrors(t *testing.T) {
 		{[]string{"http", "--host", "h", "--name", "x"}, exitUsage, "http takes no --name"},
 		{[]string{"https", "--host", "h"}, exitUsage, "no scheme"},
 		{[]string{}, exitUsage, "name one scheme"},
-		{[]string{"--component", "nope", "x"}, exitUsage, `invalid value "nope" for flag -component: want address`},
+		{[]string{"--component", "nope", "x"}, exitUsage, `invalid value "nope" for flag --component: want address`},
 		{[]string{"ftp", "--host", "h", "--port", "x"}, exitUsage, "not a number"},
 		{[]string{"ftp", "--host", "h", "--type", "ab"}, exitUsage, "one character"},
 		{[]string{"prospero", "--host", "h", "--field", "x"}, exitUsage, "not name=value"},

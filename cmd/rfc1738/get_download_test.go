@@ -92,10 +92,12 @@ func TestGetMany(t *testing.T) {
 		t.Errorf("%d logins for 4 URLs, none reused: %q", len(sessions), sessions)
 	}
 
-	// -O into the current folder; a URL that names no file is refused.
+	// -O into the current folder; a URL whose path ends in "/" is saved
+	// as index.html (wget's name), one that names "." is refused.
 	dir2 := t.TempDir()
-	_, errOut, status = runIn(t, dir2, "", "get", "-O", base+"a.txt", base)
-	if status != exitNegative || !strings.Contains(errOut, "the URL names no file") || readFile(t, filepath.Join(dir2, "a.txt")) != "file a\n" {
+	_, errOut, status = runIn(t, dir2, "", "get", "-O", base+"a.txt", base, base+".")
+	if status != exitNegative || !strings.Contains(errOut, "the URL names no file") || readFile(t, filepath.Join(dir2, "a.txt")) != "file a\n" ||
+		!strings.Contains(readFile(t, filepath.Join(dir2, "index.html")), "a.txt") {
 		t.Errorf("-O: %d %q", status, errOut)
 	}
 	// Several URLs to stdout, in order.
@@ -110,7 +112,8 @@ func TestGetMany(t *testing.T) {
 }
 
 // TestGetOutputErrors: -o naming a folder, or a file in a missing one,
-// is an error that names the path as given, before anything is fetched.
+// is an error that names the path as given, before anything is fetched,
+// and a local file error (status 3, as wget's), not a usage error.
 func TestGetOutputErrors(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -124,7 +127,7 @@ func TestGetOutputErrors(t *testing.T) {
 		{"missing/x.txt", "-o missing/x.txt: the folder missing does not exist"},
 	} {
 		_, errOut, status := runIn(t, dir, "", "get", "-o", tc.o, u)
-		if status != exitUsage || !strings.HasPrefix(errOut, "rfc1738 get: "+tc.want) || strings.Contains(errOut, ".part") {
+		if status != exitLocalIO || !strings.HasPrefix(errOut, "rfc1738 get: "+tc.want) || strings.Contains(errOut, ".part") {
 			t.Errorf("-o %s: %d %q", tc.o, status, errOut)
 		}
 	}

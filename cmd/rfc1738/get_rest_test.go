@@ -72,7 +72,7 @@ func TestGetWAIS(t *testing.T) {
 	if n != 2 {
 		t.Errorf("%d records, want 2", n)
 	}
-	if _, errs, status := runCLI(t, "", "get", "--wais-syntax", "grs1", url); status != exitUsage || !strings.Contains(errs, `invalid value "grs1" for flag -wais-syntax: want sutrs, usmarc or default`) {
+	if _, errs, status := runCLI(t, "", "get", "--wais-syntax", "grs1", url); status != exitUsage || !strings.Contains(errs, `invalid value "grs1" for flag --wais-syntax: want sutrs, usmarc or default`) {
 		t.Errorf("bad syntax: %d %s", status, errs)
 	}
 }

@@ -554,6 +554,18 @@ func (g *getter) attempt(j *getJob, part *download.Part) (int64, error) {
 	ctx, watch := newWatchdog(ctx, g.o.idle)
 	defer watch.Stop()
 
+	if !g.o.head && ftpFolder(j.u, g.c.Listing) {
+		if part != nil && part.Offset() > 0 {
+			if err := part.Restart(); err != nil { // a listing has no restart
+				return 0, err
+			}
+		}
+		resp, err := g.listFTP(ctx, j.u)
+		if err != nil {
+			return 0, explain(ctx, inCLITerms(err))
+		}
+		return g.write(ctx, j, part, resp, watch)
+	}
 	req := access.Request{URL: j.u, Head: g.o.head, KeepErrorBody: g.o.keepErrorBody}
 	if part != nil {
 		req.Offset = part.Offset()

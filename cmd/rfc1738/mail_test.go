@@ -117,7 +117,7 @@ func TestMailTLSAuth(t *testing.T) {
 	}{
 		{nil, []string{"--smtp-user", "u"}, exitUsage, "no password for --smtp-user u"},
 		{vars, []string{"--smtp-user", "u\r\nMAIL FROM:<x@y>"}, exitNegative, "SMTP user name"},
-		{vars, []string{"--smtp-tls", "maybe"}, exitUsage, `invalid value "maybe" for flag -smtp-tls: want auto, require or off`},
+		{vars, []string{"--smtp-tls", "maybe"}, exitUsage, `invalid value "maybe" for flag --smtp-tls: want auto, require or off`},
 		{vars, []string{"--smtp-ca", filepath.Join(t.TempDir(), "none.pem")}, exitUsage, "--smtp-ca"},
 		{vars, []string{"--smtp-ca", empty}, exitUsage, "no PEM certificate"},
 	} {
