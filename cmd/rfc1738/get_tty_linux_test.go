@@ -159,3 +159,36 @@ func TestTTYBar(t *testing.T) {
 		t.Errorf("the error is not on a line of its own, or the bar stayed:\n%s", scr)
 	}
 }
+
+// TestTTYBinaryRefused: a body holding a NUL byte is not written to a
+// terminal, as curl refuses it ("Binary output can mess up your
+// terminal"); the status is 3 (the output's failure; curl's write error
+// is 23). Text goes through, and -o - writes the binary all the same.
+func TestTTYBinaryRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := binary(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/text" {
+			w.Write([]byte("plain text\n"))
+			return
+		}
+		b := []byte("BINSTART" + strings.Repeat("x", 1990) + "\n")
+		b[100], b[1000] = 0, 0 // binary: NUL bytes, which a terminal shows as nothing
+		w.Write(b)
+	}))
+	defer srv.Close()
+	s := newTTY(t, fmt.Sprintf("%s get %s/blob; echo EXIT=$?; %s get %s/text; echo EXIT=$?; sleep 60", bin, srv.URL, bin, srv.URL))
+	scr := s.waitFor("EXIT=0")
+	if !strings.Contains(scr, "Binary output can mess up your terminal") || !strings.Contains(scr, "EXIT=3") || strings.Contains(scr, "BINSTART") {
+		t.Errorf("binary to the terminal not refused:\n%s", scr)
+	}
+	if !strings.Contains(scr, "plain text\nEXIT=0") {
+		t.Errorf("text to the terminal:\n%s", scr)
+	}
+	s = newTTY(t, fmt.Sprintf("%s get -o - %s/blob; echo EXIT=$?; sleep 60", bin, srv.URL))
+	if scr := s.waitFor("EXIT="); !strings.Contains(scr, "BINSTART") || !strings.Contains(scr, "EXIT=0") {
+		t.Errorf("-o - to the terminal:\n%s", scr)
+	}
+}
