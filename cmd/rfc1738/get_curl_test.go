@@ -2,14 +2,17 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -297,5 +300,56 @@ func TestGetFTPFolder(t *testing.T) {
 	out, errOut, status = runBinary(t, "", "get", d[len(d)-1])
 	if status != 0 || !strings.Contains(out, " readme  "+base+"docs/readme\n") {
 		t.Errorf("get on the folder's URL: %d %q %q", status, out, errOut)
+	}
+}
+
+// TestMirrorInterruptSummary: a mirror stopped by SIGINT mid-transfer
+// names in its summary the status it exits with (130), and counts the
+// transfer it cut as interrupted, not failed.
+func TestMirrorInterruptSummary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	var retr sync.Once
+	started := make(chan struct{})
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{
+		Files: map[string]string{"/pub/a.txt": "a\n", "/pub/big.bin": strings.Repeat("b", 100000)},
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			if line != "RETR big.bin" {
+				return false
+			}
+			dc, err := s.AcceptData()
+			if err != nil {
+				return false
+			}
+			s.Reply("150 Opening BINARY mode data connection for big.bin (100000 bytes).")
+			dc.Write([]byte(strings.Repeat("b", 1000)))
+			retr.Do(func() { close(started) })
+			<-s.Done() // stalls until the test ends
+			dc.Close()
+			return true
+		}})
+	cmd := exec.Command(binary(t), "mirror", "--parallel", "1", "ftp://"+fake.Addr+"/pub/", filepath.Join(t.TempDir(), "copy"))
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the mirror never asked for big.bin")
+	}
+	time.Sleep(100 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("mirror ended with %v, want status 130:\n%s", err, errOut.String())
+	}
+	got := errOut.String()
+	if !strings.Contains(got, "0 failed, 1 interrupted;") || !strings.Contains(got, "(exit status 130: interrupted by SIGINT)") || strings.Contains(got, "the worst") {
+		t.Errorf("the summary:\n%s", got)
 	}
 }

@@ -77,15 +77,21 @@ func runMirror(e *env, args []string) int {
 			}
 		}
 	}
-	// The status is the worst of the items that failed.
-	worst := exitOK
-	opt.Failure = func(err error) {
-		mu.Lock()
-		worst = worseStatus(worst, exitStatus(err))
-		mu.Unlock()
-	}
+	// The status is the worst of the items that failed. An item that
+	// ends after SIGINT or SIGTERM was interrupted, not failed: the
+	// signal's status is the run's.
 	ctx, caught, stop := interruptible(context.Background())
 	defer stop()
+	worst, interrupted := exitOK, 0
+	opt.Failure = func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if ctx.Err() != nil {
+			interrupted++
+			return
+		}
+		worst = worseStatus(worst, exitStatus(err))
+	}
 	st, err := mirror.Mirror(ctx, operands[0], operands[1], opt)
 	stop()
 	if progress {
@@ -95,15 +101,24 @@ func runMirror(e *env, args []string) int {
 	}
 	if !*quiet {
 		el := time.Since(start)
-		fmt.Fprintf(e.stderr, "mirror: %d fetched (%s), %d unchanged, %d deleted, %d skipped, %d refused, %d failed; %d directories in %s",
-			st.Fetched, formatBytes(st.Bytes), st.Unchanged, st.Deleted, st.Skipped, st.Refused, st.Failed, st.Dirs, el.Round(time.Millisecond))
+		mu.Lock()
+		failed, cut := st.Failed-interrupted, interrupted
+		mu.Unlock()
+		fmt.Fprintf(e.stderr, "mirror: %d fetched (%s), %d unchanged, %d deleted, %d skipped, %d refused, %d failed", st.Fetched,
+			formatBytes(st.Bytes), st.Unchanged, st.Deleted, st.Skipped, st.Refused, failed)
+		if cut > 0 {
+			fmt.Fprintf(e.stderr, ", %d interrupted", cut)
+		}
+		fmt.Fprintf(e.stderr, "; %d directories in %s", st.Dirs, el.Round(time.Millisecond))
 		if st.Links > 0 {
 			fmt.Fprintf(e.stderr, "; %d symbolic links (--symlinks %s)", st.Links, *symlinks)
 		}
 		if st.DeletesSkipped > 0 {
 			fmt.Fprintf(e.stderr, "; deletions skipped in %d folders not listed whole", st.DeletesSkipped)
 		}
-		if st.Failed > 0 {
+		if s := caught(); s != nil {
+			fmt.Fprintf(e.stderr, " (exit status %d: interrupted by %s)", signalStatus(s), signalName(s))
+		} else if failed > 0 {
 			mu.Lock()
 			w := worseStatus(worst, exitNegative)
 			mu.Unlock()
@@ -124,7 +139,7 @@ func runMirror(e *env, args []string) int {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if st.Failed > 0 {
+	if st.Failed > interrupted {
 		return worseStatus(worst, exitNegative)
 	}
 	return exitOK
