@@ -90,6 +90,7 @@ func writeMan(w io.Writer) {
 		{"EMAIL", "the anonymous FTP password (§3.2.1) and the sender of mail"},
 		{"NNTPSERVER", "the news server of news: URLs"},
 		{"NETRC", "the netrc file of get --netrc (default ~/.netrc)"},
+		{"HTTP_PROXY, HTTPS_PROXY, NO_PROXY", "the proxy of http and https requests, and the hosts reached directly; get -x and --noproxy take their place"},
 		{"RFC1738_SMTP", "the SMTP relay of mail"},
 		{"RFC1738_GATEWAY_<SCHEME>", "a gateway URL template for a scheme without an access method (§4)"},
 		{"SSL_CERT_FILE, SSL_CERT_DIR", "the certificate authorities https and ftp over TLS trust, unless --cacert is given"},
