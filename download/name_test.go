@@ -36,3 +36,18 @@ func TestNameFromURL(t *testing.T) {
 		}
 	}
 }
+
+func TestReserve(t *testing.T) {
+	taken := map[string]bool{}
+	var got []string
+	for _, p := range []string{"d/million", "d/million", "d/other", "d/million", "d/million.1"} {
+		got = append(got, Reserve(taken, p))
+	}
+	want := []string{"d/million", "d/million.1", "d/other", "d/million.2", "d/million.1.1"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("names %q, want %q", got, want)
+			break
+		}
+	}
+}

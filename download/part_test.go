@@ -59,6 +59,20 @@ func TestPart(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "partial" {
 		t.Errorf("resumed file %q", b)
 	}
+	// With no part, a resume takes the final file itself (curl's -C -
+	// -o FILE) and, failing, puts it back under its name.
+	p, _ = OpenPart(path, true)
+	if !p.Adopted || p.Found != 7 || p.Offset() != 7 {
+		t.Errorf("resume of the final file: adopted %v found %d offset %d, want 7", p.Adopted, p.Found, p.Offset())
+	}
+	p.Write([]byte("!"))
+	if !p.Abort(true) || p.Name != path {
+		t.Errorf("the adopted file was not put back: %s", p.Name)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "partial!" {
+		t.Errorf("the adopted file holds %q", b)
+	}
+	os.Remove(path)
 	p, _ = OpenPart(path, true)
 	p.Write([]byte("old"))
 	p.Abort(true)
