@@ -207,25 +207,32 @@ func parseFlags(fs *flag.FlagSet, args []string) (operands []string, status int,
 // splitShortFlags writes a cluster of one-letter switches as curl users
 // type it ("-fsSL") as the flags it stands for ("-f", "-s", "-S", "-L"):
 // only when no flag has the cluster's name and every letter is a
-// boolean flag. "--" ends the flags.
+// boolean flag. The value of a flag that takes one is left as it is;
+// "--" ends the flags.
 func splitShortFlags(fs *flag.FlagSet, args []string) []string {
+	isBool := func(f *flag.Flag) bool {
+		b, ok := f.Value.(interface{ IsBoolFlag() bool })
+		return ok && b.IsBoolFlag()
+	}
 	var out []string
-	for i, a := range args {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.Contains(a, "=") || fs.Lookup(a[1:]) != nil {
+		name := strings.TrimLeft(a, "-")
+		if f := fs.Lookup(name); len(a) < 2 || a[0] != '-' || f != nil || strings.Contains(a, "=") || strings.HasPrefix(a, "--") {
 			out = append(out, a)
+			if f != nil && !isBool(f) && i+1 < len(args) {
+				i++
+				out = append(out, args[i]) // the flag's value
+			}
 			continue
 		}
 		var split []string
-		for _, c := range a[1:] {
+		for _, c := range name {
 			f := fs.Lookup(string(c))
-			if f == nil {
-				split = nil
-				break
-			}
-			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+			if f == nil || !isBool(f) {
 				split = nil
 				break
 			}
