@@ -433,6 +433,7 @@ func (c *Client) FTPConfig() ftp.Config {
 		Trace:         c.tracer(),
 		CheckDataPort: func(port int) error { return c.CheckDataPort("ftp", port) },
 		Security:      c.TLS.FTP,
+		Warn:          c.warn,
 		TLS:           c.TLS.Config(""),
 	}
 }
