@@ -39,6 +39,7 @@ type httpRequest struct {
 	scheme     string // "http" or "https"
 	host       string // the Host header: host, and ":port" when written
 	requestURI string // "/path?search", as written in the URL
+	userAgent  string // the User-Agent header
 }
 
 // Plan gives the request line and the Host header of the GET (§3.3).
@@ -59,16 +60,17 @@ func (hh httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	if err := c.guardPort(p, u); err != nil {
 		return nil, err
 	}
-	req := httpRequest{scheme: hh.scheme(), host: u.Host(), requestURI: h.RequestURI()}
+	req := httpRequest{scheme: hh.scheme(), host: u.Host(), requestURI: h.RequestURI(), userAgent: c.userAgent()}
 	if port, ok := u.Port(); ok {
 		req.host += ":" + port
 	}
 	p.Steps = []Step{
 		{Verb: "GET", Arg: req.requestURI + " HTTP/1.1", HasArg: true},
 		{Verb: "Host:", Arg: req.host, HasArg: true},
+		{Verb: "User-Agent:", Arg: req.userAgent, HasArg: true},
 	}
 	p.Notes = []string{
-		"net/http adds its own User-Agent and Accept-Encoding headers",
+		"net/http adds its own Accept-Encoding header",
 		fmt.Sprintf("redirects are followed to http, https and ftp URLs only, at most %d; one from https to http or ftp with a warning; a stored login goes to its own origin only, and to no hop after the chain left it", c.MaxRedirects),
 	}
 	if hh.tls {
@@ -127,6 +129,9 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
 	hreq.URL, hreq.Host = target, req.host
+	// RFC 9110 §10.1.5: the product that sends the request; net/http
+	// copies it to every redirect it follows.
+	hreq.Header.Set("User-Agent", req.userAgent)
 	if p.Offset > 0 {
 		hreq.Header.Set("Range", fmt.Sprintf("bytes=%d-", p.Offset))
 	}
