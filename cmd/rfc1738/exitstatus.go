@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/internal/signals"
 )
 
 // The exit statuses of the commands that reach servers (get, mirror,
@@ -127,6 +128,8 @@ func statusName(s int) string {
 		return "protocol error"
 	case exitRefused:
 		return "the server said no"
+	case 128 + int(syscall.SIGHUP):
+		return "hung up"
 	case 128 + int(syscall.SIGINT):
 		return "interrupted"
 	case 128 + int(syscall.SIGTERM):
@@ -144,14 +147,15 @@ func signalStatus(s os.Signal) int {
 	return exitNegative
 }
 
-// interruptible returns a context that SIGINT or SIGTERM cancels, with
-// the signal as its cause; caught returns that signal, or nil. stop
-// stops listening.
+// interruptible returns a context that SIGINT, SIGTERM or SIGHUP cancels,
+// with the signal as its cause; caught returns that signal, or nil. stop
+// stops listening. A signal the parent ignored when the program started
+// (a script's background job, nohup) stays ignored.
 func interruptible(parent context.Context) (ctx context.Context, caught func() os.Signal, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	var got atomic.Value
 	sigc := make(chan os.Signal, 1)
-	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	signals.Notify(sigc, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	go func() {
 		select {

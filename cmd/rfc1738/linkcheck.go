@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -155,7 +153,9 @@ func runLinkcheck(e *env, args []string) int {
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGINT, SIGTERM and SIGHUP end the run with a report of what was
+	// checked, unless the parent ignored them.
+	ctx, _, stop := interruptible(context.Background())
 	defer stop()
 	var bar *progressbar.ProgressBar
 	if !*quiet && isTerminal(e.stderr) {
