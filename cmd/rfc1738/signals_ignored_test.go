@@ -61,10 +61,10 @@ func (h *heldServer) hold() (arrived <-chan struct{}, release func()) {
 }
 
 // TestIgnoredSignalsStayIgnored: a command started with SIGINT or SIGHUP
-// ignored (a script's background job, nohup) keeps it ignored: through
-// the built binary, started by sh after trap ” SIG, get and linkcheck are
-// still running after the signal and end with their normal status once
-// the server answers. Not ignored, SIGINT still ends get with 130, and
+// ignored (a script's background job, nohup) keeps it ignored: the built
+// binary, started by sh with the signal trapped to nothing, get and
+// linkcheck are still running after the signal and end with their normal
+// status once the server answers. Not ignored, SIGINT still ends get with 130, and
 // SIGHUP with 129.
 func TestIgnoredSignalsStayIgnored(t *testing.T) {
 	if testing.Short() {
