@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rfc1738/rfc1738/internal/testserver"
@@ -110,5 +112,40 @@ func TestGetLoginNeverCrossesADowngrade(t *testing.T) {
 	// Without TLS in the chain, the ftp host's own stored login is used.
 	if _, errOut, status := runBinary(t, "", "get", "--netrc-file", rc, "-o", os.DevNull, "ftp://"+fake.Addr+"/x"); status != 0 || !slices.Contains(fake.Commands(), "USER joe") {
 		t.Errorf("ftp with netrc: %d %q; the ftp server saw %q", status, errOut, fake.Commands())
+	}
+}
+
+// TestLinkcheckGopherSessionGuard: §6 — linkcheck gopher://h:11211/8 (a
+// telnet item aimed at memcached's port) is refused by the port guard
+// before anything connects, as /1 on the same port is: a listener there
+// sees no connection.
+func TestLinkcheckGopherSessionGuard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:11211")
+	if err != nil {
+		t.Skipf("port 11211 is not free here (%v): the package test TestGopherSessionGuardFirst guards a port of its own", err)
+	}
+	defer ln.Close()
+	var accepted atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	for _, u := range []string{"gopher://127.0.0.1:11211/8", "gopher://127.0.0.1:11211/T", "gopher://127.0.0.1:11211/1"} {
+		out, errOut, _ := runBinary(t, "", "linkcheck", "-q", "-v", u)
+		if !strings.Contains(out, "§6") || !strings.Contains(out, "memcached") {
+			t.Errorf("linkcheck %s: %q %q, want it refused by the §6 guard", u, out, errOut)
+		}
+	}
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("port 11211 saw %d connections, want none", n)
 	}
 }
