@@ -37,6 +37,7 @@ var exitStatuses = []struct{ code, meaning string }{
 	{"6", "authentication refused or required (ftp 530, http 401, nntp 480/481, smtp 535)"},
 	{"7", "protocol error: a reply that makes no sense"},
 	{"8", "the server said no: http 4xx/5xx, ftp 550, a gopher error item, no such article"},
+	{"129", "hung up (SIGHUP)"},
 	{"130", "interrupted (SIGINT)"},
 	{"143", "terminated (SIGTERM)"},
 }
