@@ -7,11 +7,13 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/internal/signals"
 	"github.com/rfc1738/rfc1738/linkcheck"
 )
 
@@ -153,9 +155,8 @@ func runLinkcheck(e *env, args []string) int {
 		}
 	}
 
-	// SIGINT, SIGTERM and SIGHUP end the run with a report of what was
-	// checked, unless the parent ignored them.
-	ctx, _, stop := interruptible(context.Background())
+	// Not the signals the parent ignored (nohup, a script's background job).
+	ctx, stop := signals.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	var bar *progressbar.ProgressBar
 	if !*quiet && isTerminal(e.stderr) {

@@ -10,6 +10,7 @@
 package signals
 
 import (
+	"context"
 	"os"
 	"os/signal"
 	"syscall"
@@ -34,14 +35,30 @@ func IgnoredAtStart(s os.Signal) bool { return atStart[s] }
 // program started; it returns them. With none left it registers nothing
 // (signal.Notify with no signal would take them all).
 func Notify(c chan<- os.Signal, sigs ...os.Signal) []os.Signal {
+	keep := notIgnored(sigs)
+	if len(keep) > 0 {
+		signal.Notify(c, keep...)
+	}
+	return keep
+}
+
+// NotifyContext is signal.NotifyContext for those of sigs that were not
+// ignored when the program started; with none left, the context ends only
+// with parent or stop.
+func NotifyContext(parent context.Context, sigs ...os.Signal) (ctx context.Context, stop context.CancelFunc) {
+	if keep := notIgnored(sigs); len(keep) > 0 {
+		return signal.NotifyContext(parent, keep...)
+	}
+	return context.WithCancel(parent)
+}
+
+// notIgnored returns those of sigs not ignored at start.
+func notIgnored(sigs []os.Signal) []os.Signal {
 	var keep []os.Signal
 	for _, s := range sigs {
 		if !atStart[s] {
 			keep = append(keep, s)
 		}
-	}
-	if len(keep) > 0 {
-		signal.Notify(c, keep...)
 	}
 	return keep
 }
