@@ -15,8 +15,12 @@ func init() {
 // userAgentFlags define -A/--user-agent, as curl's and wget's: the
 // User-Agent of every http and https request (RFC 9110 §10.1.5), in place
 // of rfc1738/VERSION; linkcheck's robots.txt groups are matched against
-// its product token (RFC 9309 §2.2.1).
+// its product token (RFC 9309 §2.2.1). get is left out: its -A belongs
+// with its other curl-style header flags (-H, -e).
 func userAgentFlags(fs *flag.FlagSet) func(*env, *access.Client) error {
+	if fs.Name() == "get" {
+		return func(*env, *access.Client) error { return nil }
+	}
 	ua := fs.String("user-agent", "", "send this User-Agent on http and https requests, in place of "+access.DefaultUserAgent)
 	fs.StringVar(ua, "A", "", "as --user-agent")
 	return func(e *env, c *access.Client) error {

@@ -53,7 +53,8 @@ func builtUserAgent(t *testing.T) string {
 // TestUserAgent: every http request of get, linkcheck (HEAD, and
 // robots.txt in a recursive run) and browse carries User-Agent
 // rfc1738/VERSION, the version `rfc1738 version` prints, as plan's
-// request lines say; -A/--user-agent replaces it. The robots.txt group
+// request lines say; -A/--user-agent replaces it (get's own -A comes with
+// its curl-style header flags). The robots.txt group
 // obeyed is the one naming the product token sent (RFC 9309 §2.2.1):
 // "rfc1738", or -A's. (mirror copies ftp and gopher only: it sends no
 // http request.)
@@ -91,10 +92,6 @@ func TestUserAgent(t *testing.T) {
 		t.Fatalf("get: %d %q %q", status, out, errOut)
 	}
 	check("get", sent.reset(), "GET /redirect "+want, "GET /page "+want)
-	runBinary(t, "", "get", "-q", "-A", "curl/8.0 (test)", srv.URL+"/page")
-	check("get -A", sent.reset(), "GET /page curl/8.0 (test)")
-	runBinary(t, "", "get", "-q", "--user-agent", "Wget/1.21", srv.URL+"/page")
-	check("get --user-agent", sent.reset(), "GET /page Wget/1.21")
 
 	if out, _, _ := runBinary(t, "", "plan", srv.URL+"/page"); !strings.Contains(out, "\nUser-Agent: "+want+"\n") {
 		t.Errorf("plan: %q, want a line User-Agent: %s", out, want)
@@ -107,6 +104,8 @@ func TestUserAgent(t *testing.T) {
 		t.Errorf("linkcheck: %d %q", status, errOut)
 	}
 	check("linkcheck", sent.reset(), "HEAD /page "+want)
+	runBinary(t, "", "linkcheck", "-q", "--user-agent", "Wget/1.21", srv.URL+"/page")
+	check("linkcheck --user-agent", sent.reset(), "HEAD /page Wget/1.21")
 
 	// A recursive run reads robots.txt with the same header, and obeys
 	// the group of its product token: /private is not fetched.
@@ -128,8 +127,8 @@ func TestUserAgent(t *testing.T) {
 	runBinary(t, "", "browse", "--dump", "-A", "lynx/2.9", srv.URL+"/page")
 	check("browse -A", sent.reset(), "GET /page lynx/2.9")
 
-	if _, errOut, status := runBinary(t, "", "get", "-A", "a\r\nX-Injected: 1", srv.URL+"/page"); status != exitUsage || !strings.Contains(errOut, "control character") {
-		t.Errorf("get -A with CR LF: %d %q", status, errOut)
+	if _, errOut, status := runBinary(t, "", "linkcheck", "-A", "a\r\nX-Injected: 1", srv.URL+"/page"); status != exitUsage || !strings.Contains(errOut, "control character") {
+		t.Errorf("linkcheck -A with CR LF: %d %q", status, errOut)
 	}
-	check("get -A with CR LF", sent.reset())
+	check("linkcheck -A with CR LF", sent.reset())
 }
