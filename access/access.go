@@ -187,6 +187,10 @@ type Client struct {
 	AllowPorts   []int
 	AllowAnyPort bool
 
+	// UserAgent is the User-Agent header of every http and https request
+	// (RFC 9110 §10.1.5; curl -A); empty means DefaultUserAgent.
+	UserAgent string
+
 	// HTTPClient performs http requests; NewClient sets one that follows
 	// at most MaxRedirects redirects, to http and ftp URLs only.
 	HTTPClient   *http.Client
@@ -272,6 +276,7 @@ func NewClient() *Client {
 		Email:        defaultEmail(),
 		NNTPServer:   os.Getenv("NNTPSERVER"),
 		MaxRedirects: 10,
+		UserAgent:    DefaultUserAgent,
 		handlers:     map[string]Handler{},
 		gateway:      defaultGateway,
 	}
@@ -305,7 +310,7 @@ func (c *Client) Clone() *Client {
 	d := &Client{
 		Email: c.Email, Prompt: c.Prompt, Listing: c.Listing, KeepLineEnds: c.KeepLineEnds, GopherUnstuff: c.GopherUnstuff,
 		Stdin: c.Stdin, Stdout: c.Stdout, ShowPassword: c.ShowPassword, Trace: c.Trace,
-		AllowPorts: c.AllowPorts, AllowAnyPort: c.AllowAnyPort, HTTPClient: c.HTTPClient,
+		AllowPorts: c.AllowPorts, AllowAnyPort: c.AllowAnyPort, HTTPClient: c.HTTPClient, UserAgent: c.UserAgent,
 		MaxRedirects: c.MaxRedirects, Credentials: c.Credentials, NNTPServer: c.NNTPServer,
 		NNTPUser: c.NNTPUser, NNTPPassword: c.NNTPPassword, Gateways: c.Gateways,
 		FTPPool: c.FTPPool, TLS: c.TLS, Warn: c.Warn,
@@ -453,6 +458,7 @@ func (c *Client) FTPConfig() ftp.Config {
 		Trace:         c.tracer(),
 		CheckDataPort: func(port int) error { return c.CheckDataPort("ftp", port) },
 		Security:      c.TLS.FTP,
+		Warn:          c.warn,
 		TLS:           c.TLS.Config(""),
 	}
 }

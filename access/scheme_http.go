@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access/ftp"
 )
 
 func init() {
@@ -41,6 +42,7 @@ type httpRequest struct {
 	scheme     string // "http" or "https"
 	host       string // the Host header: host, and ":port" when written
 	requestURI string // "/path?search", as written in the URL
+	userAgent  string // the User-Agent header
 }
 
 // Plan gives the request line and the Host header of the GET (§3.3).
@@ -61,13 +63,16 @@ func (hh httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	if err := c.guardPort(p, u); err != nil {
 		return nil, err
 	}
-	req := httpRequest{scheme: hh.scheme(), host: u.Host(), requestURI: h.RequestURI()}
+	req := httpRequest{scheme: hh.scheme(), host: u.Host(), requestURI: h.RequestURI(), userAgent: c.userAgent()}
 	if port, ok := u.Port(); ok {
 		req.host += ":" + port
 	}
 	p.Steps = []Step{
 		{Verb: "GET", Arg: req.requestURI + " HTTP/1.1", HasArg: true},
 		{Verb: "Host:", Arg: req.host, HasArg: true},
+	}
+	if !hasHeader(c.HTTPHeader, "User-Agent") {
+		p.Steps = append(p.Steps, Step{Verb: "User-Agent:", Arg: req.userAgent, HasArg: true})
 	}
 	for _, k := range sortedKeys(c.HTTPHeader) {
 		for _, v := range c.HTTPHeader[k] {
@@ -78,9 +83,8 @@ func (hh httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		p.Steps = append(p.Steps, Step{Verb: "Accept-Encoding:", Arg: "gzip", HasArg: true})
 	}
 	p.Notes = []string{
-		"net/http adds its own User-Agent header",
 		httpEncodingNote(c.HTTPCompressed),
-		fmt.Sprintf("redirects are followed to http, https and ftp URLs only, at most %d; one from https to http with a warning and without credentials", c.MaxRedirects),
+		fmt.Sprintf("redirects are followed to http, https and ftp URLs only, at most %d; one from https to http or ftp with a warning; a stored login goes to its own origin only, and to no hop after the chain left it", c.MaxRedirects),
 	}
 	if hh.tls {
 		// RFC 2818 §3.1: the server's identity is checked against the
@@ -138,6 +142,9 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
 	hreq.URL, hreq.Host = target, req.host
+	// RFC 9110 §10.1.5: the product that sends the request; net/http
+	// copies it to every redirect it follows. -A and -H replace it.
+	hreq.Header.Set("User-Agent", req.userAgent)
 	for k, vs := range c.HTTPHeader {
 		if len(vs) == 1 && vs[0] == "" && http.CanonicalHeaderKey(k) != "User-Agent" {
 			continue // curl's -H "Name:": the field is not sent
@@ -153,9 +160,11 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	if p.Offset > 0 {
 		hreq.Header.Set("Range", fmt.Sprintf("bytes=%d-", p.Offset))
 	}
+	login := false
 	if c.Credentials != nil {
 		if user, pass, ok := c.Credentials(req.scheme, p.Parsed.Host()); ok {
 			hreq.SetBasicAuth(user, pass)
+			login = true
 			c.trace('!', "Authorization: Basic **** (the login stored for "+p.Parsed.Host()+", netrc)")
 		}
 	}
@@ -172,6 +181,12 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 		c.warn(p.URL + ": " + insecureWarning)
 	}
 	var ftpTarget string
+	// left is set once the chain has left the origin the login belongs
+	// to (the first request's scheme, host and port): from then on no hop
+	// carries it, even one back to that origin, since net/http copies the
+	// first request's headers to every hop it follows. tls is set once a
+	// hop was https: an ftp URL after it is a downgrade.
+	left, tls := false, req.scheme == "https"
 	hc.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		loc := r.URL.String()
 		if r.Response != nil {
@@ -188,12 +203,26 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 			if err := c.CheckRedirectPort(r.URL); err != nil {
 				return err
 			}
+			if strings.EqualFold(r.URL.Scheme, "https") {
+				tls = true
+			}
+			if !left && httpOrigin(r.URL) != httpOrigin(via[0].URL) {
+				left = true
+				if login {
+					c.trace('!', "the chain left "+httpOrigin(via[0].URL)+": the stored login is not sent again, on this hop or any later one")
+				}
+			}
+			if left {
+				// RFC 9110 §11.6.2 leaves it to the client which
+				// origins get credentials: only the login's own, and
+				// only while the chain never left it (nor TLS).
+				r.Header.Del("Authorization")
+			}
 			if prev := via[len(via)-1].URL; strings.EqualFold(prev.Scheme, "https") && strings.EqualFold(r.URL.Scheme, "http") {
 				// A downgrade: what follows is in clear. Followed, as
 				// browsers and curl do, but the user is told, and no
-				// credentials go along (net/http keeps Authorization on
-				// a redirect to the same host).
-				r.Header.Del("Authorization")
+				// credentials go along (an http origin is never the
+				// https one the login was sent to).
 				c.warn(fmt.Sprintf("redirect from https to http: %s is fetched without TLS, and without credentials", Redact(loc)))
 			}
 			c.trace('>', "GET "+r.URL.RequestURI()+" HTTP/1.1")
@@ -212,7 +241,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	resp, err := hc.Do(hreq)
 	if err != nil {
 		if ftpTarget != "" && errors.Is(err, errHTTPRedirectToFTP) {
-			return httpGetRedirectedFTP(ctx, c, p, ftpTarget)
+			return httpGetRedirectedFTP(ctx, c, p, ftpTarget, tls)
 		}
 		err = httpUnwrapURLError(err)
 		if strings.Contains(err.Error(), "server response headers exceeded") {
@@ -317,6 +346,20 @@ func httpUnwrapURLError(err error) error {
 	return err
 }
 
+// httpOrigin is the origin of an http or https URL (RFC 6454 §4):
+// scheme, host and port, the port written out when it is the default.
+func httpOrigin(t *url.URL) string {
+	scheme := strings.ToLower(t.Scheme)
+	port := t.Port()
+	if port == "" {
+		port = "80"
+		if scheme == "https" {
+			port = "443"
+		}
+	}
+	return scheme + "://" + strings.ToLower(t.Hostname()) + ":" + port
+}
+
 // CheckRedirectPort applies the §6 port guard to the target of an http
 // or https redirect: a URL the peer chose passes the same guard as one the
 // user typed, with its own scheme's default port.
@@ -340,14 +383,26 @@ func (c *Client) CheckRedirectPort(t *url.URL) error {
 
 // httpGetRedirectedFTP fetches the ftp URL an http server redirected to: it
 // is parsed strictly (RFC 1738 §5) and fetched through the ftp handler,
-// guards and all.
-func httpGetRedirectedFTP(ctx context.Context, c *Client, from *Plan, loc string) (*Response, error) {
+// guards and all. fromTLS says a hop of the chain was https:
+// unless ftp must be TLS (Client.TLS.FTP is ftp.SecurityRequire), that is
+// a downgrade, followed with a warning and without the stored login
+// (RFC 1738 §6: passwords are not sent where they can be read).
+func httpGetRedirectedFTP(ctx context.Context, c *Client, from *Plan, loc string, fromTLS bool) (*Response, error) {
 	u, err := rfc1738.Parse(loc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: redirect to %s refused: %w", from.URL, Redact(loc), err)
 	}
 	if u.Kind() != rfc1738.KindFTP {
 		return nil, fmt.Errorf("%s: redirect to %s refused: not an ftp URL", from.URL, Redact(loc))
+	}
+	if fromTLS && c.TLS.FTP != ftp.SecurityRequire {
+		why := "without TLS"
+		if c.TLS.FTP == ftp.SecurityTry {
+			why = "with TLS only if the server agrees (--ssl-reqd requires it)"
+		}
+		c.warn(fmt.Sprintf("redirect from https to ftp: %s is fetched %s, and without the stored login", Redact(loc), why))
+		c = c.Clone()
+		c.Credentials = nil
 	}
 	h := c.Handler("ftp")
 	if h == nil {
@@ -452,3 +507,14 @@ func (b *rangeBody) Read(p []byte) (int, error) {
 }
 
 func (b *rangeBody) Close() error { return b.r.Close() }
+
+// hasHeader reports whether h names the field, in any case (RFC 9110
+// §5.1: field names are case-insensitive).
+func hasHeader(h http.Header, name string) bool {
+	for k := range h {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}

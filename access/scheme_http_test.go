@@ -30,7 +30,7 @@ func TestHTTPPlanAndGet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"GET /a%2Fb/c;p?q=%41&r HTTP/1.1", "Host: " + hostport}
+	want := []string{"GET /a%2Fb/c;p?q=%41&r HTTP/1.1", "Host: " + hostport, "User-Agent: " + DefaultUserAgent}
 	if !slices.Equal(p.Lines(), want) || p.Connect != hostport || len(p.Warnings) != 1 {
 		t.Errorf("plan %q connect %q warnings %q", p.Lines(), p.Connect, p.Warnings)
 	}

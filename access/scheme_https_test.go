@@ -45,7 +45,7 @@ func TestHTTPSPlanAndGet(t *testing.T) {
 	}
 	// RFC 2818: the http exchange of §3.3, inside TLS, checked against the
 	// URL's host.
-	want := []string{"GET /a%2Fb?q=1 HTTP/1.1", "Host: " + hostport}
+	want := []string{"GET /a%2Fb?q=1 HTTP/1.1", "Host: " + hostport, "User-Agent: " + DefaultUserAgent}
 	if !slices.Equal(p.Lines(), want) || p.Connect != hostport || p.Scheme != "https" {
 		t.Errorf("plan %q connect %q scheme %q", p.Lines(), p.Connect, p.Scheme)
 	}

@@ -31,7 +31,7 @@ type TLS struct {
 	// the path can then read and change the transfer.
 	Insecure bool
 	// FTP says whether ftp sessions ask for TLS (RFC 4217): not at all
-	// (the zero value), when FEAT offers it (ftp.SecurityTry, curl
+	// (the zero value), asked for and in clear only when refused (ftp.SecurityTry, curl
 	// --ssl), or always, failing without it (ftp.SecurityRequire, curl
 	// --ssl-reqd).
 	FTP ftp.Security
@@ -180,8 +180,9 @@ func ftpPlanTLS(c *Client, p *Plan, u rfc1738.URL) {
 	steps := []Step{{Verb: "AUTH", Arg: "TLS", HasArg: true}, {Verb: "PBSZ", Arg: "0", HasArg: true}, {Verb: "PROT", Arg: "P", HasArg: true}}
 	switch c.TLS.FTP {
 	case ftp.SecurityTry:
-		p.Steps = append(append(p.Steps, Step{Verb: "FEAT"}), steps...)
-		p.Notes = append(p.Notes, "AUTH TLS, PBSZ and PROT only when FEAT lists AUTH TLS (RFC 4217 §6); without it, or when the server refuses, the session goes on in clear")
+		// RFC 4217 §4: AUTH TLS is sent whether or not FEAT lists it.
+		p.Steps = append(p.Steps, steps...)
+		p.Notes = append(p.Notes, "AUTH TLS is sent whatever FEAT lists (RFC 4217 §4); only when the server refuses it does the session go on in clear, with a warning")
 	case ftp.SecurityRequire:
 		p.Steps = append(p.Steps, steps...)
 		p.Notes = append(p.Notes, "TLS is required (RFC 4217): unless the server protects the control and the data connections, the session ends before USER and PASS are sent")

@@ -4,13 +4,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+
+	"github.com/rfc1738/rfc1738/internal/signals"
 )
 
 // keyMap is the browser's keys, shown by help.
@@ -233,7 +237,32 @@ func pad(s string, w int) string {
 // Run runs the browser on the terminal in and out until the user quits.
 func Run(startURL string, opts Options, in io.Reader, out io.Writer) error {
 	askTerminal(out)
-	prog := tea.NewProgram(New(startURL, opts), tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out))
+	prog := tea.NewProgram(New(startURL, opts), tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
+	defer forwardSignals(prog)()
 	_, err := prog.Run()
 	return err
+}
+
+// forwardSignals does what Bubble Tea's own signal handler does (SIGINT
+// interrupts the program, SIGTERM quits it), for only the signals the
+// parent did not ignore; the returned function stops it.
+func forwardSignals(prog *tea.Program) (stop func()) {
+	sigc := make(chan os.Signal, 1)
+	signals.Notify(sigc, syscall.SIGINT, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigc:
+			if s == syscall.SIGINT {
+				prog.Send(tea.InterruptMsg{})
+			} else {
+				prog.Send(tea.QuitMsg{})
+			}
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sigc)
+		close(done)
+	}
 }

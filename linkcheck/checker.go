@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/textproto"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -193,7 +194,12 @@ func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
 		return k.checkMailto(ctx, u)
 	case rfc1738.KindGopher:
 		if g, _ := u.Gopher(); g.Type == '8' || g.Type == 'T' {
-			// RFC 1436: a telnet session; §3.8 checks it by its TCP accept.
+			// RFC 1436: a telnet session; §3.8 checks it by its TCP accept,
+			// once the §6 guard has passed the telnet URL it stands for
+			// (its port is a telnet port: 23 is its own, 11211 is not).
+			if o := k.guardGopherSession(u); o.status != OK {
+				return o
+			}
 			return k.checkTelnet(ctx, u)
 		}
 	}
@@ -235,6 +241,33 @@ func (k *Checker) guard(u rfc1738.URL) outcome {
 		// URL is printed beside the detail already.
 		detail := strings.TrimPrefix(err.Error(), access.Redact(u.String())+": ")
 		return outcome{status: Invalid, detail: strings.TrimSuffix(detail, ": "+access.ErrUnsupported.Error())}
+	}
+	return outcome{status: OK}
+}
+
+// guardGopherSession applies the §6 port guard to a gopher item of type
+// 8 or T (RFC 1436: a telnet session) as to the telnet URL it names, before
+// anything connects: §6's own example is a gopher URL aimed at another
+// protocol's port.
+func (k *Checker) guardGopherSession(u rfc1738.URL) outcome {
+	tu := rfc1738.TelnetURL{Host: u.Host()}
+	if digits, ok := u.Port(); ok {
+		port, err := strconv.Atoi(digits)
+		if err != nil || port < 1 || port > 65535 {
+			return skipped("refused by the §6 guard: port %s is not a TCP port (1 to 65535)", digits)
+		}
+		tu.Port = port
+	}
+	b, err := tu.Append(nil)
+	if err != nil {
+		return outcome{status: Invalid, detail: err.Error()}
+	}
+	t, err := rfc1738.Parse(string(b))
+	if err != nil {
+		return outcome{status: Invalid, detail: err.Error()}
+	}
+	if _, err := k.Client.CheckPort(t); err != nil {
+		return skipped("refused by the §6 guard: %v", err)
 	}
 	return outcome{status: OK}
 }

@@ -2,6 +2,7 @@ package linkcheck_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -429,4 +430,45 @@ func TestGateway(t *testing.T) {
 		{"prospero://host.dom//pros/name", linkcheck.OK, "through the prospero gateway"},
 		{"prospero://host.dom//pros/gone", linkcheck.Broken, "404"},
 	})
+}
+
+// TestGopherSessionGuardFirst: §6 — a gopher item of type 8 or T (a
+// telnet session, RFC 1436) aimed at another protocol's port is refused
+// before anything connects, as the same item of type 1 is; a listener on
+// that port sees no connection. The port is the test's own, guarded for
+// the test as memcached's 11211 is.
+func TestGopherSessionGuardFirst(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var accepted atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	access.BlockedPorts[port] = "a guarded test service"
+	defer delete(access.BlockedPorts, port)
+	k := newChecker(t)
+	k.Client.AllowAnyPort = false
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	checkAll(t, k, []verdict{
+		{"gopher://" + addr + "/8", linkcheck.Skipped, "§6 guard"},
+		{"gopher://" + addr + "/Tuser", linkcheck.Skipped, "§6 guard"},
+		{"gopher://" + addr + "/1", linkcheck.Skipped, "§6 guard"},
+	})
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("the guarded port saw %d connections, want none", n)
+	}
+	// A telnet item on a port no other protocol owns is still checked.
+	delete(access.BlockedPorts, port)
+	checkAll(t, k, []verdict{{"gopher://" + addr + "/8", linkcheck.OK, "connection accepted"}})
 }

@@ -16,10 +16,16 @@ import (
 	"github.com/rfc1738/rfc1738/access"
 )
 
-// UserAgent is the User-Agent of linkcheck's http and https requests. Its
-// product token, RobotsAgent, is the name a robots.txt group addresses
-// (RFC 9309 §2.2.1).
-const UserAgent = RobotsAgent + " (rfc1738 linkcheck)"
+// userAgent is the User-Agent of the checker's http and https requests,
+// robots.txt's included: Client.UserAgent (access.DefaultUserAgent,
+// "rfc1738/VERSION", unless set). Its product token is the name a
+// robots.txt group addresses (RFC 9309 §2.2.1).
+func (k *Checker) userAgent() string {
+	if k.Client.UserAgent != "" {
+		return k.Client.UserAgent
+	}
+	return access.DefaultUserAgent
+}
 
 // maxHeaderBytes bounds the response headers of a check.
 const maxHeaderBytes = 64 << 10
@@ -65,7 +71,7 @@ func (k *Checker) httpClient() *http.Client {
 			if s := strings.ToLower(r.URL.Scheme); s != "http" && s != "https" {
 				return fmt.Errorf("redirect to %s refused: only http, https and ftp URLs are followed", access.Redact(loc))
 			}
-			r.Header.Set("User-Agent", UserAgent)
+			r.Header.Set("User-Agent", k.userAgent())
 			// §6: a redirect is a URL the peer chose; it passes the port
 			// guard like one typed by the user.
 			return k.Client.CheckRedirectPort(r.URL)
@@ -179,7 +185,7 @@ func (k *Checker) httpDo(ctx context.Context, method, target string, read bool) 
 		return httpStatus{}, err
 	}
 	req.URL = t
-	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set("User-Agent", k.userAgent())
 	resp, err := k.hc.Do(req)
 	if err != nil {
 		return httpStatus{}, unwrapURLError(err)

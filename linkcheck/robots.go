@@ -13,10 +13,6 @@ import (
 	"github.com/rfc1738/rfc1738"
 )
 
-// RobotsAgent is the product token a robots.txt group names to address a
-// recursive linkcheck (RFC 9309 §2.2.1: letters, "_" and "-" only).
-const RobotsAgent = "rfc-linkcheck"
-
 // MaxRobotsSize is how much of a robots.txt is read: RFC 9309 §2.5 asks a
 // crawler to parse at least the first 500 KiB.
 const MaxRobotsSize = 500 << 10
@@ -91,10 +87,10 @@ func parseRobots(b []byte, agent string) robotsRules {
 	foundNamed := false
 	for _, g := range groups {
 		for _, a := range g.agents {
-			switch a {
-			case agent:
+			switch {
+			case a == agent && agent != "": // an agent without a token has no group of its own
 				named, foundNamed = append(named, g.rules...), true
-			case "*":
+			case a == "*":
 				star = append(star, g.rules...)
 			default:
 				continue
@@ -108,9 +104,11 @@ func parseRobots(b []byte, agent string) robotsRules {
 	return robotsRules{rules: star, why: `the group of "*"`}
 }
 
-// robotsToken returns the product token of a user-agent line's value,
-// lower case (§2.2.1: matched case-insensitively): its leading letters,
-// "_" and "-", or "*".
+// robotsToken returns the product token of a user-agent line's value, or
+// of the User-Agent sent, lower case (§2.2.1: matched case-insensitively):
+// its leading letters, digits, "_" and "-", or "*". §2.2.1 names letters,
+// "_" and "-"; digits are read too, since a product token (RFC 9110
+// §10.1.5) may hold them and ours does: "rfc1738".
 func robotsToken(v string) string {
 	if strings.HasPrefix(v, "*") {
 		return "*"
@@ -118,7 +116,7 @@ func robotsToken(v string) string {
 	i := 0
 	for i < len(v) {
 		c := v[i]
-		if c != '-' && c != '_' && (c|0x20 < 'a' || c|0x20 > 'z') {
+		if c != '-' && c != '_' && (c|0x20 < 'a' || c|0x20 > 'z') && (c < '0' || c > '9') {
 			break
 		}
 		i++
@@ -258,7 +256,7 @@ func (k *Checker) fetchRobots(ctx context.Context, u rfc1738.URL) (robotsRules, 
 	if err != nil {
 		return robotsRules{}, err
 	}
-	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set("User-Agent", k.userAgent())
 	resp, err := k.hc.Do(req)
 	if err != nil {
 		var fr *errFTPRedirect
@@ -280,7 +278,9 @@ func (k *Checker) fetchRobots(ctx context.Context, u rfc1738.URL) (robotsRules, 
 			b = b[:MaxRobotsSize]
 			b = b[:bytes.LastIndexAny(b, "\r\n")+1]
 		}
-		return parseRobots(b, RobotsAgent), nil
+		// §2.2.1: the groups are matched against the product token of
+		// the User-Agent actually sent.
+		return parseRobots(b, robotsToken(k.userAgent())), nil
 	}
 	if resp.StatusCode/100 == 5 {
 		return robotsRules{disallowAll: true, why: "robots.txt answered " + resp.Status + ": a server error disallows the whole site (RFC 9309 §2.3.1.4)"}, nil

@@ -11,7 +11,7 @@ import (
 // group of the token that disallows the path it allows otherwise wins over
 // the "*" groups (§2.2.1), and an answer does not change when asked again.
 func FuzzRobots(f *testing.F) {
-	f.Add([]byte("User-agent: *\nDisallow: /private\nAllow: /private/ok$\n"), RobotsAgent, "/private/x?q")
+	f.Add([]byte("User-agent: *\nDisallow: /private\nAllow: /private/ok$\n"), "rfc1738", "/private/x?q")
 	f.Add([]byte("user-agent: rfc-linkcheck\r\nuser-agent: other\rdisallow: /*.gif$\n\nUser-agent: *\nDisallow:\n"), "rfc-linkcheck", "/a/b.gif")
 	f.Add([]byte("Disallow: /\nUser-agent: x # comment\nAllow: /%7Ea/\nDisallow: /~a\n"), "x", "/~a/b")
 	f.Add([]byte("User-agent: *\nDisallow: /***************************a$\n"), "y", "/"+strings.Repeat("b", 200))

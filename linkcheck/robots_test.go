@@ -85,7 +85,12 @@ var robotsTests = []struct {
 	{"User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /y\n\nUser-agent: a\nDisallow: /z\n", "a", "/z", false},
 	{"User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /y\n\nUser-agent: a\nDisallow: /z\n", "a", "/y", true},
 	// A product token with a version is matched by its name.
-	{"User-agent: rfc-linkcheck/1.0\nDisallow: /\n", RobotsAgent, "/a", false},
+	{"User-agent: rfc-linkcheck/1.0\nDisallow: /\n", "rfc-linkcheck", "/a", false},
+	// The token of the User-Agent sent, digits and all: rfc1738.
+	{"User-agent: rfc1738\nDisallow: /\n\nUser-agent: *\nAllow: /\n", "rfc1738", "/a", false},
+	{"User-agent: rfc\nDisallow: /\n\nUser-agent: *\nAllow: /\n", "rfc1738", "/a", true},
+	// An agent without a token is addressed by "*" only.
+	{"User-agent: @bot\nAllow: /\n\nUser-agent: *\nDisallow: /\n", "", "/a", false},
 	// CR line ends; the path's query is matched (§2.2.2).
 	{"User-agent: *\rDisallow: /search?q=\r", "x", "/search?q=go", false},
 	{"User-agent: *\rDisallow: /search?q=\r", "x", "/search", true},
@@ -249,7 +254,8 @@ func TestRobotsToken(t *testing.T) {
 		"a{b":             "a",
 		"a@b":             "a",
 		"a[b":             "a",
-		"a0":              "a",
+		"a0":              "a0",
+		"rfc1738/1.2.0":   "rfc1738",
 		"*bot":            "*",
 		"":                "",
 		"-_":              "-_",

@@ -64,9 +64,14 @@ type Config struct {
 
 	// Security asks for TLS (RFC 4217): SecurityNone (the zero value)
 	// speaks in clear; see SecurityTry and SecurityRequire. Dial then
-	// sends FEAT (SecurityTry only), AUTH TLS, PBSZ 0 and PROT P after the
-	// greeting, and reports each step to Trace.
+	// sends AUTH TLS, PBSZ 0 and PROT P after the greeting, and reports
+	// each step to Trace.
 	Security Security
+
+	// Warn, when set, is told when SecurityTry goes on with less than it
+	// asked for: AUTH TLS refused (the login goes in clear), or PBSZ or
+	// PROT P refused (the data does).
+	Warn func(msg string)
 
 	// TLS configures the TLS of the control and data connections; nil
 	// means crypto/tls's defaults (the system's roots) with TLS 1.2 at

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"strings"
 	"time"
 )
 
@@ -19,10 +18,13 @@ type Security uint8
 const (
 	// SecurityNone is RFC 959 in clear: no TLS is asked for.
 	SecurityNone Security = iota
-	// SecurityTry asks FEAT, and when it offers AUTH TLS (RFC 4217 §6)
-	// secures the session: AUTH TLS, PBSZ 0, PROT P. When FEAT does not
-	// offer it, or the server refuses a step, the session goes on with
-	// what it has, in clear when AUTH TLS failed (curl --ssl).
+	// SecurityTry secures the session when the server agrees: AUTH TLS,
+	// PBSZ 0, PROT P, sent whether or not FEAT lists AUTH (RFC 4217 §4:
+	// a client that wants protection sends AUTH; FEAT only advertises it,
+	// and a server, or anyone on the path, that leaves it out must not
+	// get the login in clear for it). When the server refuses a step the
+	// session goes on with what it has, in clear when AUTH TLS was
+	// refused, and Config.Warn is told (curl --ssl).
 	SecurityTry
 	// SecurityRequire sends AUTH TLS, PBSZ 0 and PROT P, and fails unless
 	// the control connection and every data connection are protected:
@@ -59,20 +61,10 @@ func (c *Conn) Protection() Protection {
 // SecurityRequire no login goes out in clear.
 func (c *Conn) secure(ctx context.Context, addr string) error {
 	mode := c.cfg.Security
-	if mode == SecurityTry {
-		offered, err := c.featOffersAuthTLS(ctx)
-		if err != nil {
-			return err
-		}
-		if !offered {
-			c.note("FEAT does not offer AUTH TLS (RFC 4217 §6): the session goes on in clear")
-			return nil
-		}
-	}
 	// RFC 4217 §4: "AUTH TLS"; 234 means the TLS negotiation starts.
 	if _, err := c.simple(ctx, "AUTH", "TLS", true, func(code int) bool { return code == 234 }); err != nil {
 		if mode == SecurityTry && isRefusal(err) {
-			c.note("AUTH TLS refused: the session goes on in clear")
+			c.warn("AUTH TLS refused (" + err.Error() + "): the session, login and password included, goes on in clear")
 			return nil
 		}
 		return requiredErr(mode, err)
@@ -116,7 +108,7 @@ func (c *Conn) secure(ctx context.Context, addr string) error {
 // SecurityRequire does not allow.
 func (c *Conn) clearData(mode Security, err error) error {
 	if mode == SecurityTry && isRefusal(err) {
-		c.note("data connections stay in clear: " + err.Error())
+		c.warn("data connections stay in clear: " + err.Error())
 		return nil
 	}
 	return requiredErr(mode, err)
@@ -159,29 +151,13 @@ func (c *Conn) tlsConfig(addr string) *tls.Config {
 	return cfg
 }
 
-// featOffersAuthTLS sends FEAT (RFC 2389) and reports whether its list
-// has "AUTH TLS" (RFC 4217 §6: "AUTH TLS", or a list such as "AUTH
-// TLS;TLS-C;SSL"). A server that does not know FEAT offers nothing.
-func (c *Conn) featOffersAuthTLS(ctx context.Context) (bool, error) {
-	rep, err := c.simple(ctx, "FEAT", "", false, func(code int) bool { return code == 211 })
-	if err != nil {
-		if isRefusal(err) {
-			return false, nil
-		}
-		return false, err
+// warn tells Config.Warn, and the trace, that the session is less
+// protected than asked for.
+func (c *Conn) warn(s string) {
+	c.note(s)
+	if c.cfg.Warn != nil {
+		c.cfg.Warn(s)
 	}
-	for _, line := range strings.Split(rep.Msg, "\n") {
-		verb, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
-		if !strings.EqualFold(verb, "AUTH") {
-			continue
-		}
-		for _, m := range strings.Split(arg, ";") {
-			if strings.EqualFold(strings.TrimSpace(m), "TLS") {
-				return true, nil
-			}
-		}
-	}
-	return false, nil
 }
 
 // note sends a client note to the trace.

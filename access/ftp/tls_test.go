@@ -52,9 +52,6 @@ func TestTLSExchange(t *testing.T) {
 		}
 		c.Quit(ctx)
 		want := []string{"AUTH TLS", "PBSZ 0", "PROT P", "USER u", "PASS pw", "TYPE I", "EPSV", "RETR pub/f.txt", "QUIT"}
-		if mode == ftp.SecurityTry {
-			want = append([]string{"FEAT"}, want...)
-		}
 		if got := f.Commands(); !slices.Equal(got, want) {
 			t.Errorf("mode %d: the server saw %q, want %q", mode, got, want)
 		}
@@ -69,7 +66,8 @@ func TestTLSExchange(t *testing.T) {
 func TestTLSRefusals(t *testing.T) {
 	f := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{"/f": "clear"}})
 	ctx := testCtx(t, 10*time.Second)
-	c, err := ftp.Dial(ctx, f.Addr, ftp.Config{Security: ftp.SecurityTry})
+	var warned []string
+	c, err := ftp.Dial(ctx, f.Addr, ftp.Config{Security: ftp.SecurityTry, Warn: func(m string) { warned = append(warned, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,8 +78,11 @@ func TestTLSRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Quit(ctx)
-	if got := f.Commands(); !slices.Equal(got[:2], []string{"FEAT", "USER anonymous"}) {
+	if got := f.Commands(); !slices.Equal(got[:2], []string{"AUTH TLS", "USER anonymous"}) {
 		t.Errorf("--ssl: %q", got)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "AUTH TLS refused") || !strings.Contains(warned[0], "in clear") {
+		t.Errorf("--ssl against a clear server: warnings %q, want one that says the login goes in clear", warned)
 	}
 
 	f = testserver.NewFTPFake(t, testserver.FTPFakeOptions{})
@@ -188,5 +189,39 @@ func TestTLSInjectedAfter234(t *testing.T) {
 	var pe *ftp.ProtocolError
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "before the TLS handshake") {
 		t.Errorf("bytes after 234: %v", err)
+	}
+}
+
+// TestTLSWithoutFEAT: RFC 4217 §4 — a client that wants protection sends
+// AUTH TLS; FEAT only advertises it. A server whose FEAT leaves AUTH TLS
+// out (or a path that strips it) still gets AUTH TLS before USER with
+// --ssl, and the session is protected; nothing is sent in clear before it.
+func TestTLSWithoutFEAT(t *testing.T) {
+	f, cfg := tlsFake(t, testserver.FTPFakeOptions{Files: map[string]string{"/f": "protected"}, Handle: func(s *testserver.FTPSession, line string) bool {
+		if line == "FEAT" {
+			s.Reply("211-Features:\r\n SIZE\r\n211 End")
+			return true
+		}
+		return false
+	}})
+	ctx := testCtx(t, 10*time.Second)
+	var warned []string
+	c, err := ftp.Dial(ctx, f.Addr, ftp.Config{Security: ftp.SecurityTry, TLS: cfg, Warn: func(m string) { warned = append(warned, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Quit(ctx)
+	if p := c.Protection(); !p.Control || !p.Data {
+		t.Errorf("--ssl, FEAT without AUTH TLS: protection %+v, want both", p)
+	}
+	if _, err := c.Login(ctx, ftp.Credentials{User: "u", Password: "pw", HasPassword: true}); err != nil {
+		t.Fatal(err)
+	}
+	got := f.Commands()
+	if i := slices.Index(got, "AUTH TLS"); i < 0 || i > slices.Index(got, "USER u") {
+		t.Errorf("the server saw %q, want AUTH TLS before USER", got)
+	}
+	if len(warned) != 0 {
+		t.Errorf("warnings %q on a protected session", warned)
 	}
 }

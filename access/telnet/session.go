@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+
+	"github.com/rfc1738/rfc1738/internal/signals"
 )
 
 // ErrNotTerminal is the error (wrapped) that Session returns when its
@@ -33,7 +35,7 @@ var errStopped = errors.New("telnet: input stopped")
 func Session(ctx context.Context, conn *Conn, stdin, stdout *os.File) (err error) {
 	defer conn.Close()
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, stopSignals...)
+	signals.Notify(sigs, stopSignals...) // not those the parent ignored (nohup)
 	defer signal.Stop(sigs)
 
 	restore, err := makeRaw(stdin, stdout)

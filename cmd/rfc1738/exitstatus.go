@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/internal/signals"
 )
 
 // The exit statuses of the commands that reach servers (get, mirror,
@@ -36,6 +37,7 @@ var exitStatuses = []struct{ code, meaning string }{
 	{"6", "authentication refused or required (ftp 530, http 401, nntp 480/481, smtp 535)"},
 	{"7", "protocol error: a reply that makes no sense"},
 	{"8", "the server said no: http 4xx/5xx, ftp 550, a gopher error item, no such article"},
+	{"129", "hung up (SIGHUP)"},
 	{"130", "interrupted (SIGINT)"},
 	{"143", "terminated (SIGTERM)"},
 }
@@ -127,6 +129,8 @@ func statusName(s int) string {
 		return "protocol error"
 	case exitRefused:
 		return "the server said no"
+	case 128 + int(syscall.SIGHUP):
+		return "hung up"
 	case 128 + int(syscall.SIGINT):
 		return "interrupted"
 	case 128 + int(syscall.SIGTERM):
@@ -144,14 +148,15 @@ func signalStatus(s os.Signal) int {
 	return exitNegative
 }
 
-// interruptible returns a context that SIGINT or SIGTERM cancels, with
-// the signal as its cause; caught returns that signal, or nil. stop
-// stops listening.
+// interruptible returns a context that SIGINT, SIGTERM or SIGHUP cancels,
+// with the signal as its cause; caught returns that signal, or nil. stop
+// stops listening. A signal the parent ignored when the program started
+// (a script's background job, nohup) stays ignored.
 func interruptible(parent context.Context) (ctx context.Context, caught func() os.Signal, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	var got atomic.Value
 	sigc := make(chan os.Signal, 1)
-	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	signals.Notify(sigc, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	go func() {
 		select {

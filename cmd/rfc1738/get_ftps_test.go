@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"crypto/tls"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
@@ -38,9 +40,9 @@ func TestGetFTPSVSFTPD(t *testing.T) {
 	if i < 0 || j < i || k < j || !strings.Contains(errOut, "session resumed") {
 		t.Errorf("conversation:\n%s", errOut)
 	}
-	// --ssl: FEAT offers AUTH TLS, so the same.
+	// --ssl: the same.
 	out, errOut, status = runBinary(t, "", "get", "-q", "-v", "--ssl", "--cacert", caFile, "ftp://"+addr+"/hello.txt")
-	if status != 0 || out != "hello from ftp root\n" || !strings.Contains(errOut, "> FEAT") || !strings.Contains(errOut, "> PROT P\n< 200") {
+	if status != 0 || out != "hello from ftp root\n" || !strings.Contains(errOut, "> AUTH TLS\n< 234") || !strings.Contains(errOut, "> PROT P\n< 200") {
 		t.Errorf("get --ssl: %d %q\n%s", status, out, errOut)
 	}
 	// mirror takes the same flags: its listings and files over TLS.
@@ -78,8 +80,36 @@ func TestGetFTPSRequiredWithoutTLS(t *testing.T) {
 		t.Errorf("mirror --ssl-reqd: %d %q; the server saw %q", status, errOut, fake2.Commands())
 	}
 	out, errOut, status := runBinary(t, "", "get", "--ssl", "ftp://"+fake.Addr+"/x")
-	if status != 0 || out != "clear data" {
+	if status != 0 || out != "clear data" || !strings.Contains(errOut, "warning: AUTH TLS refused") {
+		t.Errorf("--ssl: %d %q %q, want the data and a warning that the session is in clear", status, out, errOut)
+	}
+}
+
+// TestGetFTPSWithoutFEAT: --ssl sends AUTH TLS whatever FEAT lists (RFC
+// 4217 §4; curl does too): a server whose FEAT leaves AUTH TLS out gets
+// AUTH TLS before USER, and the login goes inside TLS.
+func TestGetFTPSWithoutFEAT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	ca := testserver.NewCA(t)
+	cert, _, _ := ca.Issue(t, time.Time{}, "127.0.0.1")
+	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{"/x": "protected data"},
+		TLS: &tls.Config{Certificates: []tls.Certificate{cert}},
+		Handle: func(s *testserver.FTPSession, line string) bool {
+			if line == "FEAT" {
+				s.Reply("211-Features:", " SIZE", "211 End")
+				return true
+			}
+			return false
+		}})
+	out, errOut, status := runBinary(t, "", "get", "--ssl", "--cacert", ca.WriteFile(t, t.TempDir()), "ftp://u:s3cret@"+fake.Addr+"/x")
+	if status != 0 || out != "protected data" || strings.Contains(errOut, "warning") {
 		t.Errorf("--ssl: %d %q %q", status, out, errOut)
+	}
+	got := fake.Commands()
+	if i := slices.Index(got, "AUTH TLS"); i < 0 || i > slices.Index(got, "USER u") || slices.Index(got, "USER u") < 0 {
+		t.Errorf("the server saw %q, want AUTH TLS before USER", got)
 	}
 }
 
@@ -90,7 +120,7 @@ func TestPlanFTPS(t *testing.T) {
 		t.Errorf("plan --ssl-reqd: %d %q %q", status, out, errOut)
 	}
 	out, _, _ = runCLI(t, "", "plan", "--ssl", "ftp://h.example/f")
-	if !strings.HasPrefix(out, "FEAT\nAUTH TLS\nPBSZ 0\nPROT P\nUSER anonymous\n") {
+	if !strings.HasPrefix(out, "AUTH TLS\nPBSZ 0\nPROT P\nUSER anonymous\n") {
 		t.Errorf("plan --ssl: %q", out)
 	}
 	out, _, _ = runCLI(t, "", "plan", "ftp://h.example/f")

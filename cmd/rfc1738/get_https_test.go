@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
@@ -118,7 +119,7 @@ func TestGetHTTPSDowngrade(t *testing.T) {
 // TestPlanHTTPS: the plan names the TLS policy it will apply.
 func TestPlanHTTPS(t *testing.T) {
 	out, errOut, status := runCLI(t, "", "plan", "https://example.org/a?b")
-	if status != 0 || out != "GET /a?b HTTP/1.1\nHost: example.org\n" || !strings.Contains(errOut, "example.org:443") ||
+	if status != 0 || out != "GET /a?b HTTP/1.1\nHost: example.org\nUser-Agent: "+access.DefaultUserAgent+"\n" || !strings.Contains(errOut, "example.org:443") ||
 		!strings.Contains(errOut, "TLS 1.2 or later, SNI example.org") {
 		t.Errorf("plan: %d %q %q", status, out, errOut)
 	}

@@ -20,7 +20,7 @@ func tlsAccessFlags(fs *flag.FlagSet) func(*env, *access.Client) error {
 	cacert := fs.String("cacert", "", "trust only the certificate authorities of this PEM `FILE` (https, ftp over TLS), as curl --cacert")
 	insecure := fs.Bool("insecure", false, "do not verify the server's certificate (https, ftp over TLS): anyone on the path can read and change the transfer")
 	fs.BoolVar(insecure, "k", false, "as --insecure")
-	try := fs.Bool("ssl", false, "ftp: use TLS (AUTH TLS, PBSZ 0, PROT P; RFC 4217) when the server's FEAT offers it, else go on in clear")
+	try := fs.Bool("ssl", false, "ftp: ask for TLS (AUTH TLS, PBSZ 0, PROT P; RFC 4217); go on in clear, with a warning, only when the server refuses")
 	required := fs.Bool("ssl-reqd", false, "ftp: require TLS for the control and data connections, and fail (before USER and PASS) without it")
 	return func(e *env, c *access.Client) error {
 		if *cacert != "" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/internal/signals"
 	"github.com/rfc1738/rfc1738/linkcheck"
 )
 
@@ -155,7 +155,8 @@ func runLinkcheck(e *env, args []string) int {
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Not the signals the parent ignored (nohup, a script's background job).
+	ctx, stop := signals.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	var bar *progressbar.ProgressBar
 	if !*quiet && isTerminal(e.stderr) {
