@@ -133,3 +133,76 @@ func TestLinkcheckHTTPSSite(t *testing.T) {
 		t.Errorf("-k: status %d, stderr %q, report\n%s", status, errOut, out)
 	}
 }
+
+// A page served over http names this machine's files (a link, a <base
+// href> that turns its relative links into file URLs, a folder that a
+// recursive run would list): none is checked, and the report says
+// skipped, never a size or a listing (a file-existence oracle for whoever
+// publishes a page the checker reads). The same URL given as an input is
+// the user's own question, and is checked.
+func TestLinkcheckRemoteFileURL(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"secret.txt": "secret", "other.txt": "other text", "unlisted.txt": "x"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fileURL := "file://" + filepath.ToSlash(dir) + "/"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		switch r.URL.Path {
+		case "/":
+			io.WriteString(w, `<a href="`+fileURL+`secret.txt">s</a> <a href="`+fileURL+`">d</a> <a href="based.html">b</a>`)
+		case "/based.html":
+			io.WriteString(w, `<base href="`+fileURL+`"><a href="other.txt">o</a>`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	type object struct {
+		URL    string `json:"url"`
+		Result string `json:"result"`
+		Detail string `json:"detail"`
+	}
+	check := func(args ...string) map[string]object {
+		t.Helper()
+		out, errOut, _ := runCLI(t, "", append([]string{"linkcheck", "-q", "-v", "--json", "--recursive=3"}, args...)...)
+		got := map[string]object{}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var o object
+			if err := json.Unmarshal([]byte(line), &o); err != nil {
+				t.Fatalf("%v: %q (stderr %q)", err, line, errOut)
+			}
+			got[o.URL] = o
+		}
+		return got
+	}
+	got := check(srv.URL + "/")
+	for _, name := range []string{"secret.txt", "", "other.txt"} {
+		o, ok := got[fileURL+name]
+		if !ok {
+			t.Errorf("%s%s is not in the report: %v", fileURL, name, got)
+			continue
+		}
+		if o.Result != "skipped" || strings.Contains(o.Detail, "bytes") || strings.Contains(o.Detail, "directory") {
+			t.Errorf("%s: %s: %s, want skipped, nothing local looked at", o.URL, o.Result, o.Detail)
+		}
+	}
+	if _, ok := got[fileURL+"unlisted.txt"]; ok {
+		t.Errorf("the local folder was listed for a remote page: %v", got)
+	}
+	// Asked for by the user, the same file is checked.
+	got = check(srv.URL+"/", fileURL+"secret.txt")
+	if o := got[fileURL+"secret.txt"]; o.Result != "ok" || o.Detail != "6 bytes" {
+		t.Errorf("an input file URL also linked from the page: %s: %s, want ok: 6 bytes", o.Result, o.Detail)
+	}
+	// So is a file of a local folder the user gave, whichever of the
+	// folder's listing and the page names it first.
+	for range 3 {
+		got = check(srv.URL+"/", fileURL)
+		if o := got[fileURL+"secret.txt"]; o.Result != "ok" || o.Detail != "6 bytes" {
+			t.Errorf("a file of an input folder also linked from the page: %s: %s, want ok: 6 bytes", o.Result, o.Detail)
+		}
+	}
+}
