@@ -3,6 +3,7 @@ package linkcheck
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -13,8 +14,8 @@ import (
 	"github.com/rfc1738/rfc1738/crawl"
 )
 
-// MaxRetrieve bounds what a recursive check reads of a document to find
-// its links.
+// MaxRetrieve is what a recursive check reads of a document to find its
+// links when Checker.MaxPage is zero.
 const MaxRetrieve = 4 << 20
 
 // A Run checks a set of URLs: Add them (or gather them with Gatherer and
@@ -46,6 +47,10 @@ type Run struct {
 	// Progress, when set, is called after each check with the counts so
 	// far (from the checking goroutines; keep it short).
 	Progress func(done, total, broken int)
+	// Warn, when set, is told of a document whose links were read in part
+	// (its first Checker.MaxPage bytes): its URL and what was read. The
+	// note ends the document's detail too.
+	Warn func(url, msg string)
 
 	mu       sync.Mutex
 	frontier crawl.Frontier
@@ -57,6 +62,7 @@ type Run struct {
 	invalid  map[string]int
 	foreign  map[string]int          // file: URLs found only in remote documents, by §2.2 key
 	sites    map[string]bool         // sites of the input (recursion stays there)
+	cut      map[int32]bool          // results whose document was read in part, noted
 	robots   map[string]*robotsEntry // by site
 	ndone    int
 	broken   int
@@ -338,6 +344,9 @@ func (r *Run) follow(ctx context.Context, t crawl.Task, doc *document) {
 			_, _, doc = r.Checker.checkURL(ctx, t.URL, true)
 		}
 		if doc != nil {
+			if doc.cut {
+				r.readInPart(t, doc.total)
+			}
 			g.read(name, doc.base, bytes.NewReader(doc.body), doc.html)
 		}
 		return
@@ -347,7 +356,65 @@ func (r *Run) follow(ctx context.Context, t crawl.Task, doc *document) {
 		return
 	}
 	defer resp.Body.Close()
-	g.read(name, "", io.LimitReader(resp.Body, MaxRetrieve), strings.HasPrefix(resp.Type, "text/html"))
+	body, cut, err := readDocument(resp.Body, r.Checker.maxPage())
+	if cut {
+		r.readInPart(t, resp.Size)
+	}
+	g.read(name, "", bytes.NewReader(body), strings.HasPrefix(resp.Type, "text/html"))
+}
+
+// readDocument reads at most limit bytes of a document for its links;
+// cut says it had more. A document cut ends at its last line end, space
+// or '>' before the limit, so that a URL or a tag the limit cuts in two
+// is not read as a shorter one.
+func readDocument(body io.Reader, limit int64) (b []byte, cut bool, err error) {
+	b, err = io.ReadAll(io.LimitReader(body, limit+1))
+	if int64(len(b)) <= limit {
+		return b, false, err
+	}
+	b = b[:limit]
+	if i := bytes.LastIndexAny(b, " \t\r\n>"); i >= 0 {
+		b = b[:i+1]
+	}
+	return b, true, nil
+}
+
+// readInPart notes, once, that the links of t's document were read from
+// its first bytes only (total is its size when known, else -1): in its
+// detail, and through Warn.
+func (r *Run) readInPart(t crawl.Task, total int64) {
+	msg := "links read from its first " + sizeText(r.Checker.maxPage()) + " only"
+	if total > 0 {
+		msg += ", of " + sizeText(total)
+	}
+	r.mu.Lock()
+	i := r.byTask[t.ID]
+	noted := r.cut[i]
+	if !noted {
+		if r.cut == nil {
+			r.cut = map[int32]bool{}
+		}
+		r.cut[i] = true
+		r.results[i].Detail += " (" + msg + ")"
+	}
+	url := r.results[i].URL
+	r.mu.Unlock()
+	if !noted && r.Warn != nil {
+		r.Warn(url, msg)
+	}
+}
+
+// sizeText writes a byte count for people: 4 MiB, 5.5 MiB, 900 bytes.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // Results returns the verdicts so far, in order of first appearance;

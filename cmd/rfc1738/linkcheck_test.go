@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -204,5 +205,38 @@ func TestLinkcheckRemoteFileURL(t *testing.T) {
 		if o := got[fileURL+"secret.txt"]; o.Result != "ok" || o.Detail != "6 bytes" {
 			t.Errorf("a file of an input folder also linked from the page: %s: %s, want ok: 6 bytes", o.Result, o.Detail)
 		}
+	}
+}
+
+// A page longer than what --recursive reads of it says so: a warning
+// with the sizes, the note in its detail; its links after the cap are
+// not seen, until --max-page-size reads them.
+func TestLinkcheckPageReadInPart(t *testing.T) {
+	page := strings.Repeat("<p>filler line of a long page</p>\n", (11<<19)/34) // about 5.5 MiB
+	page += `<a href="/after">after the cap</a>` + "\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("Content-Length", strconv.Itoa(len(page)))
+			io.WriteString(w, page)
+		case "/after":
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	out, errOut, status := runCLI(t, "", "linkcheck", "-q", "-v", "--recursive=1", srv.URL+"/")
+	warning := "rfc1738 linkcheck: warning: " + srv.URL + "/: links read from its first 4 MiB only, of 5.5 MiB; --max-page-size reads more\n"
+	if status != exitOK || errOut != warning || strings.Contains(out, "/after") ||
+		!strings.Contains(out, "200 OK (links read from its first 4 MiB only, of 5.5 MiB)") {
+		t.Errorf("default cap: status %d, stderr %q, report\n%s\nwant the warning %q and no /after", status, errOut, out, warning)
+	}
+	out, errOut, status = runCLI(t, "", "linkcheck", "-q", "-v", "--recursive=1", "--max-page-size", "6M", srv.URL+"/")
+	if status != exitOK || errOut != "" || !strings.Contains(out, "ok: "+srv.URL+"/after: 200 OK") {
+		t.Errorf("--max-page-size 6M: status %d, stderr %q, report\n%s\nwant /after checked", status, errOut, out)
+	}
+	if _, errOut, status = runCLI(t, "", "linkcheck", "--max-page-size", "0", srv.URL+"/"); status != exitUsage {
+		t.Errorf("--max-page-size 0: status %d, stderr %q, want 2", status, errOut)
 	}
 }
