@@ -236,7 +236,7 @@ func pad(s string, w int) string {
 
 // Run runs the browser on the terminal in and out until the user quits.
 func Run(startURL string, opts Options, in io.Reader, out io.Writer) error {
-	askTerminal(out)
+	setBackground(os.Getenv("COLORFGBG"))
 	prog := tea.NewProgram(New(startURL, opts), tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
 	defer forwardSignals(prog)()
 	_, err := prog.Run()

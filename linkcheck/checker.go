@@ -57,6 +57,10 @@ type Checker struct {
 	// RCPT TO (no DATA is ever sent); SMTPFrom is the MAIL FROM address.
 	// Empty: mailto addresses are only checked for syntax, and skipped.
 	SMTPRelay, SMTPFrom string
+	// MaxPage bounds what a recursive Run reads of a page, listing or
+	// document to find its links; zero means MaxRetrieve. A document read
+	// in part is said so (Run.Warn, and its detail).
+	MaxPage int64
 
 	once   sync.Once
 	hc     *http.Client
@@ -76,6 +80,14 @@ func (k *Checker) init() {
 		}
 		k.hc = k.httpClient()
 	})
+}
+
+// maxPage is MaxPage, or its default.
+func (k *Checker) maxPage() int64 {
+	if k.MaxPage > 0 {
+		return k.MaxPage
+	}
+	return MaxRetrieve
 }
 
 // Close ends the kept ftp logins (QUIT) and idle http connections.

@@ -18,7 +18,8 @@
 //   - wais (§3.9): the Z39.50 init and a search whose first record is
 //     presented.
 //   - telnet (§3.8): the TCP connection is accepted; no login is tried.
-//   - file (§3.10): a local stat, never a remote host.
+//   - file (§3.10): a local stat, never a remote host; a file URL found in
+//     a document retrieved from elsewhere is skipped, nothing opened.
 //   - mailto (§3.5): the address syntax only, skipped unless an SMTP relay
 //     is set to verify it with RCPT TO (no DATA).
 //   - prospero and others: through a configured gateway (§4), or skipped.

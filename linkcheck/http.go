@@ -101,12 +101,15 @@ func httpOrigin(u rfc1738.URL) string {
 }
 
 // A document is what a check read of a page to find its links: its body
-// (at most MaxRetrieve bytes), the URL that answered (the base of its
-// relative references) and whether it is HTML.
+// (at most Checker.MaxPage bytes), the URL that answered (the base of its
+// relative references), whether it is HTML, and whether the page was
+// longer (cut; total is its Content-Length, -1 when not sent).
 type document struct {
-	body []byte
-	base string
-	html bool
+	body  []byte
+	base  string
+	html  bool
+	cut   bool
+	total int64
 }
 
 // checkHTTP sends HEAD (§3.3), and GET when the server refuses HEAD (405,
@@ -173,7 +176,7 @@ type httpStatus struct {
 }
 
 // httpDo sends one request. With read, the body of a 2xx text answer is
-// read whole (at most MaxRetrieve bytes); otherwise enough of it is read
+// read whole (at most Checker.MaxPage bytes); otherwise enough of it is read
 // to let the connection be reused.
 func (k *Checker) httpDo(ctx context.Context, method, target string, read bool) (httpStatus, error) {
 	t, err := url.Parse(target)
@@ -194,11 +197,12 @@ func (k *Checker) httpDo(ctx context.Context, method, target string, read bool) 
 	st := httpStatus{code: resp.StatusCode, text: resp.Status, final: resp.Request.URL.String()}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if read && resp.StatusCode/100 == 2 && (mt == "" || strings.HasPrefix(mt, "text/") || mt == "application/xhtml+xml") {
-		b, err := io.ReadAll(io.LimitReader(resp.Body, MaxRetrieve))
+		b, cut, err := readDocument(resp.Body, k.maxPage())
 		if err != nil {
 			return httpStatus{}, err
 		}
-		st.doc = &document{body: b, html: mt == "text/html" || mt == "application/xhtml+xml" || (mt == "" && isHTML("", b))}
+		st.doc = &document{body: b, html: mt == "text/html" || mt == "application/xhtml+xml" || (mt == "" && isHTML("", b)),
+			cut: cut, total: resp.ContentLength}
 		return st, nil
 	}
 	// A large body is cut.

@@ -3,6 +3,7 @@ package linkcheck
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -13,8 +14,8 @@ import (
 	"github.com/rfc1738/rfc1738/crawl"
 )
 
-// MaxRetrieve bounds what a recursive check reads of a document to find
-// its links.
+// MaxRetrieve is what a recursive check reads of a document to find its
+// links when Checker.MaxPage is zero.
 const MaxRetrieve = 4 << 20
 
 // A Run checks a set of URLs: Add them (or gather them with Gatherer and
@@ -46,6 +47,10 @@ type Run struct {
 	// Progress, when set, is called after each check with the counts so
 	// far (from the checking goroutines; keep it short).
 	Progress func(done, total, broken int)
+	// Warn, when set, is told of a document whose links were read in part
+	// (its first Checker.MaxPage bytes): its URL and what was read. The
+	// note ends the document's detail too.
+	Warn func(url, msg string)
 
 	mu       sync.Mutex
 	frontier crawl.Frontier
@@ -55,7 +60,9 @@ type Run struct {
 	followed []bool   // the links of results[i] were followed
 	byTask   []int32  // frontier task ID → results index
 	invalid  map[string]int
+	foreign  map[string]int          // file: URLs found only in remote documents, by §2.2 key
 	sites    map[string]bool         // sites of the input (recursion stays there)
+	cut      map[int32]bool          // results whose document was read in part, noted
 	robots   map[string]*robotsEntry // by site
 	ndone    int
 	broken   int
@@ -64,14 +71,24 @@ type Run struct {
 // Add records one occurrence of s at p: a URL seen before (or an
 // equivalent one, §2.2) gets one more place, a new one is queued.
 func (r *Run) Add(s string, p Place) {
-	r.add(s, p, 0)
+	r.add(s, p, 0, true)
 }
 
-// add records s at depth. When s was checked already, found first
+// notLocal is the verdict on a file URL found in a document that was not
+// read from this machine's files: a page elsewhere must not learn, through
+// the report, which local files exist and their sizes.
+const notLocal = "a file URL in a document not read from a local file: not checked, nothing local opened (§3.10: it names a file of the machine that reads it)"
+
+// add records s at depth. local says where s was found: an input or a
+// document read from a local file (true), or a document retrieved from
+// elsewhere (false); a file URL (§3.10) found only elsewhere is skipped
+// and nothing local is opened or stat'ed for it, as LinkChecker does
+// ("local files are only checked without parent URL or when the parent
+// URL is also a file"). When s was checked already, found first
 // deeper down and so not followed, and this shorter path lets it be
 // followed, the task to follow is returned (ok): a depth bound holds for
 // the shortest path to a URL, whichever visit finished first.
-func (r *Run) add(s string, p Place, depth int) (refollow crawl.Task, ok bool) {
+func (r *Run) add(s string, p Place, depth int, local bool) (refollow crawl.Task, ok bool) {
 	u, err := rfc1738.Parse(s)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -98,15 +115,32 @@ func (r *Run) add(s string, p Place, depth int) (refollow crawl.Task, ok bool) {
 		}
 		r.sites[siteOf(u)] = true
 	}
+	if u.Kind() == rfc1738.KindFile && !local {
+		if _, seen := r.frontier.Seen(u); !seen {
+			r.addForeign(s, u, p, depth)
+			return crawl.Task{}, false
+		}
+		// Asked for from here too (an input, a local document): the
+		// verdict is the user's, and this is one more place.
+	}
 	// The frontier's Jobs, PerHost and Delay are set once, by Check,
 	// before it runs: add also runs while it does (a recursive run).
 	id, added := r.frontier.Add(u, depth)
 	if added {
-		r.byTask = append(r.byTask, int32(len(r.results)))
-		r.results = append(r.results, Result{URL: access.Redact(s), Scheme: u.Scheme()})
-		r.done = append(r.done, false)
-		r.depth = append(r.depth, int32(depth))
-		r.followed = append(r.followed, false)
+		key := rfc1738.Normalize(u)
+		if i, ok := r.foreign[key]; ok && u.Kind() == rfc1738.KindFile {
+			// Found elsewhere first, now asked for from here: checked.
+			delete(r.foreign, key)
+			r.byTask = append(r.byTask, int32(i))
+			r.results[i].Status, r.results[i].Detail = OK, ""
+			r.done[i], r.depth[i] = false, int32(depth)
+		} else {
+			r.byTask = append(r.byTask, int32(len(r.results)))
+			r.results = append(r.results, Result{URL: access.Redact(s), Scheme: u.Scheme()})
+			r.done = append(r.done, false)
+			r.depth = append(r.depth, int32(depth))
+			r.followed = append(r.followed, false)
+		}
 	}
 	i := r.byTask[id]
 	r.results[i].Places = append(r.results[i].Places, p)
@@ -119,6 +153,25 @@ func (r *Run) add(s string, p Place, depth int) (refollow crawl.Task, ok bool) {
 	}
 	r.followed[i] = true
 	return crawl.Task{URL: u, ID: id, Depth: depth}, true
+}
+
+// addForeign records a file URL found only in a document retrieved from
+// elsewhere: skipped, never checked. r.mu is held.
+func (r *Run) addForeign(s string, u rfc1738.URL, p Place, depth int) {
+	if r.foreign == nil {
+		r.foreign = map[string]int{}
+	}
+	key := rfc1738.Normalize(u)
+	i, ok := r.foreign[key]
+	if !ok {
+		i = len(r.results)
+		r.foreign[key] = i
+		r.results = append(r.results, Result{URL: access.Redact(s), Status: Skipped, Detail: notLocal, Scheme: u.Scheme()})
+		r.done = append(r.done, true)
+		r.depth = append(r.depth, int32(depth))
+		r.followed = append(r.followed, false)
+	}
+	r.results[i].Places = append(r.results[i].Places, p)
 }
 
 // schemeOf returns the scheme of an invalid URL, lower case, or "".
@@ -214,7 +267,7 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	if status == Broken || status == Invalid {
 		r.broken++
 	}
-	done, total, nbroken := r.ndone+len(r.invalid), len(r.results), r.broken+len(r.invalid)
+	done, total, nbroken := r.ndone+len(r.invalid)+len(r.foreign), len(r.results), r.broken+len(r.invalid)
 	r.mu.Unlock()
 	if r.Progress != nil {
 		r.Progress(done, total, nbroken)
@@ -277,11 +330,12 @@ func (r *Run) follow(ctx context.Context, t crawl.Task, doc *document) {
 		return // no links in what these retrieve, or nothing retrieved
 	}
 	name := access.Redact(t.URL.String())
+	local := t.URL.Kind() == rfc1738.KindFile // a local file's listing or text
 	g := Gatherer{Found: func(s string, p Place) {
 		if _, err := rfc1738.Parse(s); err != nil {
 			return // a link of a retrieved document is followed only when valid
 		}
-		if next, ok := r.add(s, p, t.Depth+1); ok {
+		if next, ok := r.add(s, p, t.Depth+1, local); ok {
 			r.follow(ctx, next, nil)
 		}
 	}}
@@ -290,6 +344,9 @@ func (r *Run) follow(ctx context.Context, t crawl.Task, doc *document) {
 			_, _, doc = r.Checker.checkURL(ctx, t.URL, true)
 		}
 		if doc != nil {
+			if doc.cut {
+				r.readInPart(t, doc.total)
+			}
 			g.read(name, doc.base, bytes.NewReader(doc.body), doc.html)
 		}
 		return
@@ -299,7 +356,65 @@ func (r *Run) follow(ctx context.Context, t crawl.Task, doc *document) {
 		return
 	}
 	defer resp.Body.Close()
-	g.read(name, "", io.LimitReader(resp.Body, MaxRetrieve), strings.HasPrefix(resp.Type, "text/html"))
+	body, cut, err := readDocument(resp.Body, r.Checker.maxPage())
+	if cut {
+		r.readInPart(t, resp.Size)
+	}
+	g.read(name, "", bytes.NewReader(body), strings.HasPrefix(resp.Type, "text/html"))
+}
+
+// readDocument reads at most limit bytes of a document for its links;
+// cut says it had more. A document cut ends at its last line end, space
+// or '>' before the limit, so that a URL or a tag the limit cuts in two
+// is not read as a shorter one.
+func readDocument(body io.Reader, limit int64) (b []byte, cut bool, err error) {
+	b, err = io.ReadAll(io.LimitReader(body, limit+1))
+	if int64(len(b)) <= limit {
+		return b, false, err
+	}
+	b = b[:limit]
+	if i := bytes.LastIndexAny(b, " \t\r\n>"); i >= 0 {
+		b = b[:i+1]
+	}
+	return b, true, nil
+}
+
+// readInPart notes, once, that the links of t's document were read from
+// its first bytes only (total is its size when known, else -1): in its
+// detail, and through Warn.
+func (r *Run) readInPart(t crawl.Task, total int64) {
+	msg := "links read from its first " + sizeText(r.Checker.maxPage()) + " only"
+	if total > 0 {
+		msg += ", of " + sizeText(total)
+	}
+	r.mu.Lock()
+	i := r.byTask[t.ID]
+	noted := r.cut[i]
+	if !noted {
+		if r.cut == nil {
+			r.cut = map[int32]bool{}
+		}
+		r.cut[i] = true
+		r.results[i].Detail += " (" + msg + ")"
+	}
+	url := r.results[i].URL
+	r.mu.Unlock()
+	if !noted && r.Warn != nil {
+		r.Warn(url, msg)
+	}
+}
+
+// sizeText writes a byte count for people: 4 MiB, 5.5 MiB, 900 bytes.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // Results returns the verdicts so far, in order of first appearance;
@@ -309,7 +424,7 @@ func (r *Run) follow(ctx context.Context, t crawl.Task, doc *document) {
 func (r *Run) Results() []Result {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ndone+len(r.invalid) == len(r.results) {
+	if r.ndone+len(r.invalid)+len(r.foreign) == len(r.results) {
 		return r.results
 	}
 	out := make([]Result, 0, len(r.results))

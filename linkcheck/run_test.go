@@ -254,3 +254,25 @@ func TestRunCachedPageFollowed(t *testing.T) {
 		}
 	}
 }
+
+// TestReadDocument: a document is read to the limit, and one cut there
+// ends at its last break, so that a URL cut in two is not a shorter one.
+func TestReadDocument(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		limit int64
+		want  string
+		cut   bool
+	}{
+		{"short http://a/\n", 100, "short http://a/\n", false},
+		{"exact", 5, "exact", false},
+		{"one http://a/ two http://b/long", 26, "one http://a/ two ", true},
+		{`<a href="x">y</a><a href="http://c/long">`, 30, `<a href="x">y</a><a `, true},
+		{"nobreakatall", 5, "nobre", true},
+	} {
+		b, cut, err := readDocument(strings.NewReader(c.in), c.limit)
+		if string(b) != c.want || cut != c.cut || err != nil {
+			t.Errorf("%q to %d: %q, cut %v, %v; want %q, cut %v", c.in, c.limit, b, cut, err, c.want, c.cut)
+		}
+	}
+}

@@ -38,7 +38,8 @@ import (
 // The documents of the samples are written once, in a table at the start,
 // and a sample names its document by its index in the table. flags is 1
 // for a valid URL, 0 for an invalid one. Counts are at least 1; lines and
-// columns fit an int32.
+// columns are 64-bit (a URL after 2 GiB of one line has a column past
+// 2^31, and the census counts it where it stands).
 //
 // What crosses the runner is a batch packed (packBatch): the count of its
 // URLs and its length, then the batch compressed with DEFLATE (RFC 1951) at its fastest
@@ -362,8 +363,8 @@ func (r *batchReader) next() bool {
 		} else {
 			d.fail(at, fmt.Sprintf("document %d of %d", doc, len(r.docs)))
 		}
-		p.Line = d.int("a line", math.MaxInt32)
-		p.Column = d.int("a column", math.MaxInt32)
+		p.Line = d.int("a line", math.MaxInt)
+		p.Column = d.int("a column", math.MaxInt)
 		samples = append(samples, p)
 	}
 	if ns > 0 {

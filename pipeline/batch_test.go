@@ -117,7 +117,9 @@ func TestBatchMalformed(t *testing.T) {
 		{"string past the end", with(4, 40), 4, "a URL of 40 bytes, 7 left"},
 		{"sample count", with(10, 1), 10, "the sample count of 1, more than the 1 bytes left hold"},
 		{"document index", append(slices.Clone(sampled[:13]), 1, 1, 1, 0), 13, "document 1 of 1"},
-		{"line too big", append(slices.Clone(sampled[:14]), 0x80, 0x80, 0x80, 0x80, 0x08, 1, 0), 14, "a line of 2147483648, more than 2147483647"},
+		// Lines and columns are 64-bit: past 2^31 is a place (a URL after
+		// 2 GiB of one line), past an int is not.
+		{"line too big", append(slices.Clone(sampled[:14]), 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 1, 0), 14, "a line of 9223372036854775808, more than 9223372036854775807"},
 		{"host count", with(11, 9), 11, "the host count of 9, more than the 0 bytes left hold"},
 		{"host count 0", append(with(11, 1), 0, 0), 13, "a host's count of 0, not a count"},
 		{"trailing bytes", append(slices.Clone(good), 0), len(good), "1 bytes after the end"},

@@ -88,7 +88,7 @@ func (fn *cutFn) cuts(ctx context.Context, path string) (int, []Cut) {
 		return kindWhole, nil
 	}
 	defer fsys.Close()
-	f, err := fsys.OpenRead(ctx, path)
+	f, err := openRead(ctx, fsys, path)
 	if err != nil {
 		return kindWhole, nil
 	}

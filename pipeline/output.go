@@ -304,8 +304,9 @@ type commitInputs struct {
 // under one key by a CoGroupByKey, so it runs once, after every shard is
 // written. (Not as side inputs of one element: Prism re-examines a stage
 // that reads side inputs without pause while it waits; see appendPart.)
-// The size of the input always has its one element (MatchFiles fails on a
-// glob that matches nothing), so the key is there however empty the rest.
+// The match fails on a glob that matches nothing, and what it matches is
+// a file (the size of the input has its element) or a bad input, so the
+// key is there however empty the rest.
 func commit(s beam.Scope, o Options, in commitInputs) {
 	grouped := beam.CoGroupByKey(s, beam.AddFixedKey(s, in.Size), beam.AddFixedKey(s, in.Results), beam.AddFixedKey(s, in.Scan),
 		beam.AddFixedKey(s, in.TopHosts), beam.AddFixedKey(s, in.TopRules), beam.AddFixedKey(s, in.Bad),

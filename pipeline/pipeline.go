@@ -164,7 +164,7 @@ var (
 
 // Build adds the census to the pipeline:
 //
-//	MatchFiles → Reshuffle → cut into ranges (the bucket count: a side input,
+//	match (regular files; the rest are bad inputs) → Reshuffle → cut into ranges (the bucket count: a side input,
 //	  the sum of the files' sizes) → Reshuffle → scan (splittable)
 //	  → KV<bucket, batch> → CombinePerKey(merge) → KV<bucket, batch>
 //	  → shard of the bucket (the shard count: a side input, the sum of the
@@ -183,7 +183,7 @@ func Build(s beam.Scope, o Options) {
 	if o.RangeBytes <= 0 {
 		o.RangeBytes = rangeBytes
 	}
-	files := fileio.MatchFiles(s, o.Input, fileio.MatchEmptyDisallow())
+	files, unread, unreadStats := matchFiles(s, o.Input)
 	size := stats.Sum(s, beam.ParDo(s, fileSize, files))
 	files = beam.Reshuffle(s, files)
 	ranges := beam.ParDo(s, &cutFn{Piece: o.PieceBytes, Range: o.RangeBytes, Shards: o.Shards}, files, beam.SideInput{Input: size})
@@ -196,10 +196,10 @@ func Build(s beam.Scope, o Options) {
 		beam.GroupByKey(s, shards))
 	in := commitInputs{
 		Results:   results,
-		Scan:      beam.Combine(s, addScanStats, scans),
+		Scan:      beam.Combine(s, addScanStats, beam.Flatten(s, scans, unreadStats)),
 		TopHosts:  top.Largest(s, hosts, o.Top, lessCount),
 		TopRules:  top.Largest(s, beam.ParDo(s, ruleCount, stats.SumPerKey(s, rules)), o.Top, lessCount),
-		Bad:       bad,
+		Bad:       beam.Flatten(s, unread, bad),
 		Malformed: malformed,
 		Distinct:  distinct,
 		Size:      size,
@@ -294,7 +294,7 @@ func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, r Ra
 		if f == nil {
 			fsys, err := fn.fileSystem(ctx, r.Path)
 			if err == nil {
-				f, err = fsys.OpenRead(ctx, r.Path)
+				f, err = openRead(ctx, fsys, r.Path)
 			}
 			if err != nil {
 				failed = err

@@ -31,6 +31,13 @@ type tmuxScreen struct {
 
 func newTmuxScreen(t *testing.T, bin string, env []string, args ...string) *tmuxScreen {
 	t.Helper()
+	return newTmuxScreenAfter(t, 0, bin, env, args...)
+}
+
+// newTmuxScreenAfter is newTmuxScreen with the browser started after a
+// pause, during which the test may type ahead.
+func newTmuxScreenAfter(t *testing.T, pause time.Duration, bin string, env []string, args ...string) *tmuxScreen {
+	t.Helper()
 	paths := testserver.Need(t, "tmux")
 	s := &tmuxScreen{t: t, tmux: paths[0], socket: fmt.Sprintf("rfc1738-browse-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	cmdline := []string{"env"}
@@ -43,7 +50,11 @@ func newTmuxScreen(t *testing.T, bin string, env []string, args ...string) *tmux
 	}
 	// remain-on-exit keeps the pane after the browser quits, to read its
 	// exit status.
-	s.run("new-session", "-d", "-s", "b", "-x", "100", "-y", "30", strings.Join(quoted, " ")+"; echo EXIT=$?; sleep 30")
+	shell := strings.Join(quoted, " ") + "; echo EXIT=$?; sleep 30"
+	if pause > 0 {
+		shell = fmt.Sprintf("sleep %.1f; %s", pause.Seconds(), shell)
+	}
+	s.run("new-session", "-d", "-s", "b", "-x", "100", "-y", "30", shell)
 	t.Cleanup(func() { exec.Command(s.tmux, "-L", s.socket, "kill-server").Run() })
 	return s
 }
@@ -87,6 +98,42 @@ func (s *tmuxScreen) wait(want string) string {
 			s.t.Fatalf("the screen never showed %q:\n%s", want, screen)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestBrowseTypeAhead: a key typed as the browser starts is a key, on a
+// terminal whatever it answers. The browser used to ask the terminal for
+// its background colour and read the keys waiting as part of the answer
+// (and, on a terminal that answers nothing, every key of five seconds):
+// a "q" typed ahead was lost and the browser never quit. Here the q is
+// typed before the browser runs; it must quit at once.
+func TestBrowseTypeAhead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	testserver.Need(t, "tmux")
+	bin := binary(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/a.txt", []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, term := range []string{"linux", "xterm-256color"} {
+		t.Run(term, func(t *testing.T) {
+			env := []string{"NO_COLOR=1", "XDG_CONFIG_HOME=" + t.TempDir(), "TERM=" + term, "CI=", "COLORFGBG="}
+			s := newTmuxScreenAfter(t, time.Second, bin, env, "file://"+dir+"/")
+			s.keys("q") // while the shell sleeps: waiting in the terminal when the browser starts
+			deadline := time.Now().Add(8 * time.Second)
+			for {
+				screen := s.screen()
+				if strings.Contains(screen, "EXIT=0") {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("TERM=%s: the q typed ahead did not quit the browser within 8 s:\n%s", term, screen)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		})
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -78,6 +79,7 @@ func runLinkcheck(e *env, args []string) int {
 	fs.Var(&rec, "recursive", "follow links found in what is retrieved (menus, listings, HTML pages with their relative links), to `DEPTH` levels (alone: all); links to other sites are checked, not followed")
 	spanHosts := fs.Bool("span-hosts", false, "with --recursive, follow links to other sites (scheme, host and port) too")
 	noRobots := fs.Bool("no-robots", false, "with --recursive, fetch what robots.txt disallows (RFC 9309)")
+	maxPage := fs.String("max-page-size", "4M", "with --recursive, read this much of each page, listing or document for its links (a warning names a page read in part; an HTML page over 32M is read as text, robots.txt to 500K)")
 	jobs := fs.Int("jobs", 16, "checks running at once")
 	perHost := fs.Int("per-host", 2, "checks (and kept connections) per host at once")
 	delay := fs.Duration("delay", 0, "least time between two checks of one host")
@@ -97,6 +99,11 @@ func runLinkcheck(e *env, args []string) int {
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --format:", err)
+		return exitUsage
+	}
+	pageLimit, err := parseSize(*maxPage)
+	if err != nil || pageLimit < 1 {
+		fmt.Fprintf(e.stderr, "rfc1738 linkcheck: --max-page-size: %q is not a size of at least one byte\n", *maxPage)
 		return exitUsage
 	}
 	if *jobs < 1 || *perHost < 1 || *retries < 0 {
@@ -119,7 +126,7 @@ func runLinkcheck(e *env, args []string) int {
 	}
 	c.Prompt = nil // thousands of URLs: nobody is asked anything
 	c.Stdin, c.Stdout = nil, nil
-	k := &linkcheck.Checker{Client: c, PerHost: *perHost, Timeout: *timeout, Retries: *retries}
+	k := &linkcheck.Checker{Client: c, PerHost: *perHost, Timeout: *timeout, Retries: *retries, MaxPage: pageLimit}
 	if *smtpVerify {
 		m, _ := c.Handler("mailto").(access.Mailto)
 		if m.Relay == "" {
@@ -130,6 +137,13 @@ func runLinkcheck(e *env, args []string) int {
 	}
 	defer k.Close()
 	run := &linkcheck.Run{Checker: k, Jobs: *jobs, PerHost: *perHost, Delay: *delay, Depth: rec.depth, SpanHosts: *spanHosts, NoRobots: *noRobots}
+	var warnMu sync.Mutex
+	var warnings []string
+	run.Warn = func(url, msg string) {
+		warnMu.Lock()
+		warnings = append(warnings, fmt.Sprintf("rfc1738 linkcheck: warning: %s: %s; --max-page-size reads more", url, msg))
+		warnMu.Unlock()
+	}
 	if *cacheFile != "" {
 		if run.Cache, err = linkcheck.OpenCache(*cacheFile, *maxAge); err != nil {
 			fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --cache:", err)
@@ -183,6 +197,11 @@ func runLinkcheck(e *env, args []string) int {
 	if bar != nil {
 		bar.Finish()
 	}
+	warnMu.Lock()
+	for _, w := range warnings { // after the progress bar, which shares stderr
+		fmt.Fprintln(e.stderr, w)
+	}
+	warnMu.Unlock()
 	results := run.Results()
 	rep := linkcheck.Report{Format: f, Verbose: *verbose, Elapsed: time.Since(start)}
 	if err != nil {
