@@ -28,7 +28,6 @@ package edit
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -253,64 +252,6 @@ func has(u rfc1738.URL, part string) bool {
 		}
 	}
 	return false
-}
-
-// Expand fills a template: each {part} is replaced by the part's value
-// (empty when absent, and for another scheme's part, so that one template
-// serves a list of mixed URLs), {:part} by its value as encoded (Raw),
-// "{{" and "}}" are a literal brace. A name no scheme has is an error
-// naming it.
-func Expand(u rfc1738.URL, template string) (string, error) {
-	return ExpandFunc(u, template, nil)
-}
-
-// ExpandFunc is Expand with each value passed through esc (when not
-// nil): a decoded part may hold any byte, a line end or a terminal
-// escape included.
-func ExpandFunc(u rfc1738.URL, template string, esc func(string) string) (string, error) {
-	var b strings.Builder
-	// (An if chain, not a switch: Go's coverage counts a case's condition
-	// as run only through its body.)
-	for i := 0; i < len(template); i++ {
-		c := template[i]
-		if c == '{' && strings.HasPrefix(template[i:], "{{") {
-			b.WriteByte('{')
-			i++
-			continue
-		}
-		if c == '}' && strings.HasPrefix(template[i:], "}}") {
-			b.WriteByte('}')
-			i++
-			continue
-		}
-		if c != '{' {
-			b.WriteByte(c)
-			continue
-		}
-		end := strings.IndexByte(template[i:], '}')
-		if end < 0 {
-			return "", fmt.Errorf("template offset %d: \"{\" without \"}\" (\"{{\" writes a brace)", i)
-		}
-		name := template[i+1 : i+end]
-		get := Get
-		if raw := strings.TrimPrefix(name, ":"); raw != name {
-			// "{:part}" as trurl writes it: the part as encoded.
-			name, get = raw, Raw
-		}
-		if !has(u, name) && !schemePart(name) && !commonParts[name] {
-			return "", fmt.Errorf("template offset %d: {%s}: %w in a %s URL; it has %s", i, name, ErrUnknownPart, u.Scheme(), strings.Join(Names(u), ", "))
-		}
-		v, ok := get(u, name)
-		if !ok {
-			v = ""
-		}
-		if esc != nil {
-			v = esc(v)
-		}
-		b.WriteString(v)
-		i += end
-	}
-	return b.String(), nil
 }
 
 // schemeParts are the part names of every scheme.

@@ -110,22 +110,33 @@ func expand(t *testing.T, u rfc1738.URL, tmpl string, esc func(string) string) (
 	}
 }
 
-// Braces: "{{" and "}}" are one literal brace each, a lone "}" is
-// itself, and "{part}" is the part; {:part} is the part as written; esc
-// sees each value and nothing else; an error names the template offset
-// of the "{" at fault.
+// Braces, as trurl's --get reads them (curl/trurl tests.json): "{{" is
+// a literal brace, a "}" is itself, a "{" with no "}" after it is
+// itself, and "{part}" is the part; {:part} is the part as written;
+// "[part]" opens a part when "[" comes first; backslash pairs are
+// trurl's; esc sees each value and nothing else; an error names the
+// template offset of the "{" at fault.
 func TestExpandTemplates(t *testing.T) {
 	u := mustParse(t, "ftp://u%3A@h:21/a%20b?c#f%20g")
 	for _, tc := range []struct{ tmpl, want, upper string }{
-		{"{{x}}", "{x}", "{x}"},
+		{"{{x}}", "{x}}", "{x}}"},
 		{"a}b", "a}b", "a}b"},
-		{"}}", "}", "}"},
-		{"}}{{", "}{", "}{"},
-		{"{{{host}}}", "{h}", "{H}"},
+		{"}}", "}}", "}}"},
+		{"}}{{", "}}{", "}}{"},
+		{"{{{host}}}", "{h}}", "{H}}"},
 		{"{:user}|{user}|{:fragment}|{fragment}|{:host}", "u%3A|u:|f%20g|f g|h", "U%3A|U:|F%20G|F G|H"},
+		{"{url:user}|{default:port}|{must:host}|{puny:host}", "u%3A|21|h|h", "U%3A|21|H|H"},
 		{"{port}{query}", "21", "21"},
 		{"x{ftp.name}y", "xa b?cy", "xA B?Cy"}, // §3.2.2: "?" is part of an ftp name
 		{"", "", ""},
+		{"x{", "x{", "x{"},
+		{"{{{", "{{", "{{"},
+		{"{host} {port", "h {port", "H {port"}, // tests.json: "{scheme} {host"
+		{"[host]:[port] {host}", "h:21 {host}", "H:21 {host}"},
+		{"[[host] [host", "[host] [host", "[host] [host"},
+		{`\{{host}\[`, "{h[", "{H["}, // tests.json: "\\{{scheme}\\["
+		{`\\[`, `\[`, `\[`},
+		{`a\tb\nc\rd\x`, "a\tb\nc\rd\\x", "a\tb\nc\rd\\x"},
 	} {
 		got, err := expand(t, u, tc.tmpl, nil)
 		if err != nil || got != tc.want {
@@ -138,15 +149,57 @@ func TestExpandTemplates(t *testing.T) {
 	}
 	const has = "; it has url, scheme, user, password, host, port, path, fragment, ftp.cwd, ftp.name, ftp.type"
 	for tmpl, want := range map[string]string{
-		"ab{nope}": "template offset 2: {nope}: no such part in a ftp URL" + has,
-		"{:nope}":  "template offset 0: {nope}: no such part in a ftp URL" + has,
-		"{}":       "template offset 0: {}: no such part in a ftp URL" + has,
-		"x{":       `template offset 1: "{" without "}" ("{{" writes a brace)`,
-		"{{{":      `template offset 2: "{" without "}" ("{{" writes a brace)`,
+		"ab{nope}":       "template offset 2: {nope}: no such part in a ftp URL" + has,
+		"{:nope}":        "template offset 0: {nope}: no such part in a ftp URL" + has,
+		"{}":             "template offset 0: {}: no such part in a ftp URL" + has,
+		"{must:query}":   "template offset 0: {must:query}: the URL has no query",
+		"{bad:host}":     `template offset 0: {bad:host}: "bad:" is not a prefix (:, url:, default:, must:, strict:, puny:, query:NAME, query-all:NAME)`,
+		"{idn:host}":     `template offset 0: {idn:host}: "idn:" is not a prefix (:, url:, default:, must:, strict:, puny:, query:NAME, query-all:NAME)`,
+		"[host] {x}[no]": "template offset 10: {no}: no such part in a ftp URL" + has,
 	} {
 		if got, err := expand(t, u, tmpl, nil); err == nil || err.Error() != want {
 			t.Errorf("Expand(%q) = %q, %v; want error %q", tmpl, got, err, want)
 		}
+	}
+}
+
+// {query:NAME} and {query-all:NAME}, trurl's (curl/trurl tests.json):
+// the first value, or all, of the pairs named NAME, matched with case;
+// decoded, or as written with ":"; {default:url} writes the default port
+// (§3.1); {strict:…} refuses a NUL.
+func TestExpandQueryAndPrefixes(t *testing.T) {
+	for _, tc := range []struct{ url, tmpl, want string }{
+		{"https://example.com/?utm_source=tra%20cker&address%20=home&here=now&thisthen", "{query:utm_source}", "tra cker"},
+		{"https://example.com/?utm_source=tra%20cker&address%20=home&here=now&thisthen", "{:query:utm_source}", "tra%20cker"}, // trurl: tra+cker
+		{"https://example.com/?utm_source=tra%20cker&address%20=home&here=now&thisthen", "{:query:utm_}", ""},
+		{"https://example.com/?utm_source=tra%20cker&address%20=home&here=now&thisthen", "{:query:UTM_SOURCE}", ""},
+		{"https://example.com/?utm_source=tra%20cker&address%20=home&here=now&thisthen", "{query:address }|{:query:address%20}|{query:thisthen}", "home|home|"},
+		{"http://hej/?a=b&a=c&a=d&b=a", "{query-all:a}", "b c d"},
+		{"http://localhost/?=bar", "{query:}", "bar"},
+		{"https://example.org/foo?a=1&b=%23&a=%26#hello", `{query:b}\t{query-all:a}\n{:query:b}\t{:query-all:a}`, "#\t1 &\n%23\t1 %26"},
+		{"https://example.org/?a=1", "{query:a:b}", ""},
+		{"ftp://h/x", "{query:a}", ""}, // §3.2.2: no query
+		{"https://example.com/", "{default:url}|{url}", "https://example.com:443/|https://example.com/"},
+		{"http://example.com:8080/", "port: {port}, default:port: {default:port}", "port: 8080, default:port: 8080"},
+		{"http://example.com:8080/", "{default:url}", "http://example.com:8080/"},
+		{"news:comp.x", "{default:url}", "news:comp.x"},
+		{"https://example.com/?", "{must:query}", ""},
+	} {
+		got, err := expand(t, mustParse(t, tc.url), tc.tmpl, nil)
+		if err != nil || got != tc.want {
+			t.Errorf("Expand(%s, %q) = %q, %v; want %q", tc.url, tc.tmpl, got, err, tc.want)
+		}
+	}
+	enc, err := ExpandWith(mustParse(t, "https://example.org/foo?a=1&b=%23&a=%26#hello"), "{query:b}|{query-all:a}|{fragment}", Options{Encoded: true})
+	if want := "%23|1 %26|hello"; err != nil || enc != want {
+		t.Errorf("ExpandWith(Encoded) = %q, %v; want %q", enc, err, want)
+	}
+	u := mustParse(t, "https://curl.se/?name=mr%00smith")
+	if got, err := Expand(u, "{query:name}"); err != nil || got != "mr\x00smith" {
+		t.Errorf("{query:name} with a NUL = %q, %v", got, err)
+	}
+	if got, err := Expand(u, "{strict:query:name}"); err == nil {
+		t.Errorf("{strict:query:name} with a NUL = %q, no error", got)
 	}
 }
 
