@@ -58,6 +58,18 @@ func TestSetAppend(t *testing.T) {
 		// Only the part changes: the search keeps its encoding.
 		{"http://a.org/x?q=%26&r", "set", "host", "b.org", "http://b.org/x?q=%26&r"},
 		{"http://a.org/x", "set", "port", "8080", "http://a.org:8080/x"},
+		// An empty value removes an optional part, as trurl does
+		// (curl/trurl tests.json: -s port= -s user=), with its
+		// delimiter (§3.1 "@" and ":", §3.3 "?", §3.4 tab).
+		{"ftp://daniel@curl.se:22/", "set", "user", "", "ftp://curl.se:22/"},
+		{"ftp://daniel:pw@curl.se/", "set", "password", "", "ftp://daniel@curl.se/"},
+		{"ftp://daniel:pw@curl.se/", "set", "user", "", "ftp://:pw@curl.se/"},
+		{"ftp://curl.se/", "set", "user", "", "ftp://curl.se/"},
+		{"ftp://daniel@curl.se/", "set", "password", "", "ftp://daniel@curl.se/"},
+		{"http://a.org/x?q", "set", "http.search", "", "http://a.org/x"},
+		{"gopher://h/7sel%09find", "set", "gopher.search", "", "gopher://h/7sel"},
+		{"gopher://h/7sel%09find%09+x", "set", "gopher.search", "", "gopher://h/7sel%09%09+x"}, // §3.4: the plus string keeps the search's tab
+		{"gopher://h/7sel%09find%09+x", "set", "gopher.plus", "", "gopher://h/7sel%09find"},
 		{"http://a.org:8080/x", "set", "port", "", "http://a.org/x"},
 		{"ftp://h/pub/f", "set", "user", "me@home", "ftp://me%40home@h/pub/f"}, // §3.1: "@" in a user is encoded
 		{"ftp://me@h/pub/f", "set", "password", "p:w/d", "ftp://me:p%3Aw%2Fd@h/pub/f"},

@@ -88,9 +88,11 @@ func builtPath(b built, scheme string) (string, error) {
 
 // Set returns u with the named part set to value: decoded parts are
 // encoded as their component needs (§2.2; §3's scheme rules through the
-// root package's builders); "path" is taken as written. An empty port
-// removes it (the default applies); a part the URL lacks is added where
-// the grammar puts it.
+// root package's builders); "path" is taken as written. An empty value
+// removes an optional part with its delimiter, as trurl does: user,
+// password, port (the default applies), query, fragment, http.search,
+// gopher.search, gopher.plus; a part the URL lacks is added where the
+// grammar puts it.
 func Set(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 	part, err := resolve(u, part)
 	if err != nil {
@@ -125,14 +127,30 @@ func set(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 		return splice(s, end, end, ":"+value)
 	case "user":
 		enc := rfc1738.Escape(value, rfc1738.UserComponent)
-		if raw, ok := u.RawUser(); ok {
+		raw, ok := u.RawUser()
+		_, hasPassword := u.RawPassword()
+		switch {
+		case value == "" && !ok:
+			return u, nil
+		case value == "" && !hasPassword:
+			// An empty value removes the part, as trurl does: §3.1's
+			// "user@" goes whole.
+			return splice(s, u.UserOffset(), u.HostOffset(), "")
+		case ok:
 			return splice(s, u.UserOffset(), u.UserOffset()+len(raw), enc)
 		}
 		return splice(s, u.HostOffset(), u.HostOffset(), enc+"@")
 	case "password":
 		enc := rfc1738.Escape(value, rfc1738.UserComponent)
 		if raw, ok := u.RawPassword(); ok {
+			if value == "" {
+				// §3.1: ":password" goes with its ":".
+				return splice(s, u.PasswordOffset()-1, u.PasswordOffset()+len(raw), "")
+			}
 			return splice(s, u.PasswordOffset(), u.PasswordOffset()+len(raw), enc)
+		}
+		if value == "" {
+			return u, nil
 		}
 		raw, ok := u.RawUser()
 		if !ok {
@@ -208,6 +226,10 @@ func set(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 			}
 			path = p
 		case "search":
+			if value == "" {
+				search = "" // as query=: the "?" goes too
+				break
+			}
 			p, err := builtPath(rfc1738.HTTPURL{Host: "h", Search: value, HasSearch: true}, "http")
 			if err != nil {
 				return rfc1738.URL{}, err
@@ -227,9 +249,10 @@ func set(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 		case "selector":
 			b.Selector = value
 		case "search":
-			b.Search, b.HasSearch = value, true
+			// An empty value removes the part, its tab too (§3.4).
+			b.Search, b.HasSearch = value, value != ""
 		case "plus":
-			b.Plus, b.HasPlus = value, true
+			b.Plus, b.HasPlus = value, value != ""
 		}
 		p, err := builtPath(b, "gopher")
 		if err != nil {
