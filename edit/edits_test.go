@@ -215,3 +215,34 @@ func TestQueryPairsAsWritten(t *testing.T) {
 		t.Errorf("Pairs of an empty query = %q", p)
 	}
 }
+
+// ReplaceQuery is trurl's --replace and --replace-append; the cases are
+// curl/trurl's tests.json, with the scheme written out.
+func TestReplaceQuery(t *testing.T) {
+	for _, tc := range []struct {
+		url, name, value string
+		hasValue, add    bool
+		want             string
+	}{
+		{"http://test.org/?key=val", "key", "foo", true, false, "http://test.org/?key=foo"},
+		{"http://test.org/?that=thing&key=val", "key", "foo", true, false, "http://test.org/?that=thing&key=foo"},
+		{"http://test.org/?that=thing&key", "key", "foo", true, false, "http://test.org/?that=thing&key=foo"},
+		{"http://test.org/?that=thing&key=foo", "key", "", false, false, "http://test.org/?that=thing&key"},
+		{"https://example.com/?a=123&b=321&b=987", "b", "foo", true, false, "https://example.com/?a=123&b=foo"},
+		{"http://example.org/?quest=best", "quest", "%00", true, false, "http://example.org/?quest=%2500"},
+		{"http://test.org/?that=thing", "key", "foo", true, false, "http://test.org/?that=thing"},
+		{"http://test.org/?that=thing", "key", "foo", true, true, "http://test.org/?that=thing&key=foo"},
+		{"http://test.org/", "key", "foo", true, true, "http://test.org/?key=foo"},
+		{"http://test.org/?keyboard=1", "key", "a&b=c", true, true, "http://test.org/?keyboard=1&key=a%26b%3Dc"}, // a name, not a prefix
+		{"http://test.org/?a%20b=1", "a b", "x y", true, false, "http://test.org/?a%20b=x%20y"},
+		{"ftp://h/f", "key", "foo", true, false, "ftp://h/f"}, // §3.2.2: no query
+	} {
+		got, err := ReplaceQuery(mustParse(t, tc.url), tc.name, tc.value, tc.hasValue, tc.add)
+		if err != nil || got.String() != tc.want {
+			t.Errorf("ReplaceQuery(%s, %q, %q, %v, %v) = %s, %v; want %s", tc.url, tc.name, tc.value, tc.hasValue, tc.add, got, err, tc.want)
+		}
+	}
+	if got, err := ReplaceQuery(mustParse(t, "ftp://h/f"), "key", "foo", true, true); err == nil {
+		t.Errorf("ReplaceQuery added a query to an ftp URL: %s", got)
+	}
+}

@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -87,4 +88,48 @@ func joinPairs(u rfc1738.URL, pairs []Pair) (rfc1738.URL, error) {
 		raws[i] = p.Raw
 	}
 	return withQuery(u, strings.Join(raws, "&"), len(pairs) > 0)
+}
+
+// ReplaceQuery returns u with the value of its query pair named name
+// (decoded, matched with case) replaced, as trurl's --replace does: the
+// first such pair becomes name=value (name alone when hasValue is
+// false), later pairs of that name go, the others stay as written. With
+// add, a pair is added at the end when none has that name. name and
+// value are taken decoded and encoded as a search (§3.3) with "&" and
+// "=" encoded too, so that they stay data. A URL without a query (an
+// ftp URL has none, §3.2.2) is returned as it is unless add asks for a
+// pair, which is an error.
+func ReplaceQuery(u rfc1738.URL, name, value string, hasValue, add bool) (rfc1738.URL, error) {
+	pair := Pair{Name: name, Value: value, Raw: pairEscape(name)}
+	if hasValue {
+		pair.Raw += "=" + pairEscape(value)
+	}
+	pairs := Pairs(u)
+	kept := pairs[:0:0]
+	replaced := false
+	for _, p := range pairs {
+		if p.Name != name {
+			kept = append(kept, p)
+			continue
+		}
+		if !replaced {
+			kept = append(kept, pair)
+			replaced = true
+		}
+	}
+	switch {
+	case !replaced && !add:
+		return u, nil
+	case !replaced && !hasQuery(u):
+		return rfc1738.URL{}, fmt.Errorf("a %s URL has no query to add %q to", u.Scheme(), name)
+	case !replaced:
+		kept = append(kept, pair)
+	}
+	return joinPairs(u, kept)
+}
+
+// pairEscape encodes one side of a name=value pair: as a search (§3.3),
+// and "&", "=" and "+" too, the delimiters of the forms convention.
+func pairEscape(s string) string {
+	return strings.NewReplacer("&", "%26", "=", "%3D", "+", "%2B").Replace(rfc1738.Escape(s, rfc1738.Search))
 }
