@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -19,12 +20,12 @@ func init() {
 	register(&command{
 		name:  "url",
 		short: "read and change URL parts as trurl does: --get '{host}:{port}', --set, --append, --iterate, --json",
-		args:  "[--url URL] [--redirect REF] [--get TEMPLATE] [--set PART=VALUE] [--append PART=VALUE] [--trim query=NAME] [--sort-query] [--iterate 'PART=V1 V2'] [--json] [--url-file FILE] [URL ...]",
+		args:  "[--url URL] [--redirect REF] [--get TEMPLATE] [--set PART=VALUE] [--append PART=VALUE] [--trim query=NAME] [--replace NAME=VALUE] [--sort-query] [--iterate 'PART=V1 V2'] [--json] [--verify] [--url-file FILE] [URL ...]",
 		summary: "Take each URL (--url and the operands, --url-file, else stdin one a line), resolve --redirect's relative reference against it, change its parts (--set, --append, each value decoded " +
 			"and encoded as §2.2 and the scheme ask; --trim, --sort-query), and write it, or the --get template filled with its parts " +
 			"({scheme} {user} {password} {host} {port} {path} {query} {fragment} {url}, {ftp.type}, {gopher.selector} …; --list-parts shows a URL's), " +
-			"or with --json a JSON array of the URLs and their parts. One output line per input line: " +
-			"an invalid input gives an empty line, and its error on stderr. The flags are trurl's; where RFC 1738 asks for another answer than trurl's, the README has a table.",
+			"or with --json a JSON array of the URLs and their parts. With no URL, --set scheme= and host= make one. One output line per input line: " +
+			"an invalid input gives an empty line, and its error on stderr (--verify: stops there). The flags are trurl's; where RFC 1738 asks for another answer than trurl's, the README has a table.",
 		run: runURL,
 	})
 }
@@ -87,14 +88,18 @@ func runURL(e *env, args []string) int {
 	fs := newFlags(e, commands["url"])
 	var urls stringList
 	fs.Var(&urls, "url", "a `URL` to work on, before the operands; repeatable")
-	get := fs.String("get", "", "write this `TEMPLATE` filled with each URL's parts: {part} (decoded where that keeps the meaning), {:part} as written, {{ and }} for braces")
+	get := fs.String("get", "", "write this `TEMPLATE` filled with each URL's parts: {part} or [part] (decoded where that keeps the meaning), {:part} as written, {query:NAME}, {query-all:NAME}, {default:url}, {must:part}, {strict:part}; {{ or \\{ for a brace, \\n \\t \\r \\\\")
 	fs.StringVar(get, "g", "", "as --get `TEMPLATE`")
 	var sets, appends, iterates, trims partValues
-	fs.Var(&sets, "set", "set a part: `PART=VALUE`, the value decoded (\"path\" of a non-http URL as written); an empty query or fragment removes it; repeatable")
+	fs.Var(&sets, "set", "set a part: `PART=VALUE`, the value decoded (\"path\" of a non-http URL as written); an empty value removes an optional part (user, password, port, query, fragment); with no URL, scheme= and host= make one; repeatable")
 	fs.Var(&sets, "s", "as --set `PART=VALUE`")
 	fs.Var(&appends, "append", "add to a part: `PART=VALUE` (path: one more segment; query: &VALUE; ftp.cwd: one more CWD); repeatable")
 	fs.Var(&appends, "a", "as --append `PART=VALUE`")
 	fs.Var(&trims, "trim", "remove the query pairs named NAME, or starting with NAME before a final *: `query=NAME`; repeatable")
+	var replaces, replaceAppends stringList
+	fs.Var(&replaces, "replace", "replace the value of the query pair named NAME (the first; later ones go): `NAME=VALUE`, or NAME alone; both decoded; repeatable")
+	fs.Var(&replaceAppends, "replace-append", "as --replace, and add `NAME=VALUE` at the query's end when no pair has that name")
+	verify := fs.Bool("verify", false, "stop at the first URL that is not valid (or --set cannot make), with its error, exit status 1")
 	sortQuery := fs.Bool("sort-query", false, "sort the query's name=value pairs by name")
 	fs.Var(&iterates, "iterate", "write one URL for each of the space-separated values: `'PART=V1 V2 …'`; repeatable (every combination)")
 	asJSON := fs.Bool("json", false, "write a JSON array: for each URL its \"url\", its \"parts\" and its query \"params\", as trurl does")
@@ -117,6 +122,25 @@ func runURL(e *env, args []string) int {
 	if *urlFile != "" && len(operands) > 0 {
 		return usageError(e, "url", "give URLs as operands or with --url-file, not both")
 	}
+	// With no URL, --set scheme= makes one, as trurl does; without it
+	// stdin is read (an input URL's scheme cannot be set).
+	var built []string
+	if len(operands) == 0 && *urlFile == "" {
+		var ok bool
+		if built, sets, ok = urlFromSets(sets); ok && built == nil {
+			return usageError(e, "url", "not enough input for a URL: --set scheme=… needs --set host=… too")
+		}
+		operands = built
+	}
+	type replacement struct {
+		name, value   string
+		hasValue, add bool
+	}
+	var repls []replacement
+	for i, r := range append(replaces, replaceAppends...) {
+		name, value, hasValue := strings.Cut(r, "=")
+		repls = append(repls, replacement{name, value, hasValue, i >= len(replaces)})
+	}
 	partOf := edit.Get
 	if *urlencode {
 		partOf = edit.Raw
@@ -125,15 +149,20 @@ func runURL(e *env, args []string) int {
 	defer out.Flush()
 	var jsonOut []urlJSON
 	status = exitOK
+	stopped := false // --verify met an invalid URL
 	fail := func(in string, err error) {
 		status = exitNegative
-		if !*asJSON {
+		stopped = *verify
+		if !*asJSON && !*verify {
 			fmt.Fprintln(out) // one line per input line, always
 		}
 		out.Flush()
 		fmt.Fprintf(e.stderr, "rfc1738 url: %s: %v\n", strconv.Quote(access.Redact(in)), err)
 	}
 	one := func(in string) {
+		if stopped {
+			return
+		}
 		u, err := rfc1738.Parse(in)
 		if err != nil {
 			var pe *rfc1738.Error
@@ -169,6 +198,12 @@ func runURL(e *env, args []string) int {
 		for _, t := range trims {
 			if u, err = edit.TrimQuery(u, t.value); err != nil {
 				fail(in, err)
+				return
+			}
+		}
+		for _, r := range repls {
+			if u, err = edit.ReplaceQuery(u, r.name, r.value, r.hasValue, r.add); err != nil {
+				fail(in, fmt.Errorf("--replace: %w", err))
 				return
 			}
 		}
@@ -208,11 +243,7 @@ func runURL(e *env, args []string) int {
 				}
 				lines = append(lines, "")
 			case *get != "":
-				tmpl := *get
-				if *urlencode {
-					tmpl = encodedTemplate(tmpl)
-				}
-				s, err := edit.ExpandFunc(r, tmpl, safetext.Escape)
+				s, err := edit.ExpandWith(r, *get, edit.Options{Encoded: *urlencode, Escape: safetext.Escape})
 				if err != nil {
 					fail(in, err)
 					return
@@ -236,6 +267,11 @@ func runURL(e *env, args []string) int {
 		sub.stdin = f
 		e = &sub
 	}
+	if *verify {
+		sub := *e
+		sub.stdin = stopReader{e.stdin, &stopped}
+		e = &sub
+	}
 	if st := eachInput(e, "url", operands, out, one); st != exitOK {
 		return st
 	}
@@ -254,19 +290,45 @@ func runURL(e *env, args []string) int {
 	return status
 }
 
-// encodedTemplate returns a --get template with each {part} written
-// {:part}, the part as encoded, for --urlencode.
-func encodedTemplate(t string) string {
-	var b strings.Builder
-	for i := 0; i < len(t); i++ {
-		b.WriteByte(t[i])
-		switch {
-		case strings.HasPrefix(t[i:], "{{"):
-			b.WriteByte('{')
-			i++
-		case t[i] == '{' && i+1 < len(t) && t[i+1] != ':':
-			b.WriteByte(':')
+// stopReader reads r until *stop: --verify stops reading its input at
+// the first invalid URL.
+type stopReader struct {
+	r    io.Reader
+	stop *bool
+}
+
+func (s stopReader) Read(p []byte) (int, error) {
+	if *s.stop {
+		return 0, io.EOF
+	}
+	return s.r.Read(p)
+}
+
+// urlFromSets returns the URL --set makes when no URL is given, as
+// trurl does: "scheme://host/" from the last scheme= and host=, and the
+// other sets, to apply to it. ok is false when no scheme= is set (stdin
+// is read then); built is nil when the host is missing.
+func urlFromSets(sets partValues) (built []string, rest partValues, ok bool) {
+	var scheme string
+	hasHost := false
+	for _, s := range sets {
+		switch s.part {
+		case "scheme":
+			scheme, ok = s.value, true
+		case "host":
+			hasHost = true
+			rest = append(rest, s) // set on the stand-in: the value is checked as a host
+		default:
+			rest = append(rest, s)
 		}
 	}
-	return b.String()
+	if !ok {
+		return nil, sets, false
+	}
+	if !hasHost || scheme == "" {
+		return nil, rest, true
+	}
+	// §3.1: "//" <host> "/" <url-path>; the host "h" stands in until
+	// --set host= puts the value through its check.
+	return []string{scheme + "://h/"}, rest, true
 }
