@@ -89,37 +89,8 @@ func runEncode(e *env, args []string) int {
 	}
 	sort.Strings(names)
 	component := choice(fs, "component", "", "escape STRINGs for one component instead of building a URL: "+strings.Join(names, ", "), names...)
-	var host, port, user, password, name, typ, selector, search, plus, address, group, msgid, article, database, wtype, wpath, path, hsoname optString
-	var cwd, segment, field listFlag
-	for _, f := range []struct {
-		v     flag.Value
-		name  string
-		usage string
-	}{
-		{&host, "host", "host name or number (§3.1); never encoded"},
-		{&port, "port", "port; omitted: the scheme's default"},
-		{&user, "user", "user name, decoded (ftp, telnet); --user '' writes an empty user"},
-		{&password, "password", "password, decoded (ftp, telnet)"},
-		{&cwd, "cwd", "ftp: one CWD argument, decoded; repeat for each (§3.2.2)"},
-		{&name, "name", "ftp: the file name, decoded"},
-		{&typ, "type", "ftp: typecode a, i or d; gopher: the gophertype character"},
-		{&selector, "selector", "gopher: the selector, decoded"},
-		{&search, "search", "http, gopher, wais: the search, decoded"},
-		{&plus, "plus", "gopher: the Gopher+ string, decoded; Go escapes like \\t \\r \\n are read"},
-		{&address, "address", "mailto: the address, decoded"},
-		{&group, "group", "news, nntp: the newsgroup name ('*' for news: all groups)"},
-		{&msgid, "message-id", "news: the message-id, with or without <>"},
-		{&article, "article", "nntp: the article number"},
-		{&database, "database", "wais: the database, decoded"},
-		{&wtype, "wtype", "wais: the document type, decoded"},
-		{&wpath, "wpath", "wais: the document path, decoded"},
-		{&segment, "segment", "http, file: one path segment, decoded; repeat for each"},
-		{&path, "path", "file: an absolute local path; http: a decoded path whose '/' separate segments"},
-		{&hsoname, "hsoname", "prospero: the host-specific object name, decoded"},
-		{&field, "field", "prospero: name=value, decoded; repeat for each"},
-	} {
-		fs.Var(f.v, f.name, f.usage)
-	}
+	var p encodeParts
+	p.register(fs)
 	operands, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
@@ -148,73 +119,9 @@ func runEncode(e *env, args []string) int {
 	if len(bad) > 0 {
 		return usageError(e, "encode", "%s takes no %s; its flags: --%s", scheme, strings.Join(bad, ", "), strings.Join(allowed, ", --"))
 	}
-	portN := 0
-	if port.set {
-		n, err := strconv.Atoi(port.v)
-		if err != nil {
-			return usageError(e, "encode", "--port %q is not a number", port.v)
-		}
-		portN = n
-	}
-	var typeByte byte
-	if typ.set {
-		if len(typ.v) != 1 {
-			return usageError(e, "encode", "--type is one character, not %q", typ.v)
-		}
-		typeByte = typ.v[0]
-	}
-	var b interface{ URL() (rfc1738.URL, error) }
-	switch scheme {
-	case "ftp":
-		f := rfc1738.FTPURL{Host: host.v, Port: portN, User: user.v, HasUser: user.set, Password: password.v, HasPassword: password.set,
-			Cwd: cwd, Name: name.v, Type: typeByte}
-		b = f
-	case "http":
-		segs := []string(segment)
-		if path.set {
-			segs = append(strings.Split(strings.TrimPrefix(path.v, "/"), "/"), segs...)
-		}
-		b = rfc1738.HTTPURL{Host: host.v, Port: portN, Segments: segs, Search: search.v, HasSearch: search.set}
-	case "gopher":
-		p := plus.v
-		if plus.set {
-			if uq, err := strconv.Unquote(`"` + strings.ReplaceAll(p, `"`, `\"`) + `"`); err == nil {
-				p = uq
-			}
-		}
-		b = rfc1738.GopherURL{Host: host.v, Port: portN, Type: typeByte, Selector: selector.v, Search: search.v, HasSearch: search.set, Plus: p, HasPlus: plus.set}
-	case "mailto":
-		b = rfc1738.MailtoURL{Address: address.v}
-	case "news":
-		b = rfc1738.NewsURL{Group: group.v, MessageID: msgid.v}
-	case "nntp":
-		b = rfc1738.NNTPURL{Host: host.v, Port: portN, Group: group.v, Article: article.v}
-	case "telnet":
-		b = rfc1738.TelnetURL{Host: host.v, Port: portN, User: user.v, HasUser: user.set, Password: password.v, HasPassword: password.set}
-	case "wais":
-		b = rfc1738.WAISURL{Host: host.v, Port: portN, Database: database.v, Search: search.v, HasSearch: search.set,
-			Type: wtype.v, Path: wpath.v, IsDocument: wtype.set || wpath.set}
-	case "file":
-		f := rfc1738.FileURL{Host: host.v, Segments: segment}
-		if path.set {
-			fp, err := rfc1738.FileURLFromPath(path.v)
-			if err != nil {
-				fmt.Fprintln(e.stderr, "rfc1738 encode:", libError(err, ""))
-				return exitNegative
-			}
-			f.Segments = append(fp.Segments, segment...)
-		}
-		b = f
-	case "prospero":
-		p := rfc1738.ProsperoURL{Host: host.v, Port: portN, Hsoname: hsoname.v}
-		for _, fv := range field {
-			n, v, ok := strings.Cut(fv, "=")
-			if !ok {
-				return usageError(e, "encode", "--field %q is not name=value", fv)
-			}
-			p.Fields = append(p.Fields, rfc1738.Field{Name: n, Value: v})
-		}
-		b = p
+	b, status := p.builder(e, scheme)
+	if b == nil {
+		return status
 	}
 	u, err := b.URL()
 	if err != nil {
@@ -227,6 +134,117 @@ func runEncode(e *env, args []string) int {
 	}
 	fmt.Fprintln(e.stdout, u)
 	return exitOK
+}
+
+// encodeParts are the parts encode's flags give, decoded.
+type encodeParts struct {
+	host, port, user, password, name, typ, selector, search, plus, address, group, msgid, article, database, wtype, wpath, path, hsoname optString
+	cwd, segment, field                                                                                                                  listFlag
+}
+
+// register defines a flag for each part.
+func (p *encodeParts) register(fs *flag.FlagSet) {
+	for _, f := range []struct {
+		v     flag.Value
+		name  string
+		usage string
+	}{
+		{&p.host, "host", "host name or number (§3.1); never encoded"},
+		{&p.port, "port", "port; omitted: the scheme's default"},
+		{&p.user, "user", "user name, decoded (ftp, telnet); --user '' writes an empty user"},
+		{&p.password, "password", "password, decoded (ftp, telnet)"},
+		{&p.cwd, "cwd", "ftp: one CWD argument, decoded; repeat for each (§3.2.2)"},
+		{&p.name, "name", "ftp: the file name, decoded"},
+		{&p.typ, "type", "ftp: typecode a, i or d; gopher: the gophertype character"},
+		{&p.selector, "selector", "gopher: the selector, decoded"},
+		{&p.search, "search", "http, gopher, wais: the search, decoded"},
+		{&p.plus, "plus", "gopher: the Gopher+ string, decoded; Go escapes like \\t \\r \\n are read"},
+		{&p.address, "address", "mailto: the address, decoded"},
+		{&p.group, "group", "news, nntp: the newsgroup name ('*' for news: all groups)"},
+		{&p.msgid, "message-id", "news: the message-id, with or without <>"},
+		{&p.article, "article", "nntp: the article number"},
+		{&p.database, "database", "wais: the database, decoded"},
+		{&p.wtype, "wtype", "wais: the document type, decoded"},
+		{&p.wpath, "wpath", "wais: the document path, decoded"},
+		{&p.segment, "segment", "http, file: one path segment, decoded; repeat for each"},
+		{&p.path, "path", "file: an absolute local path; http: a decoded path whose '/' separate segments"},
+		{&p.hsoname, "hsoname", "prospero: the host-specific object name, decoded"},
+		{&p.field, "field", "prospero: name=value, decoded; repeat for each"},
+	} {
+		fs.Var(f.v, f.name, f.usage)
+	}
+}
+
+// builder returns the builder of scheme's URL from the parts (§3's
+// productions, through the root package's builders), or nil and the exit
+// status of what is wrong with them.
+func (p *encodeParts) builder(e *env, scheme string) (interface{ URL() (rfc1738.URL, error) }, int) {
+	portN := 0
+	if p.port.set {
+		n, err := strconv.Atoi(p.port.v)
+		if err != nil {
+			return nil, usageError(e, "encode", "--port %q is not a number", p.port.v)
+		}
+		portN = n
+	}
+	var typeByte byte
+	if p.typ.set {
+		if len(p.typ.v) != 1 {
+			return nil, usageError(e, "encode", "--type is one character, not %q", p.typ.v)
+		}
+		typeByte = p.typ.v[0]
+	}
+	switch scheme {
+	case "ftp":
+		return rfc1738.FTPURL{Host: p.host.v, Port: portN, User: p.user.v, HasUser: p.user.set, Password: p.password.v, HasPassword: p.password.set,
+			Cwd: p.cwd, Name: p.name.v, Type: typeByte}, 0
+	case "http":
+		segs := []string(p.segment)
+		if p.path.set {
+			segs = append(strings.Split(strings.TrimPrefix(p.path.v, "/"), "/"), segs...)
+		}
+		return rfc1738.HTTPURL{Host: p.host.v, Port: portN, Segments: segs, Search: p.search.v, HasSearch: p.search.set}, 0
+	case "gopher":
+		plus := p.plus.v
+		if p.plus.set {
+			if uq, err := strconv.Unquote(`"` + strings.ReplaceAll(plus, `"`, `\"`) + `"`); err == nil {
+				plus = uq
+			}
+		}
+		return rfc1738.GopherURL{Host: p.host.v, Port: portN, Type: typeByte, Selector: p.selector.v, Search: p.search.v, HasSearch: p.search.set, Plus: plus, HasPlus: p.plus.set}, 0
+	case "mailto":
+		return rfc1738.MailtoURL{Address: p.address.v}, 0
+	case "news":
+		return rfc1738.NewsURL{Group: p.group.v, MessageID: p.msgid.v}, 0
+	case "nntp":
+		return rfc1738.NNTPURL{Host: p.host.v, Port: portN, Group: p.group.v, Article: p.article.v}, 0
+	case "telnet":
+		return rfc1738.TelnetURL{Host: p.host.v, Port: portN, User: p.user.v, HasUser: p.user.set, Password: p.password.v, HasPassword: p.password.set}, 0
+	case "wais":
+		return rfc1738.WAISURL{Host: p.host.v, Port: portN, Database: p.database.v, Search: p.search.v, HasSearch: p.search.set,
+			Type: p.wtype.v, Path: p.wpath.v, IsDocument: p.wtype.set || p.wpath.set}, 0
+	case "file":
+		f := rfc1738.FileURL{Host: p.host.v, Segments: p.segment}
+		if p.path.set {
+			fp, err := rfc1738.FileURLFromPath(p.path.v)
+			if err != nil {
+				fmt.Fprintln(e.stderr, "rfc1738 encode:", libError(err, ""))
+				return nil, exitNegative
+			}
+			f.Segments = append(fp.Segments, p.segment...)
+		}
+		return f, 0
+	}
+	// prospero (schemeFlags names no other scheme)
+	pr := rfc1738.ProsperoURL{Host: p.host.v, Port: portN, Hsoname: p.hsoname.v}
+	for _, fv := range p.field {
+		n, v, ok := strings.Cut(fv, "=")
+		if !ok {
+			return nil, usageError(e, "encode", "--field %q is not name=value", fv)
+		}
+		pr.Fields = append(pr.Fields, rfc1738.Field{Name: n, Value: v})
+	}
+	return pr, 0
 }
 
 // encodeStrings escapes each string (or each stdin line) for comp.
