@@ -23,144 +23,160 @@ const maxHTMLTokens = 1 << 20
 // numbered but noted instead of followed. A <base href> changes the base
 // of the links after it (HTML: the first one counts).
 func renderHTML(p *Page, r io.Reader, base string) error {
-	baseURL, _ := htmlref.Base(base) // the zero URL resolves absolute links only
-	haveBase := false
-	z := html.NewTokenizer(io.LimitReader(r, maxDocument))
-	var (
-		line  strings.Builder
-		pre   int
-		skip  int // inside <script>, <style>, <head> text other than <title>
-		title bool
-		links []Link // links of the current line
-	)
-	flush := func(force bool) {
-		text := strings.TrimRight(line.String(), " ")
-		if pre > 0 {
-			text = line.String()
-		}
-		if !force && strings.TrimSpace(text) == "" && len(links) == 0 {
-			line.Reset()
-			return
-		}
-		p.add(text, nil)
-		for _, l := range links {
-			p.addLink(l)
-		}
-		links = links[:0]
-		line.Reset()
-	}
+	h := htmlRenderer{p: p, z: html.NewTokenizer(io.LimitReader(r, maxDocument))}
+	h.base, _ = htmlref.Base(base) // the zero URL resolves absolute links only
 	for n := 0; ; n++ {
 		if n == maxHTMLTokens {
-			flush(false)
+			h.flush(false)
 			return fmt.Errorf("the page has more than %d HTML tokens: the rest is not shown", maxHTMLTokens)
 		}
-		tt := z.Next()
-		switch tt {
+		switch tt := h.z.Next(); tt {
 		case html.ErrorToken:
-			flush(false)
-			if err := z.Err(); err != io.EOF {
+			h.flush(false)
+			if err := h.z.Err(); err != io.EOF {
 				return err
 			}
 			return nil
 		case html.TextToken:
-			text := string(z.Text())
-			switch {
-			case title:
-				p.Title = clean(strings.Join(strings.Fields(text), " "))
-			case skip > 0:
-			case pre > 0:
-				parts := strings.Split(text, "\n")
-				for i, part := range parts {
-					if i > 0 {
-						flush(true)
-					}
-					line.WriteString(part)
-				}
-			default:
-				words := strings.Fields(text)
-				if len(words) == 0 {
-					if text != "" && line.Len() > 0 {
-						line.WriteByte(' ')
-					}
-					continue
-				}
-				if startsSpace(text) && line.Len() > 0 && !strings.HasSuffix(line.String(), " ") {
-					line.WriteByte(' ')
-				}
-				line.WriteString(strings.Join(words, " "))
-				if endsSpace(text) {
-					line.WriteByte(' ')
-				}
-			}
+			h.text(string(h.z.Text()))
 		case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
-			name, hasAttr := z.TagName()
-			a := atom.Lookup(name)
-			end := tt == html.EndTagToken
-			switch a {
-			case atom.Script, atom.Style:
-				if end {
-					skip = max(skip-1, 0)
-				} else if tt == html.StartTagToken {
-					skip++
-				}
-			case atom.Title:
-				title = !end && tt == html.StartTagToken
-			case atom.Pre:
-				flush(false)
-				if end {
-					pre = max(pre-1, 0)
-				} else {
-					pre++
-				}
-			case atom.Br:
-				flush(true)
-			case atom.Base:
-				if end || !hasAttr || haveBase {
-					continue
-				}
-				for {
-					k, v, more := z.TagAttr()
-					if string(k) == "href" {
-						if u, ok := htmlref.Resolve(baseURL, string(v)); ok {
-							baseURL, haveBase = u, true
-						}
-					}
-					if !more {
-						break
-					}
-				}
-			case atom.P, atom.Div, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6,
-				atom.Li, atom.Tr, atom.Dt, atom.Dd, atom.Blockquote, atom.Ul, atom.Ol, atom.Table,
-				atom.Hr, atom.Section, atom.Article, atom.Header, atom.Footer, atom.Nav, atom.Form:
-				flush(false)
-				if a == atom.Li && !end {
-					line.WriteString("  * ")
-				}
-				if a == atom.Hr {
-					p.add(strings.Repeat("-", 40), nil)
-				}
-			case atom.A:
-				if end || !hasAttr {
-					continue
-				}
-				href := ""
-				for {
-					k, v, more := z.TagAttr()
-					if string(k) == "href" {
-						href = string(v)
-					}
-					if !more {
-						break
-					}
-				}
-				if href == "" || strings.HasPrefix(href, "#") {
-					continue
-				}
-				l := htmlLink(baseURL, href)
-				links = append(links, l)
-				// The number goes before the anchor text, as lynx shows it.
-				fmt.Fprintf(&line, "[%d]", len(p.Links)+len(links))
+			h.tag(tt)
+		}
+	}
+}
+
+// htmlRenderer is renderHTML's state: the page it adds lines to, the line
+// being made and the links on it, and where in the document it is.
+type htmlRenderer struct {
+	p        *Page
+	z        *html.Tokenizer
+	base     rfc1738.URL
+	haveBase bool // a <base href> was taken (the first one counts)
+	line     strings.Builder
+	pre      int
+	skip     int // inside <script>, <style>, <head> text other than <title>
+	title    bool
+	links    []Link // links of the current line
+}
+
+// flush ends the current line; an empty one only when force.
+func (h *htmlRenderer) flush(force bool) {
+	text := strings.TrimRight(h.line.String(), " ")
+	if h.pre > 0 {
+		text = h.line.String()
+	}
+	if !force && strings.TrimSpace(text) == "" && len(h.links) == 0 {
+		h.line.Reset()
+		return
+	}
+	h.p.add(text, nil)
+	for _, l := range h.links {
+		h.p.addLink(l)
+	}
+	h.links = h.links[:0]
+	h.line.Reset()
+}
+
+// text adds a text node: the title, nothing inside <script> and <style>,
+// lines as they are inside <pre>, else words with single spaces.
+func (h *htmlRenderer) text(text string) {
+	switch {
+	case h.title:
+		h.p.Title = clean(strings.Join(strings.Fields(text), " "))
+	case h.skip > 0:
+	case h.pre > 0:
+		for i, part := range strings.Split(text, "\n") {
+			if i > 0 {
+				h.flush(true)
 			}
+			h.line.WriteString(part)
+		}
+	default:
+		words := strings.Fields(text)
+		if len(words) == 0 {
+			if text != "" && h.line.Len() > 0 {
+				h.line.WriteByte(' ')
+			}
+			return
+		}
+		if startsSpace(text) && h.line.Len() > 0 && !strings.HasSuffix(h.line.String(), " ") {
+			h.line.WriteByte(' ')
+		}
+		h.line.WriteString(strings.Join(words, " "))
+		if endsSpace(text) {
+			h.line.WriteByte(' ')
+		}
+	}
+}
+
+// tag acts on a start, end or self-closing tag.
+func (h *htmlRenderer) tag(tt html.TokenType) {
+	name, hasAttr := h.z.TagName()
+	a := atom.Lookup(name)
+	end := tt == html.EndTagToken
+	switch a {
+	case atom.Script, atom.Style:
+		if end {
+			h.skip = max(h.skip-1, 0)
+		} else if tt == html.StartTagToken {
+			h.skip++
+		}
+	case atom.Title:
+		h.title = !end && tt == html.StartTagToken
+	case atom.Pre:
+		h.flush(false)
+		if end {
+			h.pre = max(h.pre-1, 0)
+		} else {
+			h.pre++
+		}
+	case atom.Br:
+		h.flush(true)
+	case atom.Base:
+		if end || !hasAttr || h.haveBase {
+			return
+		}
+		if href, ok := h.attr("href"); ok {
+			if u, ok := htmlref.Resolve(h.base, href); ok {
+				h.base, h.haveBase = u, true
+			}
+		}
+	case atom.P, atom.Div, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6,
+		atom.Li, atom.Tr, atom.Dt, atom.Dd, atom.Blockquote, atom.Ul, atom.Ol, atom.Table,
+		atom.Hr, atom.Section, atom.Article, atom.Header, atom.Footer, atom.Nav, atom.Form:
+		h.flush(false)
+		if a == atom.Li && !end {
+			h.line.WriteString("  * ")
+		}
+		if a == atom.Hr {
+			h.p.add(strings.Repeat("-", 40), nil)
+		}
+	case atom.A:
+		if end || !hasAttr {
+			return
+		}
+		href, _ := h.attr("href")
+		if href == "" || strings.HasPrefix(href, "#") {
+			return
+		}
+		h.links = append(h.links, htmlLink(h.base, href))
+		// The number goes before the anchor text, as lynx shows it.
+		fmt.Fprintf(&h.line, "[%d]", len(h.p.Links)+len(h.links))
+	}
+}
+
+// attr returns the value of the current tag's attribute key: the first,
+// when it is repeated, as an HTML parser keeps it (a duplicate attribute
+// is dropped).
+func (h *htmlRenderer) attr(key string) (string, bool) {
+	v, found := "", false
+	for {
+		k, val, more := h.z.TagAttr()
+		if !found && string(k) == key {
+			v, found = string(val), true
+		}
+		if !more {
+			return v, found
 		}
 	}
 }
