@@ -437,7 +437,8 @@ func (p *parser) ipSchemepart(rest, end int) bool {
 }
 
 // ipScheme parses the schemepart of the eight named schemes that use the
-// "//" syntax of §3.1.
+// "//" syntax of §3.1: the login, then one switch with a case per
+// scheme's urlpath (§3.2–§3.9), which reads best whole.
 func (p *parser) ipScheme(rest, end int) {
 	s := p.s
 	k := p.u.kind

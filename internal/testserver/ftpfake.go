@@ -314,7 +314,8 @@ func (s *FTPSession) Send(preliminary string, data string) {
 	s.Reply("226 Transfer complete.")
 }
 
-// standard answers like a minimal vsftpd; false ends the session.
+// standard answers like a minimal vsftpd; false ends the session. It is
+// one switch, a case per command, and reads best whole.
 func (s *FTPSession) standard(line string) bool {
 	verb, arg, _ := strings.Cut(line, " ")
 	switch strings.ToUpper(verb) {

@@ -171,6 +171,8 @@ func (f *SMTPFake) Conns() int {
 	return f.conn
 }
 
+// serve speaks SMTP on one connection: one switch, a case per command,
+// which reads best whole.
 func (f *SMTPFake) serve(c net.Conn) {
 	defer func() { c.Close() }()
 	c.SetDeadline(time.Now().Add(10 * time.Second))
