@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -100,34 +102,10 @@ func runMirror(e *env, args []string) int {
 		mu.Unlock()
 	}
 	if !*quiet {
-		el := time.Since(start)
 		mu.Lock()
-		failed, cut := st.Failed-interrupted, interrupted
+		failed, w := st.Failed-interrupted, worseStatus(worst, exitNegative)
 		mu.Unlock()
-		fmt.Fprintf(e.stderr, "mirror: %d fetched (%s), %d unchanged, %d deleted, %d skipped, %d refused, %d failed", st.Fetched,
-			formatBytes(st.Bytes), st.Unchanged, st.Deleted, st.Skipped, st.Refused, failed)
-		if cut > 0 {
-			fmt.Fprintf(e.stderr, ", %d interrupted", cut)
-		}
-		fmt.Fprintf(e.stderr, "; %d directories in %s", st.Dirs, el.Round(time.Millisecond))
-		if st.Links > 0 {
-			fmt.Fprintf(e.stderr, "; %d symbolic links (--symlinks %s)", st.Links, *symlinks)
-		}
-		if st.DeletesSkipped > 0 {
-			fmt.Fprintf(e.stderr, "; deletions skipped in %d folders not listed whole", st.DeletesSkipped)
-		}
-		if s := caught(); s != nil {
-			fmt.Fprintf(e.stderr, " (exit status %d: interrupted by %s)", signalStatus(s), signalName(s))
-		} else if failed > 0 {
-			mu.Lock()
-			w := worseStatus(worst, exitNegative)
-			mu.Unlock()
-			fmt.Fprintf(e.stderr, " (exit status %d, the worst: %s)", w, statusName(w))
-		}
-		fmt.Fprintln(e.stderr)
-		if st.NotRechecked > 0 {
-			fmt.Fprintf(e.stderr, "mirror: %d not rechecked: a plain gopher server gives no size or time, so a change is not seen; --recheck fetches them again\n", st.NotRechecked)
-		}
+		writeMirrorSummary(e.stderr, st, failed, interrupted, time.Since(start), *symlinks, caught(), w)
 	}
 	if s := caught(); s != nil {
 		fmt.Fprintf(e.stderr, "rfc1738 mirror: interrupted by %s; run it again to go on\n", signalName(s))
@@ -143,4 +121,31 @@ func runMirror(e *env, args []string) int {
 		return worseStatus(worst, exitNegative)
 	}
 	return exitOK
+}
+
+// writeMirrorSummary writes the line a mirror run ends with: what it did,
+// and the exit status it ends with when that is not 0 (worst, the worst
+// failure's, or the signal's that interrupted it).
+func writeMirrorSummary(w io.Writer, st mirror.Stats, failed, interrupted int, el time.Duration, symlinks string, sig os.Signal, worst int) {
+	fmt.Fprintf(w, "mirror: %d fetched (%s), %d unchanged, %d deleted, %d skipped, %d refused, %d failed", st.Fetched,
+		formatBytes(st.Bytes), st.Unchanged, st.Deleted, st.Skipped, st.Refused, failed)
+	if interrupted > 0 {
+		fmt.Fprintf(w, ", %d interrupted", interrupted)
+	}
+	fmt.Fprintf(w, "; %d directories in %s", st.Dirs, el.Round(time.Millisecond))
+	if st.Links > 0 {
+		fmt.Fprintf(w, "; %d symbolic links (--symlinks %s)", st.Links, symlinks)
+	}
+	if st.DeletesSkipped > 0 {
+		fmt.Fprintf(w, "; deletions skipped in %d folders not listed whole", st.DeletesSkipped)
+	}
+	if sig != nil {
+		fmt.Fprintf(w, " (exit status %d: interrupted by %s)", signalStatus(sig), signalName(sig))
+	} else if failed > 0 {
+		fmt.Fprintf(w, " (exit status %d, the worst: %s)", worst, statusName(worst))
+	}
+	fmt.Fprintln(w)
+	if st.NotRechecked > 0 {
+		fmt.Fprintf(w, "mirror: %d not rechecked: a plain gopher server gives no size or time, so a change is not seen; --recheck fetches them again\n", st.NotRechecked)
+	}
 }
