@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/user"
@@ -181,9 +182,13 @@ type Client struct {
 	// received, '!' a note. Passwords are redacted.
 	Trace func(dir byte, line string)
 
-	// AllowPorts lists ports that the §6 guard lets through although
-	// another well-known line protocol uses them (see BlockedPorts).
-	// AllowAnyPort turns the guard off.
+	// BlockedPorts are the ports of other well-known line protocols that
+	// the §6 guard refuses, by name: NewClient sets a copy of
+	// DefaultBlockedPorts(), which the caller may change for this client
+	// alone; nil (a Client not made by NewClient) guards the default
+	// ports. AllowPorts lists ports that the guard lets through all the
+	// same; AllowAnyPort turns it off.
+	BlockedPorts map[int]string
 	AllowPorts   []int
 	AllowAnyPort bool
 
@@ -277,6 +282,7 @@ func NewClient() *Client {
 		NNTPServer:   os.Getenv("NNTPSERVER"),
 		MaxRedirects: 10,
 		UserAgent:    DefaultUserAgent,
+		BlockedPorts: DefaultBlockedPorts(),
 		handlers:     map[string]Handler{},
 		gateway:      defaultGateway,
 	}
@@ -310,7 +316,7 @@ func (c *Client) Clone() *Client {
 	d := &Client{
 		Email: c.Email, Prompt: c.Prompt, Listing: c.Listing, KeepLineEnds: c.KeepLineEnds, GopherUnstuff: c.GopherUnstuff,
 		Stdin: c.Stdin, Stdout: c.Stdout, ShowPassword: c.ShowPassword, Trace: c.Trace,
-		AllowPorts: c.AllowPorts, AllowAnyPort: c.AllowAnyPort, HTTPClient: c.HTTPClient, UserAgent: c.UserAgent,
+		BlockedPorts: maps.Clone(c.BlockedPorts), AllowPorts: c.AllowPorts, AllowAnyPort: c.AllowAnyPort, HTTPClient: c.HTTPClient, UserAgent: c.UserAgent,
 		MaxRedirects: c.MaxRedirects, Credentials: c.Credentials, NNTPServer: c.NNTPServer,
 		NNTPUser: c.NNTPUser, NNTPPassword: c.NNTPPassword, Gateways: c.Gateways,
 		FTPPool: c.FTPPool, TLS: c.TLS, Warn: c.Warn,

@@ -2,6 +2,7 @@ package access
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -33,13 +34,18 @@ func (e *GuardError) Error() string {
 	return s
 }
 
-// BlockedPorts are the ports of other well-known line-based protocols. §6:
-// a URL aimed at such a port can make a harmless retrieval send commands
-// to another protocol (its example: a gopher URL that makes an SMTP server
-// send mail). A URL whose explicit port is here, and is not its own
-// scheme's default, is refused unless Client.AllowPorts or AllowAnyPort
-// lets it through.
-var BlockedPorts = map[int]string{
+// DefaultBlockedPorts returns the ports of other well-known line-based
+// protocols, by name, in a map of the caller's own: NewClient sets
+// Client.BlockedPorts to one. §6: a URL aimed at such a port can make a
+// harmless retrieval send commands to another protocol (its example: a
+// gopher URL that makes an SMTP server send mail). A URL whose explicit
+// port is here, and is not its own scheme's default, is refused unless
+// Client.AllowPorts or AllowAnyPort lets it through.
+func DefaultBlockedPorts() map[int]string { return maps.Clone(guardedPorts) }
+
+// guardedPorts is DefaultBlockedPorts' table, never handed out: no
+// importer can loosen another's guard.
+var guardedPorts = map[int]string{
 	21:    "ftp",
 	22:    "ssh",
 	23:    "telnet",
@@ -105,7 +111,11 @@ func (c *Client) portPolicy(scheme string, def, port int) (warning, refusal stri
 	if port == def {
 		return "", ""
 	}
-	if name, blocked := BlockedPorts[port]; blocked && !c.AllowAnyPort && !slices.Contains(c.AllowPorts, port) {
+	table := c.BlockedPorts
+	if table == nil {
+		table = guardedPorts // a Client not made by NewClient is guarded all the same
+	}
+	if name, blocked := table[port]; blocked && !c.AllowAnyPort && !slices.Contains(c.AllowPorts, port) {
 		return "", fmt.Sprintf("port %d belongs to %s, not %s: the URL could make that server act on its content", port, name, scheme)
 	}
 	if def != 0 {

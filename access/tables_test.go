@@ -20,7 +20,7 @@ var blockedPorts = []int{21, 22, 23, 25, 110, 119, 143, 465, 512, 513, 514, 587,
 // the table.
 func TestBlockedPortsTable(t *testing.T) {
 	var inCode []int
-	for p := range BlockedPorts {
+	for p := range DefaultBlockedPorts() {
 		inCode = append(inCode, p)
 	}
 	slices.Sort(inCode)
@@ -31,9 +31,9 @@ func TestBlockedPortsTable(t *testing.T) {
 		// §6's own example is a gopher URL aimed at another protocol.
 		u := mustParse(t, fmt.Sprintf("gopher://h:%d/0x", port))
 		if _, err := NewClient().CheckPort(u); err == nil {
-			t.Errorf("gopher to port %d (%s) is not refused", port, BlockedPorts[port])
-		} else if !strings.Contains(err.Error(), BlockedPorts[port]) {
-			t.Errorf("refusal of port %d does not name %s: %v", port, BlockedPorts[port], err)
+			t.Errorf("gopher to port %d (%s) is not refused", port, guardedPorts[port])
+		} else if !strings.Contains(err.Error(), guardedPorts[port]) {
+			t.Errorf("refusal of port %d does not name %s: %v", port, guardedPorts[port], err)
 		}
 		c := NewClient()
 		c.AllowPorts = []int{port}
@@ -194,5 +194,47 @@ func TestRedactInvalidEdges(t *testing.T) {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestBlockedPortsPerClient: each client has its own table, a copy of the
+// default: one client's change (a port added or removed) moves no other
+// client's guard, nor the default; a Client not made by NewClient guards
+// the default ports; Clone copies the table, not a share of it.
+func TestBlockedPortsPerClient(t *testing.T) {
+	smtp := mustParse(t, "gopher://h:25/0x")
+	free := mustParse(t, "gopher://h:7777/0x")
+	a, b := NewClient(), NewClient()
+	delete(a.BlockedPorts, 25)
+	a.BlockedPorts[7777] = "a test service"
+	if _, err := a.CheckPort(smtp); err != nil {
+		t.Errorf("a client that unblocked 25 refuses it: %v", err)
+	}
+	if _, err := a.CheckPort(free); err == nil || !strings.Contains(err.Error(), "a test service") {
+		t.Errorf("a client that blocked 7777 lets it through: %v", err)
+	}
+	if _, err := b.CheckPort(smtp); err == nil {
+		t.Error("another client's change unblocked port 25 for all")
+	}
+	if _, err := b.CheckPort(free); err != nil {
+		t.Errorf("another client's change blocked 7777 for all: %v", err)
+	}
+	if _, ok := DefaultBlockedPorts()[25]; !ok {
+		t.Error("a client's change reached the default table")
+	}
+	var zero Client
+	if _, err := zero.CheckPort(smtp); err == nil {
+		t.Error("a zero Client lets port 25 through")
+	}
+	if err := zero.CheckDataPort("ftp", 25); err == nil {
+		t.Error("a zero Client's data port guard lets port 25 through")
+	}
+	d := a.Clone()
+	d.BlockedPorts[25] = "smtp"
+	if _, err := a.CheckPort(smtp); err != nil {
+		t.Errorf("a clone's change reached the client it was cloned from: %v", err)
+	}
+	if _, err := d.CheckPort(free); err == nil {
+		t.Error("a clone lost the table it was cloned with")
 	}
 }

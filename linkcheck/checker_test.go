@@ -455,10 +455,9 @@ func TestGopherSessionGuardFirst(t *testing.T) {
 		}
 	}()
 	port := ln.Addr().(*net.TCPAddr).Port
-	access.BlockedPorts[port] = "a guarded test service"
-	defer delete(access.BlockedPorts, port)
 	k := newChecker(t)
 	k.Client.AllowAnyPort = false
+	k.Client.BlockedPorts[port] = "a guarded test service"
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	checkAll(t, k, []verdict{
 		{"gopher://" + addr + "/8", linkcheck.Skipped, "§6 guard"},
@@ -469,6 +468,6 @@ func TestGopherSessionGuardFirst(t *testing.T) {
 		t.Errorf("the guarded port saw %d connections, want none", n)
 	}
 	// A telnet item on a port no other protocol owns is still checked.
-	delete(access.BlockedPorts, port)
+	delete(k.Client.BlockedPorts, port)
 	checkAll(t, k, []verdict{{"gopher://" + addr + "/8", linkcheck.OK, "connection accepted"}})
 }
