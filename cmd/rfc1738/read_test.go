@@ -1,0 +1,134 @@
+package main
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rfc1738/rfc1738/internal/testenv"
+	"github.com/rfc1738/rfc1738/internal/testserver"
+)
+
+// serveIPv6 starts an http server on [::1]:0 that answers every request
+// with its request-URI and Host header, and records them.
+func serveIPv6(t *testing.T) (base string, seen func() []string) {
+	t.Helper()
+	l, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		testenv.Unavailable(t, "no IPv6 loopback: %v", err)
+		return "", nil
+	}
+	var mu sync.Mutex
+	var reqs []string
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		reqs = append(reqs, r.Host+" "+r.RequestURI)
+		mu.Unlock()
+		io.WriteString(w, "six\n")
+	}))
+	srv.Listener.Close()
+	srv.Listener = l
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv.URL, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), reqs...)
+	}
+}
+
+// TestGetIPv6: get fetches from an IPv6 literal (RFC 3986 §3.2.2) as curl
+// and wget do, with one warning naming the form; --strict refuses it,
+// naming the real cause, and sends nothing.
+func TestGetIPv6(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	base, seen := serveIPv6(t)
+	if !strings.HasPrefix(base, "http://[::1]:") {
+		t.Fatalf("server at %s", base)
+	}
+	u := base + "/f.txt"
+	out, stderr, status := runBinary(t, "", "get", u)
+	if status != exitOK || out != "six\n" {
+		t.Fatalf("get %s: status %d, stdout %q:\n%s", u, status, out, stderr)
+	}
+	host := strings.TrimPrefix(base, "http://")
+	if got := strings.Join(seen(), ";"); got != host+" /f.txt" {
+		t.Errorf("the server saw %q", got)
+	}
+	if n := strings.Count(stderr, "warning:"); n != 1 || !strings.Contains(stderr, "IPv6 literal [::1] (RFC 3986 §3.2.2") {
+		t.Errorf("want one warning naming the IPv6 literal:\n%s", stderr)
+	}
+	_, stderr, status = runBinary(t, "", "get", "--strict", u)
+	if status != exitUsage || len(seen()) != 1 || !strings.Contains(stderr, "cause: IPv6 literal: RFC 3986 §3.2.2, not RFC 1738 §3.1") {
+		t.Errorf("get --strict: status %d, %d requests:\n%s", status, len(seen()), stderr)
+	}
+	// A search with no path, and an embedded IPv4 spelling of the host.
+	q := base + "?x=1"
+	out, stderr, status = runBinary(t, "", "get", q)
+	if status != exitOK || out != "six\n" || !strings.Contains(stderr, "the search follows a path; read as "+base+"/?x=1 (RFC 3986 §3.3; RFC 1738 §3.3 wants \"/\")") {
+		t.Errorf("get %s: status %d:\n%s", q, status, stderr)
+	}
+	if got := seen(); got[len(got)-1] != host+" /?x=1" {
+		t.Errorf("the server saw %q", got)
+	}
+}
+
+// TestGetFormsStrict: each form read by default keeps today's refusal
+// under --strict, with a message that names the real cause.
+func TestGetFormsStrict(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	for u, cause := range map[string]string{
+		"http://bücher.test/x":             "cause: international name; its A-label is xn--bcher-kva.test",
+		"https://example.com?search=hello": "cause: the search follows the path: add `/` before `?`",
+		"http://h:37180?x=1":               "cause: the search follows the path: add `/` before `?`",
+		"http://[::1/":                     "cause: IP-literal: an IPv6 literal ends with \"]\"",
+	} {
+		_, stderr, status := runBinary(t, "", "plan", "--strict", u)
+		if status != exitUsage || !strings.Contains(stderr, cause) {
+			t.Errorf("plan --strict %s: status %d, want %q:\n%s", u, status, cause, stderr)
+		}
+	}
+	// By default plan shows the A-label on the wire.
+	out, stderr, status := runBinary(t, "", "plan", "http://bücher.test/x")
+	if status != exitOK || !strings.Contains(out, "Host: xn--bcher-kva.test") || !strings.Contains(stderr, "sent as its A-label xn--bcher-kva.test") {
+		t.Errorf("plan: status %d:\n%s\n%s", status, out, stderr)
+	}
+	// What nothing reads stays invalid by default.
+	for _, u := range []string{"http://", "ftp://h:99999/"} {
+		_, stderr, status := runBinary(t, "", "plan", u)
+		if status != exitUsage || !strings.Contains(stderr, "is not a valid RFC 1738 URL") && !strings.Contains(stderr, "nothing") {
+			t.Errorf("plan %s: status %d:\n%s", u, status, stderr)
+		}
+	}
+}
+
+// TestGetFTPIPv6: an ftp URL with an IPv6 literal is fetched from vsftpd
+// listening on ::1 alone; the data connection is EPSV's (RFC 2428 §3).
+func TestGetFTPIPv6(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	addr, root := testserver.VSFTPD6(t)
+	if addr == "" {
+		return
+	}
+	u := "ftp://" + addr + "/pub/nested/inner.txt"
+	out, stderr, status := runBinary(t, "", "get", u)
+	if status != exitOK || out != "nested file\n" {
+		t.Fatalf("get %s: status %d, stdout %q:\n%s\n%s", u, status, out, stderr, testserver.VSFTPDLog(root))
+	}
+	if !strings.Contains(testserver.VSFTPDLog(root), "EPSV") {
+		t.Errorf("no EPSV in the server's log:\n%s", testserver.VSFTPDLog(root))
+	}
+	if !strings.Contains(stderr, "IPv6 literal [::1]") {
+		t.Errorf("no warning:\n%s", stderr)
+	}
+}
