@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -130,5 +131,65 @@ func TestGetFTPIPv6(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "IPv6 literal [::1]") {
 		t.Errorf("no warning:\n%s", stderr)
+	}
+}
+
+// TestLinkcheckReads: a link a browser reads is checked as read, ok or
+// broken, with its departures from RFC 1738 as warnings; invalid is only
+// for what nothing reads. The exit status counts broken and invalid, not
+// warnings, unless --warnings-as-errors; --strict holds links to RFC 1738.
+func TestLinkcheckReads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	l, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		testenv.Unavailable(t, "no IPv6 loopback: %v", err)
+		return
+	}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/missing" {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, "here\n")
+	}))
+	srv.Listener.Close()
+	srv.Listener = l
+	srv.Start()
+	t.Cleanup(srv.Close)
+	base := srv.URL // http://[::1]:PORT
+	good := base + "?search=hello\n" + base + "/f.txt\n"
+	dir := t.TempDir()
+	writeTestFile(t, dir+"/good.txt", good)
+	out, stderr, status := runBinary(t, "", "linkcheck", "-q", dir+"/good.txt")
+	if status != exitOK || !strings.Contains(out, "2 ok, 0 broken, 0 invalid") ||
+		!strings.Contains(out, "warning: "+base+"?search=hello: the search follows a path; read as "+base+"/?search=hello (RFC 3986 §3.3") ||
+		!strings.Contains(out, "IPv6 literal [::1] (RFC 3986 §3.2.2") {
+		t.Errorf("linkcheck good.txt: status %d:\n%s\n%s", status, out, stderr)
+	}
+	_, _, status = runBinary(t, "", "linkcheck", "-q", "--warnings-as-errors", dir+"/good.txt")
+	if status != exitNegative {
+		t.Errorf("--warnings-as-errors: status %d", status)
+	}
+	out, _, status = runBinary(t, "", "linkcheck", "-q", "--json", base+"?q=1")
+	if status != exitOK || !strings.Contains(out, `"result":"ok"`) || !strings.Contains(out, `"the search follows a path; read as `+base+`/?q=1`) {
+		t.Errorf("--json: status %d:\n%s", status, out)
+	}
+	out, _, status = runBinary(t, "", "linkcheck", "-q", "--strict", dir+"/good.txt")
+	if status != exitNegative || !strings.Contains(out, "0 ok, 0 broken, 2 invalid") {
+		t.Errorf("--strict: status %d:\n%s", status, out)
+	}
+	// Broken and invalid still count; a zone ID is no link (RFC 6874 §1).
+	out, _, status = runBinary(t, "", "linkcheck", "-q", base+"/missing", "http://", "ftp://h:99999/", "http://[fe80::1%25lo]/")
+	if status != exitNegative || !strings.Contains(out, "1 broken, 3 invalid") || !strings.Contains(out, "zone ID") {
+		t.Errorf("linkcheck: status %d:\n%s", status, out)
+	}
+}
+
+func writeTestFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
