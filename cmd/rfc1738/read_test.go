@@ -193,3 +193,35 @@ func writeTestFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestURLReads: url reads its input as browsers do, gives https http's
+// parts (RFC 2818 §2.4), and --redirect prints the resolution RFC 1808
+// (or RFC 3986) gives even when it is not an RFC 1738 URL, with a warning.
+func TestURLReads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	const base = "http://a/b/c/d;p?q#f" // RFC 1808 §5
+	tests := []struct {
+		args       []string
+		out, warns string
+		status     int
+	}{
+		{[]string{"--url", base, "--redirect", "g?y/./x"}, "http://a/b/c/g?y/./x\n", "warning:", exitOK},       // RFC 1808 §5.1
+		{[]string{"--url", base, "--redirect", "http:g"}, "http:g\n", "warning:", exitOK},                      // RFC 1808 §5.2
+		{[]string{"--rfc3986", "--url", base, "--redirect", ""}, "http://a/b/c/d;p?q\n", "", exitOK},           // RFC 3986 §5.4.1
+		{[]string{"--url", "https://curl.se/hello", "--append", "path=you"}, "https://curl.se/hello/you\n", "", exitOK},
+		{[]string{"--url", "https://curl.se/a%20b?x=1", "--get", "{http.path}|{http.search}"}, "a b|x=1\n", "", exitOK},
+		{[]string{"--url", "https://example.com?search=hello&utm_source=x", "--trim", "query=utm_*"}, "https://example.com/?search=hello\n", "the search follows a path", exitOK},
+		{[]string{"--url", "http://[::1]:8080/x", "--get", "{host} {port} {http.path}"}, "[::1] 8080 x\n", "IPv6 literal [::1]", exitOK},
+		{[]string{"--url", "http://bücher.test/x"}, "http://xn--bcher-kva.test/x\n", "A-label xn--bcher-kva.test", exitOK},
+		{[]string{"--strict", "--url", "http://[::1]:8080/x"}, "\n", "", exitNegative},
+		{[]string{"--strict", "--url", base, "--redirect", "http:g"}, "\n", "", exitNegative},
+	}
+	for _, tt := range tests {
+		out, stderr, status := runBinary(t, "", append([]string{"url"}, tt.args...)...)
+		if out != tt.out || status != tt.status || tt.warns != "" && !strings.Contains(stderr, tt.warns) {
+			t.Errorf("url %q: status %d, stdout %q, want %q:\n%s", tt.args, status, out, tt.out, stderr)
+		}
+	}
+}
