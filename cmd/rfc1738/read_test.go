@@ -207,9 +207,9 @@ func TestURLReads(t *testing.T) {
 		out, warns string
 		status     int
 	}{
-		{[]string{"--url", base, "--redirect", "g?y/./x"}, "http://a/b/c/g?y/./x\n", "warning:", exitOK},       // RFC 1808 §5.1
-		{[]string{"--url", base, "--redirect", "http:g"}, "http:g\n", "warning:", exitOK},                      // RFC 1808 §5.2
-		{[]string{"--rfc3986", "--url", base, "--redirect", ""}, "http://a/b/c/d;p?q\n", "", exitOK},           // RFC 3986 §5.4.1
+		{[]string{"--url", base, "--redirect", "g?y/./x"}, "http://a/b/c/g?y/./x\n", "warning:", exitOK}, // RFC 1808 §5.1
+		{[]string{"--url", base, "--redirect", "http:g"}, "http:g\n", "warning:", exitOK},                // RFC 1808 §5.2
+		{[]string{"--rfc3986", "--url", base, "--redirect", ""}, "http://a/b/c/d;p?q\n", "", exitOK},     // RFC 3986 §5.4.1
 		{[]string{"--url", "https://curl.se/hello", "--append", "path=you"}, "https://curl.se/hello/you\n", "", exitOK},
 		{[]string{"--url", "https://curl.se/a%20b?x=1", "--get", "{http.path}|{http.search}"}, "a b|x=1\n", "", exitOK},
 		{[]string{"--url", "https://example.com?search=hello&utm_source=x", "--trim", "query=utm_*"}, "https://example.com/?search=hello\n", "the search follows a path", exitOK},
