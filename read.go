@@ -410,3 +410,30 @@ func allDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// ipLiteral writes the IPv6 literal s[i:j], "[" address [ "%25" zone ] "]",
+// in the canonical text of RFC 5952 §4 (lower case, leading zeros and
+// the longest run of zero groups compressed, §5's dotted form for an
+// IPv4-mapped address); the zone ID (RFC 6874 §2) stays as written.
+func (n *normalizer) ipLiteral(i, j int) {
+	lit := n.s[i+1 : j-1]
+	addr, zone := lit, ""
+	if k := strings.IndexByte(lit, '%'); k >= 0 {
+		addr, zone = lit[:k], lit[k:]
+	}
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return // Read takes no other literal
+	}
+	var buf [64]byte
+	canon := ip.AppendTo(buf[:0])
+	if string(canon) == addr {
+		return
+	}
+	if n.start(i, j) {
+		n.out = append(n.out, '[')
+		n.out = append(n.out, canon...)
+		n.out = append(n.out, zone...)
+		n.out = append(n.out, ']')
+	}
+}

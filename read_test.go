@@ -250,3 +250,38 @@ func BenchmarkRead(b *testing.B) {
 		})
 	}
 }
+
+// TestNormalizeIPv6: Normalize writes an IPv6 literal in RFC 5952's
+// canonical text (§4.1 leading zeros, §4.2 the longest run of zeros, §4.3
+// lower case, §5 an IPv4-mapped address dotted); the zone stays.
+func TestNormalizeIPv6(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://[::1]/":                           "http://[::1]/",
+		"http://[0:0:0:0:0:0:0:1]:80/x":           "http://[::1]/x",
+		"HTTP://[2001:DB8:0000:0:1:0:0:1]:08080/": "http://[2001:db8::1:0:0:1]:8080/",
+		"ftp://[2001:db8:0:0:1:0:0:1]":            "ftp://[2001:db8::1:0:0:1]/",
+		"http://[::FFFF:7f00:1]/":                 "http://[::ffff:127.0.0.1]/",
+		"http://[FE80::01%25Eth0]/":               "http://[fe80::1%25Eth0]/",
+		"gopher://[2001:db8::1]/1":                "gopher://[2001:db8::1]/",
+	} {
+		u, _, err := Read(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := Normalize(u)
+		if got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+		if IsNormal(u) != (got == in) {
+			t.Errorf("IsNormal(%q) = %v", in, IsNormal(u))
+		}
+		v, _, err := Read(got)
+		if err != nil || Normalize(v) != got {
+			t.Errorf("Normalize is not idempotent on %q: %v", got, err)
+		}
+	}
+	u, _, _ := Read("http://[2001:db8::1]:8080/a")
+	if a := testing.AllocsPerRun(100, func() { Normalize(u) }); a != 0 {
+		t.Errorf("Normalize of a normal IPv6 URL allocates %v times", a)
+	}
+}

@@ -225,3 +225,17 @@ func TestURLReads(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeLenientReads: normalize --lenient reads as browsers do:
+// the A-label (IDNA2008) and RFC 5952's canonical IPv6 text.
+func TestNormalizeLenientReads(t *testing.T) {
+	out, stderr, status := runCLI(t, "", "normalize", "--lenient", "http://BÜCHER.test/x", "http://[2001:DB8:0:0:0:0:0:1]:80/", "https://example.com?q")
+	want := "http://xn--bcher-kva.test/x\nhttp://[2001:db8::1]/\nhttps://example.com/?q\n"
+	if status != exitOK || out != want || !strings.Contains(stderr, "IPv6 literal") {
+		t.Errorf("normalize --lenient: status %d, %q, want %q:\n%s", status, out, want, stderr)
+	}
+	// Without --lenient, RFC 1738 alone.
+	if _, _, status := runCLI(t, "", "normalize", "http://[::1]/"); status != exitNegative {
+		t.Errorf("normalize http://[::1]/: status %d", status)
+	}
+}
