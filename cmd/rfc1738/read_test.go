@@ -239,3 +239,13 @@ func TestNormalizeLenientReads(t *testing.T) {
 		t.Errorf("normalize http://[::1]/: status %d", status)
 	}
 }
+
+// TestExtractInternationalName: extract finds a URL with an international
+// name in documentation and marks it not RFC 1738, with its A-label.
+func TestExtractInternationalName(t *testing.T) {
+	out, stderr, status := runCLI(t, "Try https://測試/?abc today.\n", "extract", "--json")
+	if status != exitOK || !strings.Contains(out, `"url":"https://測試/?abc"`) || !strings.Contains(out, `"valid":false`) ||
+		!strings.Contains(out, `"repaired":"https://xn--g6w251d/?abc"`) || !strings.Contains(out, "its A-label is xn--g6w251d") {
+		t.Errorf("extract: status %d:\n%s\n%s", status, out, stderr)
+	}
+}
