@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -247,5 +248,22 @@ func TestExtractInternationalName(t *testing.T) {
 	if status != exitOK || !strings.Contains(out, `"url":"https://測試/?abc"`) || !strings.Contains(out, `"valid":false`) ||
 		!strings.Contains(out, `"repaired":"https://xn--g6w251d/?abc"`) || !strings.Contains(out, "its A-label is xn--g6w251d") {
 		t.Errorf("extract: status %d:\n%s\n%s", status, out, stderr)
+	}
+}
+
+// TestGetGopherIPv6: a gopher URL with an IPv6 literal is fetched from
+// gophernicus listening on ::1 alone.
+func TestGetGopherIPv6(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	g := testserver.Gophernicus6(t)
+	if g == nil {
+		return
+	}
+	u := fmt.Sprintf("gopher://[::1]:%d/0/hello.txt", g.Port)
+	out, stderr, status := runBinary(t, "", "get", u)
+	if status != exitOK || out != "Hello from gopher.\nSecond line.\n" || !strings.Contains(stderr, "IPv6 literal [::1]") {
+		t.Errorf("get %s: status %d, stdout %q:\n%s", u, status, out, stderr)
 	}
 }
