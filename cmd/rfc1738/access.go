@@ -181,8 +181,17 @@ func parseURL(e *env, cmd, raw string, strict, quiet bool) (rfc1738.URL, int, bo
 // warning naming the form, the RFC that allows it and what RFC 1738 wants,
 // then the URL acted on.
 func writeDepartures(w io.Writer, cmd, raw string, read rfc1738.URL, deps []rfc1738.Departure) {
-	for _, d := range deps {
+	carets := access.Redact(raw) == raw // a caret line would show the password
+	for i, d := range deps {
+		if i == maxShownDiagnostics {
+			fmt.Fprintf(w, "  and %d more warning(s)\n", len(deps)-i)
+			break
+		}
 		fmt.Fprintf(w, "rfc1738 %s: warning: %s: %s\n", cmd, quoteURL(raw), safetext.Escape(redactIn(read, d.String())))
+		if carets {
+			shown, col := window(raw, d.Offset)
+			fmt.Fprintf(w, "  %s\n  %s^\n", shown, strings.Repeat(" ", col))
+		}
 	}
 	fmt.Fprintf(w, "  taken as %s (--strict refuses it)\n", safetext.Escape(access.Redact(read.String())))
 }
