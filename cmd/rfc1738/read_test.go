@@ -267,3 +267,18 @@ func TestGetGopherIPv6(t *testing.T) {
 		t.Errorf("get %s: status %d, stdout %q:\n%s", u, status, out, stderr)
 	}
 }
+
+// TestBrowseDumpIPv6: browse reads its start URL as browsers do: an IPv6
+// literal and a search with no path.
+func TestBrowseDumpIPv6(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	base, seen := serveIPv6(t)
+	out, stderr, status := runBinary(t, "", "browse", "--dump", base+"?x=1")
+	host := strings.TrimPrefix(base, "http://")
+	if status != exitOK || !strings.Contains(out, "six") || !strings.Contains(stderr, "IPv6 literal [::1]") ||
+		len(seen()) != 1 || seen()[0] != host+" /?x=1" {
+		t.Errorf("browse --dump: status %d, requests %q:\n%s\n%s", status, seen(), out, stderr)
+	}
+}
