@@ -2,6 +2,7 @@ package access
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/rfc1738/rfc1738"
@@ -81,5 +82,21 @@ func TestPlanIPv6(t *testing.T) {
 				t.Errorf("Plan(%q) has no Host: %s: %+v", in, want[1], p.Steps)
 			}
 		}
+	}
+}
+
+// TestPlanHTTPSIPv6SNI: an https URL whose host is an IPv6 literal sends
+// no SNI (RFC 6066 §3: no literal IP addresses), as for an IPv4 number.
+func TestPlanHTTPSIPv6SNI(t *testing.T) {
+	u, _, err := rfc1738.Read("https://[::1]:8443/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewClient().Plan(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Notes) == 0 || !strings.Contains(p.Notes[0], "no SNI for an IP address") {
+		t.Errorf("notes %q", p.Notes)
 	}
 }
