@@ -15,6 +15,17 @@ import (
 func readURL(s string, strict bool) (rfc1738.URL, []string, error) {
 	if strict {
 		u, err := rfc1738.Parse(s)
+		if err != nil {
+			// Name the real cause when browsers read it: an IPv6 literal,
+			// an international name, a search with no path.
+			if _, deps, rerr := rfc1738.Read(s); rerr == nil {
+				for _, d := range deps {
+					if d.Refusal != "" {
+						return u, nil, fmt.Errorf("%s; %s", invalidDetail(err), d.Refusal)
+					}
+				}
+			}
+		}
 		return u, nil, err
 	}
 	u, deps, err := rfc1738.Read(s)
