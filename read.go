@@ -3,6 +3,7 @@ package rfc1738
 import (
 	"net/netip"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/idna"
 )
@@ -257,8 +258,14 @@ func (r *reading) host(s string, start, end int) error {
 			}
 			return errorOf(s, Diagnostic{Offset: r.base + start, Rule: "hostname", Message: msg})
 		}
+		shown := "international name " + quote(host)
+		if mixedScripts(host) {
+			// A label that mixes scripts may imitate another name
+			// (UTS #39 §5.1): shown as its A-label only.
+			shown = "international name with labels that mix scripts"
+		}
 		r.depart(Departure{Offset: r.base + start, Rule: "hostname",
-			Message: "international name " + quote(host) + "; sent as its A-label " + alabel,
+			Message: shown + "; sent as its A-label " + alabel,
 			Allows:  "IDNA2008: RFC 5891 §5, UTS #46",
 			Wants:   "RFC 1738 §3.1 wants letters, digits and \"-\"",
 			Refusal: "international name; its A-label is " + alabel})
@@ -436,4 +443,57 @@ func (n *normalizer) ipLiteral(i, j int) {
 		n.out = append(n.out, zone...)
 		n.out = append(n.out, ']')
 	}
+}
+
+// mixedScripts reports whether a label of the name mixes letters of
+// several scripts (UTS #39 §5.1, single-script), the form of a name made
+// to look like another ("pаypal" with a Cyrillic "а"). Japanese (Han with
+// Hiragana and Katakana) and Korean (Han with Hangul) count as one script,
+// as UTS #39's "highly restrictive" level allows; digits and marks belong
+// to none.
+func mixedScripts(name string) bool {
+	for _, label := range strings.Split(name, ".") {
+		var first *unicode.RangeTable
+		for _, c := range label {
+			if !unicode.IsLetter(c) {
+				continue
+			}
+			t := scriptOf(c)
+			switch {
+			case t == nil:
+			case first == nil:
+				first = t
+			case t != first && !sameWriting(first, t):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scripts are the scripts mixedScripts tells apart.
+var scripts = []*unicode.RangeTable{unicode.Latin, unicode.Cyrillic, unicode.Greek, unicode.Armenian,
+	unicode.Hebrew, unicode.Arabic, unicode.Devanagari, unicode.Thai, unicode.Georgian, unicode.Han,
+	unicode.Hiragana, unicode.Katakana, unicode.Hangul}
+
+func scriptOf(c rune) *unicode.RangeTable {
+	for _, t := range scripts {
+		if unicode.Is(t, c) {
+			return t
+		}
+	}
+	return nil
+}
+
+// sameWriting reports whether two scripts are written together in one
+// language: Han with Hiragana or Katakana (Japanese), Han with Hangul
+// (Korean).
+func sameWriting(a, b *unicode.RangeTable) bool {
+	cjk := func(t *unicode.RangeTable) bool {
+		return t == unicode.Han || t == unicode.Hiragana || t == unicode.Katakana || t == unicode.Hangul
+	}
+	if !cjk(a) || !cjk(b) {
+		return false
+	}
+	return a == unicode.Han || b == unicode.Han || (a == unicode.Hiragana || a == unicode.Katakana) && (b == unicode.Hiragana || b == unicode.Katakana)
 }

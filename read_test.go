@@ -291,3 +291,29 @@ func TestNormalizeIPv6(t *testing.T) {
 		t.Errorf("Normalize of a normal IPv6 URL allocates %v times", a)
 	}
 }
+
+// TestReadConfusable: the U-label is shown beside the A-label unless a
+// label mixes scripts (UTS #39 §5.1), a name made to look like another.
+func TestReadConfusable(t *testing.T) {
+	for in, shown := range map[string]bool{
+		"http://bücher.test/":       true,  // Latin
+		"http://пример.испытание/":  true,  // Cyrillic
+		"http://日本語ドメイン.jp/":        true,  // Han with Katakana: Japanese
+		"http://한국어.kr/":            true,  // Hangul
+		"http://pаypal.com/":        false, // a Cyrillic "а" among Latin letters
+		"http://ραypal.com/":        false, // Greek with Latin
+		"http://ok.bücher.pаy.com/": false, // one label mixes
+	} {
+		_, deps, err := Read(in)
+		if err != nil || len(deps) != 1 {
+			t.Fatalf("Read(%q) = %v, %v", in, deps, err)
+		}
+		host := strings.TrimSuffix(strings.TrimPrefix(in, "http://"), "/")
+		if got := strings.Contains(deps[0].Message, host); got != shown {
+			t.Errorf("Read(%q): %q shows the U-label: %v, want %v", in, deps[0].Message, got, shown)
+		}
+		if !strings.Contains(deps[0].Message, "xn--") {
+			t.Errorf("Read(%q): %q names no A-label", in, deps[0].Message)
+		}
+	}
+}
