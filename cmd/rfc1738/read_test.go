@@ -217,6 +217,7 @@ func TestURLReads(t *testing.T) {
 		{[]string{"--url", "http://[::1]:8080/x", "--get", "{host} {port} {http.path}"}, "[::1] 8080 x\n", "IPv6 literal [::1]", exitOK},
 		{[]string{"--url", "http://bücher.test/x"}, "http://xn--bcher-kva.test/x\n", "A-label xn--bcher-kva.test", exitOK},
 		{[]string{"--strict", "--url", "http://[::1]:8080/x"}, "\n", "", exitNegative},
+		{[]string{"--json", "--url", "http://h?q"}, "[\n  {\n    \"url\": \"http://h/?q\",\n    \"parts\": {\n      \"scheme\": \"http\",\n      \"host\": \"h\",\n      \"port\": \"80\",\n      \"path\": \"/\",\n      \"query\": \"q\"\n    },\n    \"params\": [\n      {\n        \"key\": \"q\",\n        \"value\": \"\"\n      }\n    ],\n    \"warnings\": [\n      \"the search follows a path; read as http://h/?q (RFC 3986 §3.3; RFC 1738 §3.3 wants \\\"/\\\")\"\n    ]\n  }\n]\n", "", exitOK},
 		{[]string{"--strict", "--url", base, "--redirect", "http:g"}, "\n", "", exitNegative},
 	}
 	for _, tt := range tests {

@@ -51,6 +51,9 @@ type urlJSON struct {
 	URL    string       `json:"url"`
 	Parts  urlJSONParts `json:"parts"`
 	Params []urlParam   `json:"params,omitempty"`
+	// Warnings are the input's departures from RFC 1738 that the reading
+	// took (rfc1738.Read), one line each.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type urlJSONParts struct {
@@ -184,7 +187,9 @@ func runURL(e *env, args []string) int {
 			fail(in, err)
 			return
 		}
-		warn(in, deps)
+		if !*asJSON {
+			warn(in, deps)
+		}
 		if hasRedirect {
 			resolve := u.Resolve
 			if *rfc3986 {
@@ -260,7 +265,11 @@ func runURL(e *env, args []string) int {
 		for _, r := range results {
 			switch {
 			case *asJSON:
-				jsonOut = append(jsonOut, jsonOf(r, partOf))
+				j := jsonOf(r, partOf)
+				for _, d := range deps {
+					j.Warnings = append(j.Warnings, d.String())
+				}
+				jsonOut = append(jsonOut, j)
 			case *listParts:
 				for _, name := range edit.Names(r) {
 					v, ok := partOf(r, name)
