@@ -193,7 +193,7 @@ func writeDepartures(w io.Writer, cmd, raw string, read rfc1738.URL, deps []rfc1
 			fmt.Fprintf(w, "  %s\n  %s^\n", shown, strings.Repeat(" ", col))
 		}
 	}
-	fmt.Fprintf(w, "  taken as %s (--strict refuses it)\n", safetext.Escape(access.Redact(read.String())))
+	fmt.Fprintf(w, "  taken as %s (--strict refuses it)\n", shownURL(read.String()))
 }
 
 // writeCauses names the real cause of a refusal under --strict (an IPv6

@@ -283,3 +283,18 @@ func TestBrowseDumpIPv6(t *testing.T) {
 		t.Errorf("browse --dump: status %d, requests %q:\n%s\n%s", status, seen(), out, stderr)
 	}
 }
+
+// TestParseNamesCause: parse judges as RFC 1738 does, and for an invalid
+// URL that browsers read names the real cause and the URL they use.
+func TestParseNamesCause(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://h:37180?x=1":   "cause: the search follows the path: add `/` before `?`\n  browsers and curl read it as http://h:37180/?x=1",
+		"http://[::1]:8080/":   "cause: IPv6 literal: RFC 3986 §3.2.2, not RFC 1738 §3.1",
+		"http://bücher.test/x": "cause: international name; its A-label is xn--bcher-kva.test",
+	} {
+		out, _, status := runCLI(t, "", "parse", in)
+		if status != exitNegative || !strings.Contains(out, want) {
+			t.Errorf("parse %s: status %d, want %q:\n%s", in, status, want, out)
+		}
+	}
+}
