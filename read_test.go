@@ -1,6 +1,7 @@
 package rfc1738
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -316,4 +317,25 @@ func TestReadConfusable(t *testing.T) {
 			t.Errorf("Read(%q): %q names no A-label", in, deps[0].Message)
 		}
 	}
+}
+
+func ExampleRead() {
+	for _, s := range []string{"http://[::1]:8080/f.txt", "https://example.com?search=hello", "http://bücher.test/x"} {
+		u, deps, err := Read(s)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(u, u.HostPort())
+		for _, d := range deps {
+			fmt.Printf("  offset %d: %s: %s\n", d.Offset, d.Rule, d)
+		}
+	}
+	// Output:
+	// http://[::1]:8080/f.txt [::1]:8080
+	//   offset 7: host: IPv6 literal [::1] (RFC 3986 §3.2.2, RFC 4291 §2.2; RFC 1738 §3.1 wants a host name or an IPv4 number)
+	// https://example.com/?search=hello example.com:443
+	//   offset 19: hpath: the search follows a path; read as https://example.com/?search=hello (RFC 3986 §3.3; RFC 1738 §3.3 wants "/")
+	// http://xn--bcher-kva.test/x xn--bcher-kva.test:80
+	//   offset 7: hostname: international name "bücher.test"; sent as its A-label xn--bcher-kva.test (IDNA2008: RFC 5891 §5, UTS #46; RFC 1738 §3.1 wants letters, digits and "-")
 }
