@@ -34,30 +34,7 @@ func ParseLenient(s string) (URL, []Diagnostic, error) {
 	if u, err := Parse(s); err == nil {
 		return u, nil, nil
 	}
-	var devs []Diagnostic
-	// Appendix: white space around a URL and its "<URL:…>" wrapper are not
-	// part of it.
-	base := 0
-	in := s
-	if t := strings.TrimLeft(in, " \t\r\n"); len(t) != len(in) {
-		devs = append(devs, Diagnostic{Offset: 0, Rule: "url", Message: "white space before the URL is not part of it (Appendix); removed"})
-		base += len(in) - len(t)
-		in = t
-	}
-	if t := strings.TrimRight(in, " \t\r\n"); len(t) != len(in) {
-		devs = append(devs, Diagnostic{Offset: base + len(t), Rule: "url", Message: "white space after the URL is not part of it (Appendix); removed"})
-		in = t
-	}
-	if len(in) >= 2 && in[0] == '<' && in[len(in)-1] == '>' {
-		devs = append(devs, Diagnostic{Offset: base, Rule: "url", Message: "the angle brackets around the URL delimit it in text (Appendix); removed"})
-		base++
-		in = in[1 : len(in)-1]
-	}
-	if len(in) >= 4 && equalFold(in[:4], "url:") {
-		devs = append(devs, Diagnostic{Offset: base, Rule: "url", Message: "the \"URL:\" prefix marks a URL in text (Appendix); removed"})
-		base += 4
-		in = in[4:]
-	}
+	in, base, devs := unwrapAppendix(s)
 
 	r := check(in, 0) // every violation: each is repaired or refused
 	var unrepaired *Diagnostic
@@ -108,6 +85,36 @@ func ParseLenient(s string) (URL, []Diagnostic, error) {
 		return URL{}, devs, errorOf(s, d)
 	}
 	return u, devs, nil
+}
+
+// unwrapAppendix takes off the white space around a URL and its "<URL:…>"
+// or "<…>" wrapper (Appendix): it returns the URL, its offset in s, and a
+// Diagnostic for each part taken off.
+func unwrapAppendix(s string) (in string, base int, devs []Diagnostic) {
+	// Appendix: white space around a URL and its "<URL:…>" wrapper are not
+	// part of it.
+	in = s
+	if t := strings.TrimLeft(in, " \t\r\n"); len(t) != len(in) {
+		devs = append(devs, Diagnostic{Offset: 0, Rule: "url", Message: "white space before the URL is not part of it (Appendix); removed"})
+		base += len(in) - len(t)
+		in = t
+	}
+	if t := strings.TrimRight(in, " \t\r\n"); len(t) != len(in) {
+		devs = append(devs, Diagnostic{Offset: base + len(t), Rule: "url", Message: "white space after the URL is not part of it (Appendix); removed"})
+		in = t
+	}
+	if len(in) >= 2 && in[0] == '<' && in[len(in)-1] == '>' {
+		devs = append(devs, Diagnostic{Offset: base, Rule: "url", Message: "the angle brackets around the URL delimit it in text (Appendix); removed"})
+		base++
+		in = in[1 : len(in)-1]
+	}
+	if len(in) >= 4 && equalFold(in[:4], "url:") {
+		devs = append(devs, Diagnostic{Offset: base, Rule: "url", Message: "the \"URL:\" prefix marks a URL in text (Appendix); removed"})
+		base += 4
+		in = in[4:]
+	}
+
+	return in, base, devs
 }
 
 // genericLogin returns where the "//" login of a generic URL ends (hosts

@@ -24,7 +24,9 @@ import (
 //     Its hex digits are written in upper case, as §2.2 lists them
 //     ("0123456789ABCDEF"; "abcdef" may also be used and mean the same).
 //  4. §3.1: the host is written in lower case: host names are domain names,
-//     and RFC 1034 §3.1 compares those without regard to case.
+//     and RFC 1034 §3.1 compares those without regard to case. An IPv6
+//     literal (RFC 3986 §3.2.2, in a URL from Read) is written in the
+//     canonical text of RFC 5952 §4 ("[2001:db8::1]"), its zone ID as is.
 //  5. §3.1: a port that equals the scheme's default port (§3.2.2 ftp 21,
 //     §3.3 http 80, §3.4 gopher 70, §3.7 nntp 119, §3.8 telnet 23, §3.9
 //     wais 210, §3.11 prospero 1525; RFC 2818 §2.3 https 443) is dropped:
@@ -201,6 +203,8 @@ func (n *normalizer) run(u URL) {
 	hs, he := int(u.hostStart), int(u.hostEnd)
 	if u.kind == KindFile && equalFold(s[hs:he], "localhost") {
 		n.replace(hs, he, "") // rule 8
+	} else if he > hs && s[hs] == '[' {
+		n.ipLiteral(hs, he) // rule 4, for a host only Read takes
 	} else {
 		n.lower(hs, he) // rule 4
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/rfc1738/rfc1738"
@@ -66,7 +67,8 @@ func (t TLS) Config(serverName string) *tls.Config {
 // describe says how certificates are checked, for a plan.
 func (t TLS) describe(host string) string {
 	sni := "SNI " + host
-	if net.ParseIP(host) != nil {
+	// An IPv6 literal keeps its brackets in a URL (RFC 3986 §3.2.2).
+	if net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")) != nil {
 		sni = "no SNI for an IP address (RFC 6066 §3)"
 	}
 	switch {

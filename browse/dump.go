@@ -17,9 +17,9 @@ import (
 // password the URL does not hold is an error naming what is missing. A
 // page that ended early is written, and its error returned.
 func Dump(ctx context.Context, raw string, opts Options, w io.Writer) error {
-	u, err := rfc1738.Parse(raw)
+	u, _, err := rfc1738.Read(raw) // as browsers read it (RFC 3986 updates RFC 1738)
 	if err != nil {
-		return fmt.Errorf("%s is not an RFC 1738 URL: %w", access.Redact(raw), err)
+		return fmt.Errorf("%s is not a URL anything reads: %w", access.Redact(raw), err)
 	}
 	switch u.Scheme() {
 	case "telnet":

@@ -440,9 +440,9 @@ func (m *Model) open(raw string, push bool) tea.Cmd { return m.openTitled(raw, p
 // openTitled is open for a link whose page, when it has no title of its
 // own, gets title.
 func (m *Model) openTitled(raw string, push bool, title string) tea.Cmd {
-	u, err := rfc1738.Parse(raw)
+	u, _, err := rfc1738.Read(raw) // as browsers read it (RFC 3986 updates RFC 1738)
 	if err != nil {
-		m.fail(fmt.Errorf("%s is not an RFC 1738 URL: %v", clean(access.Redact(raw)), err))
+		m.fail(fmt.Errorf("%s is not a URL anything reads: %v", clean(access.Redact(raw)), err))
 		return nil
 	}
 	switch u.Scheme() {
@@ -583,9 +583,9 @@ func (m *Model) saveSelected() tea.Cmd {
 		m.fail(errors.New("nothing to save here"))
 		return nil
 	}
-	u, err := rfc1738.Parse(target)
+	u, _, err := rfc1738.Read(target)
 	if err != nil {
-		m.fail(fmt.Errorf("%s is not an RFC 1738 URL: %v", clean(target), err))
+		m.fail(fmt.Errorf("%s is not a URL anything reads: %v", clean(target), err))
 		return nil
 	}
 	return m.startSave(u)

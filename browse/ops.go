@@ -231,7 +231,7 @@ func ftpFolder(u rfc1738.URL) (rfc1738.URL, bool) {
 	if !ok || f.Name == "" || f.Type != 0 {
 		return u, false
 	}
-	d, err := rfc1738.Parse(u.String() + "/")
+	d, _, err := rfc1738.Read(u.String() + "/")
 	return d, err == nil
 }
 

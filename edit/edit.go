@@ -19,7 +19,8 @@
 // scheme.part: ftp.cwd (the <cwd> elements joined by "/"; a leading "/"
 // is the first element's, an absolute CWD, as in §3.2.2's %2Fetc), ftp.name,
 // ftp.type; http.path (decoded, "/" between segments), http.search (as
-// written: "&" and "=" are its delimiters); gopher.type,
+// written: "&" and "=" are its delimiters), of https URLs too (RFC 2818
+// §2.4); gopher.type,
 // gopher.selector, gopher.search, gopher.plus; mailto.address;
 // news.group, news.message-id; nntp.group, nntp.article; wais.database,
 // wais.search, wais.wtype, wais.wpath; file.path (decoded); and
@@ -49,7 +50,7 @@ func Names(u rfc1738.URL) []string {
 		names = append(names, "query")
 	}
 	names = append(names, "fragment")
-	switch u.Kind() {
+	switch kindOf(u) {
 	case rfc1738.KindFTP:
 		names = append(names, "ftp.cwd", "ftp.name", "ftp.type")
 	case rfc1738.KindHTTP:
@@ -115,7 +116,7 @@ func Get(u rfc1738.URL, part string) (string, bool) {
 		return d, err == nil
 	}
 	scheme, name, ok := strings.Cut(part, ".")
-	if !ok || scheme != u.Scheme() {
+	if !ok || scheme != kindOf(u).String() || scheme == "" {
 		return "", false
 	}
 	switch scheme {
@@ -215,11 +216,21 @@ func Raw(u rfc1738.URL, part string) (string, bool) {
 	return Get(u, part)
 }
 
+// kindOf is u's Kind, with https read as http: RFC 2818 §2.4 gives https
+// http's syntax, so an https URL with a host and no login (u.HTTP) has
+// http's parts.
+func kindOf(u rfc1738.URL) rfc1738.Kind {
+	if _, ok := u.HTTP(); ok {
+		return rfc1738.KindHTTP
+	}
+	return u.Kind()
+}
+
 // hasQuery reports whether u can hold a query: an http URL (§3.3
 // searchpart) or a URL of a scheme RFC 1738 does not define that uses the
 // "//" syntax, whose query RFC 1808 §2.4.4 parses from the first "?".
 func hasQuery(u rfc1738.URL) bool {
-	return u.Kind() == rfc1738.KindHTTP || u.Kind() == rfc1738.KindOther && u.HasAuthority()
+	return kindOf(u) == rfc1738.KindHTTP || u.Kind() == rfc1738.KindOther && u.HasAuthority()
 }
 
 // querySpan returns where u's query lies, [i, j) after the "?", and

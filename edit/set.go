@@ -13,15 +13,40 @@ func resolve(u rfc1738.URL, part string) (string, error) {
 	if has(u, part) {
 		return part, nil
 	}
-	if full := u.Scheme() + "." + part; has(u, full) {
+	scheme := u.Scheme()
+	if kindOf(u) == rfc1738.KindHTTP {
+		scheme = "http" // https has http's parts (RFC 2818 §2.4)
+	}
+	if full := scheme + "." + part; has(u, full) {
 		return full, nil
 	}
 	return "", fmt.Errorf("%s: %w in a %s URL; it has %s", part, ErrUnknownPart, u.Scheme(), strings.Join(Names(u)[1:], ", "))
 }
 
-// splice returns s with s[i:j] replaced by repl, parsed.
+// splice returns s with s[i:j] replaced by repl, parsed. A URL with an
+// IPv6 literal host (RFC 3986 §3.2.2) or a "/" or "?" in an http search
+// (§3.4), which only rfc1738.Read takes, is read so again; nothing else
+// that Parse refuses is let through.
 func splice(s string, i, j int, repl string) (rfc1738.URL, error) {
-	return rfc1738.Parse(s[:i] + repl + s[j:])
+	t := s[:i] + repl + s[j:]
+	u, err := rfc1738.Parse(t)
+	if err != nil && !rfc1738.Valid(s) {
+		if r, deps, rerr := rfc1738.Read(t); rerr == nil && r.String() == t && readForms(deps) {
+			return r, nil
+		}
+	}
+	return u, err
+}
+
+// readForms reports whether every departure is one an edit keeps: an
+// IPv6 literal or a "/" or "?" in a search.
+func readForms(deps []rfc1738.Departure) bool {
+	for _, d := range deps {
+		if d.Rule != "host" && d.Rule != "search" {
+			return false
+		}
+	}
+	return true
 }
 
 // pathSpan returns where u's path lies: [i, j) after the "/" that
@@ -159,7 +184,7 @@ func set(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 		end := u.UserOffset() + len(raw)
 		return splice(s, end, end, ":"+enc)
 	case "path":
-		if u.Kind() == rfc1738.KindHTTP {
+		if kindOf(u) == rfc1738.KindHTTP {
 			// §3.3: the path is the hpath alone; the searchpart stays.
 			return set(u, "http.path", value)
 		}
@@ -176,7 +201,7 @@ func set(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 		i := u.OpaqueOffset()
 		return splice(s, i, i+len(op), value)
 	case "query":
-		if u.Kind() == rfc1738.KindHTTP && value != "" {
+		if kindOf(u) == rfc1738.KindHTTP && value != "" {
 			return set(u, "http.search", value)
 		}
 		return withQuery(u, rfc1738.Escape(value, rfc1738.Search), value != "")
@@ -343,7 +368,7 @@ func Append(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 }
 
 func appendPart(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
-	switch u.Kind() {
+	switch kindOf(u) {
 	case rfc1738.KindFTP:
 		f, _ := u.FTP()
 		switch part {

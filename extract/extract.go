@@ -108,9 +108,10 @@ type Match struct {
 	// Errors are the core's diagnostics, with offsets into URL.
 	Valid  bool
 	Errors []rfc1738.Diagnostic
-	// Repaired is the strict URL that rfc1738.ParseLenient makes of an
-	// invalid URL by encoding its unsafe octets (§2.2: "~" as "%7E"), or
-	// "" when the URL is valid or cannot be so repaired.
+	// Repaired is the URL rfc1738.Read makes of an invalid URL, as
+	// browsers and curl read it: its unsafe octets encoded (§2.2: "~" as
+	// "%7E"), an international name as its A-label, "/" before a search;
+	// "" when the URL is valid or nothing reads it.
 	Repaired string
 	// Notes tell of ambiguity, such as a hyphen at a line break.
 	Notes []Note

@@ -352,7 +352,9 @@ func TestUnsafeWhole(t *testing.T) {
 	}{
 		{"see http://host.dom/~joe/paper.ps.", "http://host.dom/~joe/paper.ps", 16, "http://host.dom/%7Ejoe/paper.ps"},
 		{"ftp://h.org/pub/{a,b}/x^y here", "ftp://h.org/pub/{a,b}/x^y", 16, "ftp://h.org/pub/%7Ba,b%7D/x%5Ey"},
-		{"git clone ssh://user@[2001:db8::1]:22/r.git", "ssh://user@[2001:db8::1]:22/r.git", 11, ""}, // a host is never repaired
+		// A host is never repaired: an IPv6 literal (RFC 3986 §3.2.2) is
+		// read as written, so the URL read is the URL found.
+		{"git clone ssh://user@[2001:db8::1]:22/r.git", "ssh://user@[2001:db8::1]:22/r.git", 11, "ssh://user@[2001:db8::1]:22/r.git"},
 	}
 	for _, tt := range tests {
 		ms := All(tt.in)

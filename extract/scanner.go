@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/rfc1738/rfc1738"
@@ -661,6 +663,10 @@ scan:
 				from, j = k, k
 				continue
 			}
+			if k := intlHost(b, i, j, limit); k > j && len(segs) == 0 {
+				j = k // an international name: the match says it is not RFC 1738
+				continue
+			}
 			break
 		}
 		switch c {
@@ -768,6 +774,25 @@ scan:
 	s.finish()
 	s.pos, s.floor = e, e
 	return true
+}
+
+// intlHost returns where the letters, digits and marks of a non-ASCII
+// run at b[j] end (IDNA2008, RFC 5891 §5: the code points of a U-label,
+// UTS #46 maps the rest), when b[j] is in the host of a "//" URL whose ':'
+// is at b[i]; else j. Elsewhere an 8-bit octet still ends a URL.
+func intlHost(b []byte, i, j, limit int) int {
+	if b[j] < 0x80 || i+3 > j || b[i+1] != '/' || b[i+2] != '/' || bytes.IndexAny(b[i+3:j], "/?#@") >= 0 {
+		return j
+	}
+	k := j
+	for k < limit && b[k] >= 0x80 {
+		r, n := utf8.DecodeRune(b[k:limit])
+		if r == utf8.RuneError || !unicode.In(r, unicode.L, unicode.M, unicode.N) {
+			break
+		}
+		k += n
+	}
+	return k
 }
 
 // ipv6At returns the index of the '[' that starts the host of the
@@ -1147,8 +1172,14 @@ func (s *Scanner) finish() {
 		s.m.Valid = true
 	} else {
 		s.m.Errors = rfc1738.Check(s.m.URL).Errors
-		if u, _, err := rfc1738.ParseLenient(s.m.URL); err == nil {
+		if u, deps, err := rfc1738.Read(s.m.URL); err == nil {
 			s.m.Repaired = u.String()
+			for _, d := range deps {
+				if d.Rule == "hostname" {
+					s.notes = append(s.notes, Note{Offset: s.m.Start.Offset + int64(d.Offset),
+						Message: "the host is an international name, which RFC 1738 does not know (§3.1); " + d.Refusal + " (IDNA2008, UTS #46)"})
+				}
+			}
 		}
 	}
 	s.m.Notes = append([]Note(nil), s.notes...) // nil when there is none

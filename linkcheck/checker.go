@@ -122,11 +122,12 @@ func broken(err error) outcome {
 	return outcome{status: Broken, detail: err.Error(), transient: transient(err), timeout: isTimeout(err)}
 }
 
-// Check checks s: parsed (an invalid URL is Invalid with the error's
-// offset and rule), then checked by its scheme's method with retries. The
-// detail is one line, safe to print.
+// Check checks s: read as browsers and curl read it (rfc1738.Read; what
+// nothing reads is Invalid with the error's offset and rule), then checked
+// by its scheme's method with retries. The detail is one line, safe to
+// print.
 func (k *Checker) Check(ctx context.Context, s string) (Status, string) {
-	u, err := rfc1738.Parse(s)
+	u, _, err := readURL(s, false)
 	if err != nil {
 		return Invalid, invalidDetail(err)
 	}

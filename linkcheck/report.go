@@ -123,6 +123,17 @@ func (rep Report) writeText(w *bufio.Writer, rs []Result) {
 			}
 		}
 	}
+	// Each departure from RFC 1738 once, at the URL's first place: what
+	// was read, never a verdict.
+	for _, r := range rs {
+		for _, warn := range r.Warnings {
+			where := "argument"
+			if len(r.Places) > 0 {
+				where = r.Places[0].String()
+			}
+			fmt.Fprintf(w, "%s: warning: %s: %s\n", where, r.URL, warn)
+		}
+	}
 	line := Count(rs).String()
 	if rep.Elapsed > 0 {
 		line += fmt.Sprintf(" in %.2fs", rep.Elapsed.Seconds())

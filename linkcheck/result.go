@@ -13,7 +13,7 @@ type Status uint8
 const (
 	OK      Status = iota // the object is there
 	Broken                // the server or the network said no
-	Invalid               // not a valid RFC 1738 URL
+	Invalid               // not a URL anything reads (by default), or not RFC 1738 (strict)
 	Skipped               // no way to check it is configured, or excluded
 )
 
@@ -61,26 +61,30 @@ type Result struct {
 	Status  Status
 	// Cached reports a verdict taken from the cache, not checked now.
 	Cached bool
+	// Warnings are the URL's departures from RFC 1738 that the reading
+	// took (rfc1738.Read), one line each; never a verdict.
+	Warnings []string
 }
 
 // resultJSON is the JSON Lines form of a Result.
 type resultJSON struct {
-	URL       string  `json:"url"`
-	Result    Status  `json:"result"`
-	Detail    string  `json:"detail"`
-	Scheme    string  `json:"scheme"`
-	Places    []Place `json:"places"`
-	ElapsedMS float64 `json:"elapsed_ms"`
-	Cached    bool    `json:"cached,omitempty"`
+	URL       string   `json:"url"`
+	Result    Status   `json:"result"`
+	Detail    string   `json:"detail"`
+	Scheme    string   `json:"scheme"`
+	Places    []Place  `json:"places"`
+	ElapsedMS float64  `json:"elapsed_ms"`
+	Cached    bool     `json:"cached,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
 }
 
 // MarshalJSON writes the fields url, result, detail, scheme, places and
-// elapsed_ms.
+// elapsed_ms, and warnings when there are any.
 func (r Result) MarshalJSON() ([]byte, error) {
 	places := r.Places
 	if places == nil {
 		places = []Place{}
 	}
 	return json.Marshal(resultJSON{URL: r.URL, Result: r.Status, Detail: r.Detail, Scheme: r.Scheme,
-		Places: places, ElapsedMS: float64(r.Elapsed.Microseconds()) / 1000, Cached: r.Cached})
+		Places: places, ElapsedMS: float64(r.Elapsed.Microseconds()) / 1000, Cached: r.Cached, Warnings: r.Warnings})
 }

@@ -41,6 +41,11 @@ type Run struct {
 	// skipped, and a site whose robots.txt cannot be reached is not
 	// crawled (its URLs are broken by the same cause).
 	NoRobots bool
+	// Strict holds every link to RFC 1738 exactly (rfc1738.Parse); by
+	// default a link is read as browsers and curl read it (rfc1738.Read),
+	// checked as read, and each departure from RFC 1738 is a warning of
+	// its Result.
+	Strict bool
 	// Cache, when set, answers for URLs checked recently enough, and
 	// receives the new verdicts.
 	Cache *Cache
@@ -89,7 +94,7 @@ const notLocal = "a file URL in a document not read from a local file: not check
 // followed, the task to follow is returned (ok): a depth bound holds for
 // the shortest path to a URL, whichever visit finished first.
 func (r *Run) add(s string, p Place, depth int, local bool) (refollow crawl.Task, ok bool) {
-	u, err := rfc1738.Parse(s)
+	u, warnings, err := readURL(s, r.Strict)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err != nil {
@@ -136,7 +141,7 @@ func (r *Run) add(s string, p Place, depth int, local bool) (refollow crawl.Task
 			r.done[i], r.depth[i] = false, int32(depth)
 		} else {
 			r.byTask = append(r.byTask, int32(len(r.results)))
-			r.results = append(r.results, Result{URL: access.Redact(s), Scheme: u.Scheme()})
+			r.results = append(r.results, Result{URL: access.Redact(s), Scheme: u.Scheme(), Warnings: warnings})
 			r.done = append(r.done, false)
 			r.depth = append(r.depth, int32(depth))
 			r.followed = append(r.followed, false)
@@ -332,8 +337,8 @@ func (r *Run) follow(ctx context.Context, t crawl.Task, doc *document) {
 	name := access.Redact(t.URL.String())
 	local := t.URL.Kind() == rfc1738.KindFile // a local file's listing or text
 	g := Gatherer{Found: func(s string, p Place) {
-		if _, err := rfc1738.Parse(s); err != nil {
-			return // a link of a retrieved document is followed only when valid
+		if _, _, err := readURL(s, r.Strict); err != nil {
+			return // a link of a retrieved document is followed only when read
 		}
 		if next, ok := r.add(s, p, t.Depth+1, local); ok {
 			r.follow(ctx, next, nil)

@@ -129,26 +129,20 @@ func parseOneURL(e *env, cmd string, operands []string) (rfc1738.URL, int, bool)
 	return parseURL(e, cmd, operands[0], true, false)
 }
 
-// parseURL parses one URL operand. Unless strict, a URL that breaks §2.2
-// only by octets left unencoded (a space, "~", "{", 8-bit text: what
-// curl and wget send as they are) is repaired (rfc1738.ParseLenient):
-// each repair is a warning naming its rule, unless quiet, and the URL
-// is fetched in its encoded form. A URL that is still invalid is
-// reported with carets, and the status is exitUsage.
+// parseURL parses one URL operand. Unless strict, the URL is read as
+// browsers and curl read it (rfc1738.Read): an IPv6 literal, an
+// international name (sent as its A-label), a search with no path, octets
+// §2.2 calls unsafe (sent encoded); each departure from RFC 1738 is a
+// warning naming the RFC that allows the form, unless quiet. A URL that
+// nothing reads, or any departure under strict, is reported with carets
+// and the real cause, and the status is exitUsage.
 func parseURL(e *env, cmd, raw string, strict, quiet bool) (rfc1738.URL, int, bool) {
-	if !strict {
-		if u, devs, err := rfc1738.ParseLenient(raw); err == nil {
-			if len(devs) > 0 && !quiet {
-				fmt.Fprintf(e.stderr, "rfc1738 %s: warning: %s is not a valid RFC 1738 URL; taken as %s (--strict refuses it)\n",
-					cmd, quoteURL(raw), safetext.Escape(access.Redact(u.String())))
-				if access.Redact(raw) == raw {
-					writeCarets(e.stderr, raw, "warning", devs, 0)
-				} else {
-					writeOffsets(e.stderr, "warning", devs, 0)
-				}
-			}
-			return u, exitOK, true
+	read, deps, readErr := rfc1738.Read(raw)
+	if !strict && readErr == nil {
+		if len(deps) > 0 && !quiet {
+			writeDepartures(e.stderr, cmd, raw, read, deps)
 		}
+		return read, exitOK, true
 	}
 	r := rfc1738.Check(raw)
 	if !r.Valid() {
@@ -159,9 +153,73 @@ func parseURL(e *env, cmd, raw string, strict, quiet bool) (rfc1738.URL, int, bo
 			// The caret would show the password; name the offset only.
 			writeOffsets(e.stderr, "error", r.Errors, r.MoreErrors)
 		}
+		writeCauses(e.stderr, raw, deps, readErr)
+		return rfc1738.URL{}, exitUsage, false
+	}
+	var re *rfc1738.Error
+	if !strict && errors.As(readErr, &re) {
+		// Valid by §5, yet nothing can read it (ftp://h:99999/).
+		fmt.Fprintf(e.stderr, "rfc1738 %s: %s is not a URL anything can read\n", cmd, quoteURL(raw))
+		d := re.Diagnostic()
+		if access.Redact(raw) == raw {
+			writeCarets(e.stderr, raw, "error", []rfc1738.Diagnostic{d}, 0)
+		} else {
+			writeOffsets(e.stderr, "error", []rfc1738.Diagnostic{d}, 0)
+		}
+		return rfc1738.URL{}, exitUsage, false
+	}
+	if !r.URL.HasAuthority() && strings.Contains(raw, "://") && readErr == nil && len(deps) > 0 {
+		// https://h?q is a valid genericurl with no host (§5): name why.
+		fmt.Fprintf(e.stderr, "rfc1738 %s: %s has no host by RFC 1738 (§5 genericurl reads it as opaque)\n", cmd, quoteURL(raw))
+		writeCauses(e.stderr, raw, deps, nil)
 		return rfc1738.URL{}, exitUsage, false
 	}
 	return r.URL, exitOK, true
+}
+
+// writeDepartures prints each departure of a URL read from raw once, as a
+// warning naming the form, the RFC that allows it and what RFC 1738 wants,
+// then the URL acted on.
+func writeDepartures(w io.Writer, cmd, raw string, read rfc1738.URL, deps []rfc1738.Departure) {
+	carets := access.Redact(raw) == raw // a caret line would show the password
+	for i, d := range deps {
+		if i == maxShownDiagnostics {
+			fmt.Fprintf(w, "  and %d more warning(s)\n", len(deps)-i)
+			break
+		}
+		fmt.Fprintf(w, "rfc1738 %s: warning: %s: %s\n", cmd, quoteURL(raw), safetext.Escape(redactIn(read, d.String())))
+		if carets {
+			shown, col := window(raw, d.Offset)
+			fmt.Fprintf(w, "  %s\n  %s^\n", shown, strings.Repeat(" ", col))
+		}
+	}
+	fmt.Fprintf(w, "  taken as %s (--strict refuses it)\n", shownURL(read.String()))
+}
+
+// writeCauses names the real cause of a refusal under --strict (an IPv6
+// literal, an international name, a search with no path), or what nothing
+// reads.
+func writeCauses(w io.Writer, raw string, deps []rfc1738.Departure, readErr error) {
+	if access.Redact(raw) != raw {
+		return // a cause may quote the login
+	}
+	for _, d := range deps {
+		if d.Refusal != "" {
+			fmt.Fprintf(w, "  cause: %s\n", safetext.Escape(d.Refusal))
+		}
+	}
+	var re *rfc1738.Error
+	if errors.As(readErr, &re) {
+		fmt.Fprintf(w, "  cause: %s: %s (nothing reads it)\n", re.Rule, safetext.Escape(re.Message()))
+	}
+}
+
+// redactIn hides the password of u wherever it is quoted in msg.
+func redactIn(u rfc1738.URL, msg string) string {
+	if pw, ok := u.RawPassword(); ok && pw != "" {
+		return strings.ReplaceAll(msg, ":"+pw+"@", ":****@")
+	}
+	return msg
 }
 
 // quoteURL shows a URL operand in a message: password redacted, quoted

@@ -42,10 +42,11 @@ func runBrowse(e *env, args []string) int {
 		start = operands[0]
 		// A start URL that cannot be browsed is a usage error, before
 		// the screen is taken over.
-		u, status, ok := parseURL(e, "browse", start, true, false)
+		u, status, ok := parseURL(e, "browse", start, false, false)
 		if !ok {
 			return status
 		}
+		start = u.String() // as read: an A-label, a "/" before "?"
 		c, err := setup(e)
 		if err == nil {
 			_, err = c.Plan(u)

@@ -19,7 +19,7 @@ func init() {
 func runEqual(e *env, args []string) int {
 	c := commands["equal"]
 	fs := newFlags(e, c)
-	lenient := fs.Bool("lenient", false, "repair real-world input first (rfc1738.ParseLenient)")
+	lenient := fs.Bool("lenient", false, "read real-world input as browsers and curl do first (rfc1738.Read)")
 	quiet := fs.Bool("q", false, "print nothing; answer with the exit status only")
 	urls, status, ok := parseFlags(fs, args)
 	if !ok {
@@ -32,7 +32,7 @@ func runEqual(e *env, args []string) int {
 	for i, in := range urls {
 		var err error
 		if *lenient {
-			parsed[i], _, err = rfc1738.ParseLenient(in)
+			parsed[i], _, err = rfc1738.Read(in)
 		} else {
 			parsed[i], err = rfc1738.Parse(in)
 		}

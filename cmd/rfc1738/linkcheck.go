@@ -26,7 +26,8 @@ func init() {
 		summary: "Check that the URLs in files, directories (walked), URL arguments or stdin still name something, each with the\n" +
 			"lightest exchange of its scheme's access method (§3): ftp SIZE/CWD on shared logins, http and https HEAD, gopher first\n" +
 			"bytes, news/nntp STAT, wais search, telnet TCP accept, file stat. Each distinct URL (§2.2) is checked once.\n" +
-			"Exit status: 0 nothing broken or invalid, 1 something is, 2 bad usage.",
+			"Links are read as browsers and curl read them; each departure from RFC 1738 is a warning (--strict: invalid).\n" +
+			"Exit status: 0 nothing broken or invalid (warnings do not count, unless --warnings-as-errors), 1 something is, 2 bad usage.",
 		run: runLinkcheck,
 	})
 }
@@ -87,6 +88,8 @@ func runLinkcheck(e *env, args []string) int {
 	retries := fs.Int("retries", 2, "attempts again after a transient failure (4xx, 503, timeout), with back-off")
 	cacheFile := fs.String("cache", "", "keep verdicts in this `FILE` and re-check only stale ones")
 	maxAge := fs.Duration("max-cache-age", 24*time.Hour, "how long a cached verdict stays fresh")
+	strict := fs.Bool("strict", false, "hold every link to RFC 1738 exactly: what browsers read beyond it (an IPv6 literal, an international name, http://h?q) is invalid, not a warning")
+	warningsAsErrors := fs.Bool("warnings-as-errors", false, "exit 1 when a link departs from RFC 1738 even if it works")
 	smtpVerify := fs.Bool("smtp-verify", false, "ask the SMTP relay (--smtp) whether it takes each mailto address (RCPT TO, no DATA)")
 	setup := accessSetup(fs)
 	operands, status, ok := parseFlags(fs, args)
@@ -136,7 +139,7 @@ func runLinkcheck(e *env, args []string) int {
 		k.SMTPRelay = m.Relay
 	}
 	defer k.Close()
-	run := &linkcheck.Run{Checker: k, Jobs: *jobs, PerHost: *perHost, Delay: *delay, Depth: rec.depth, SpanHosts: *spanHosts, NoRobots: *noRobots}
+	run := &linkcheck.Run{Checker: k, Jobs: *jobs, PerHost: *perHost, Delay: *delay, Depth: rec.depth, SpanHosts: *spanHosts, NoRobots: *noRobots, Strict: *strict}
 	var warnMu sync.Mutex
 	var warnings []string
 	run.Warn = func(url, msg string) {
@@ -220,5 +223,18 @@ func runLinkcheck(e *env, args []string) int {
 	if t[linkcheck.Broken]+t[linkcheck.Invalid] > 0 || err != nil {
 		return exitNegative
 	}
+	if *warningsAsErrors && hasWarnings(results) {
+		return exitNegative
+	}
 	return exitOK
+}
+
+// hasWarnings reports whether any link departs from RFC 1738.
+func hasWarnings(rs []linkcheck.Result) bool {
+	for _, r := range rs {
+		if len(r.Warnings) > 0 {
+			return true
+		}
+	}
+	return false
 }

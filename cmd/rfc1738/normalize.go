@@ -22,7 +22,7 @@ type jsonNormalized struct {
 	Input string `json:"input"`
 	// Valid: the input matched the strict grammar.
 	Valid bool `json:"valid"`
-	// Repaired is the strict URL that --lenient made of the input, when it
+	// Repaired is the URL that --lenient read (rfc1738.Read), when it
 	// differs from the input; null otherwise.
 	Repaired   *string    `json:"repaired"`
 	Normalized *string    `json:"normalized"`
@@ -35,7 +35,7 @@ func runNormalize(e *env, args []string) int {
 	c := commands["normalize"]
 	fs := newFlags(e, c)
 	asJSON := fs.Bool("json", false, "write JSON Lines, one object per input")
-	lenient := fs.Bool("lenient", false, "repair real-world input first (unsafe, 8-bit octets; rfc1738.ParseLenient) and report each deviation")
+	lenient := fs.Bool("lenient", false, "read real-world input as browsers and curl do first (unsafe and 8-bit octets encoded, IPv6 literals, international names as A-labels, http://h?q; rfc1738.Read) and report each departure from RFC 1738")
 	urls, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
@@ -47,11 +47,13 @@ func runNormalize(e *env, args []string) int {
 		j := jsonNormalized{Input: in, Deviations: []jsonDiag{}}
 		u, err := rfc1738.Parse(in)
 		j.Valid = err == nil
-		if err != nil && *lenient {
-			var devs []rfc1738.Diagnostic
-			u, devs, err = rfc1738.ParseLenient(in)
-			j.Deviations = diags(devs)
-			if err == nil {
+		if *lenient {
+			var deps []rfc1738.Departure
+			u, deps, err = rfc1738.Read(in)
+			for _, d := range deps {
+				j.Deviations = append(j.Deviations, jsonDiag{d.Offset, d.Rule, d.String()})
+			}
+			if err == nil && u.String() != in {
 				j.Repaired = opt(u.String(), true)
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access"
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 func init() {
@@ -229,6 +231,7 @@ func writeHuman(w io.Writer, in string, r rfc1738.Report) {
 	writeCarets(w, in, "error", r.Errors, r.MoreErrors)
 	writeCarets(w, in, "warning", r.Warnings, r.MoreWarnings)
 	if !r.Valid() {
+		writeReading(w, in)
 		fmt.Fprintln(w)
 		return
 	}
@@ -413,4 +416,31 @@ func display(s string, off int) (string, int) {
 		col = b.Len()
 	}
 	return b.String(), col
+}
+
+// writeReading names the real cause of an invalid URL that browsers and
+// curl read all the same (an IPv6 literal, an international name, a
+// search with no path), and the URL they use, which get acts on.
+func writeReading(w io.Writer, in string) {
+	read, deps, err := rfc1738.Read(in)
+	if err != nil {
+		return
+	}
+	for _, d := range deps {
+		if d.Refusal != "" {
+			fmt.Fprintf(w, "  cause: %s\n", safetext.Escape(d.Refusal))
+		}
+	}
+	fmt.Fprintf(w, "  browsers and curl read it as %s (get and linkcheck act on that)\n", shownURL(read.String()))
+}
+
+// shownURL shows a URL in a message: password redacted, escaped, and a
+// window of it when long (output bounded by the input).
+func shownURL(s string) string {
+	r := access.Redact(s)
+	if len(r) > 256 {
+		shown, _ := window(r, 0)
+		return shown
+	}
+	return safetext.Escape(r)
 }

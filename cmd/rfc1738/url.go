@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -50,6 +51,9 @@ type urlJSON struct {
 	URL    string       `json:"url"`
 	Parts  urlJSONParts `json:"parts"`
 	Params []urlParam   `json:"params,omitempty"`
+	// Warnings are the input's departures from RFC 1738 that the reading
+	// took (rfc1738.Read), one line each.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type urlJSONParts struct {
@@ -109,10 +113,14 @@ func runURL(e *env, args []string) int {
 	urlFile := fs.String("url-file", "", "read URLs from `FILE`, one a line (- is stdin)")
 	fs.StringVar(urlFile, "f", "", "as --url-file `FILE`")
 	listParts := fs.Bool("list-parts", false, "write each URL's part names and values, one \"name value\" a line, then an empty line")
+	strict := fs.Bool("strict", false, "take only RFC 1738 URLs; by default a URL is read as browsers and curl read it (an IPv6 literal, an international name, http://h?q), with a warning for each departure")
 	operands, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
 	}
+	hasRedirect := false // --redirect '' is the empty reference
+	fs.Visit(func(f *flag.Flag) { hasRedirect = hasRedirect || f.Name == "redirect" })
+	edits := len(sets)+len(appends)+len(trims)+len(iterates)+len(replaces)+len(replaceAppends) > 0 || *sortQuery || *asJSON || *listParts || *get != ""
 	for _, t := range trims {
 		if t.part != "query" {
 			return usageError(e, "url", "--trim %s=%s: only the query's pairs can be trimmed", t.part, t.value)
@@ -159,11 +167,17 @@ func runURL(e *env, args []string) int {
 		out.Flush()
 		fmt.Fprintf(e.stderr, "rfc1738 url: %s: %v\n", strconv.Quote(access.Redact(in)), err)
 	}
+	warn := func(in string, deps []rfc1738.Departure) {
+		for _, d := range deps {
+			out.Flush()
+			fmt.Fprintf(e.stderr, "rfc1738 url: warning: %s: %s\n", strconv.Quote(access.Redact(in)), safetext.Escape(d.String()))
+		}
+	}
 	one := func(in string) {
 		if stopped {
 			return
 		}
-		u, err := rfc1738.Parse(in)
+		u, deps, err := readOperand(in, *strict)
 		if err != nil {
 			var pe *rfc1738.Error
 			if errors.As(err, &pe) {
@@ -173,15 +187,34 @@ func runURL(e *env, args []string) int {
 			fail(in, err)
 			return
 		}
-		if *redirect != "" {
+		if !*asJSON {
+			warn(in, deps)
+		}
+		if hasRedirect {
 			resolve := u.Resolve
 			if *rfc3986 {
 				resolve = u.ResolveRFC3986
 			}
-			if u, err = resolve(*redirect); err != nil {
+			r, err := resolve(*redirect)
+			var re *rfc1738.ResolveError
+			if err != nil && errors.As(err, &re) && re.Resolved != "" && !*strict {
+				// The RFC's answer is still the answer when it is not an
+				// RFC 1738 URL (RFC 1808 §5.2: http:g): printed with the
+				// warning; edited further only when the reading takes it.
+				fmt.Fprintf(e.stderr, "rfc1738 url: warning: %s: --redirect: %s\n", strconv.Quote(access.Redact(in)), safetext.Escape(err.Error()))
+				if rr, _, rerr := rfc1738.Read(re.Resolved); rerr == nil {
+					r, err = rr, nil
+				} else if !edits {
+					out.Flush()
+					fmt.Fprintln(out, safetext.Escape(access.Redact(re.Resolved)))
+					return
+				}
+			}
+			if err != nil {
 				fail(in, fmt.Errorf("--redirect: %w", err))
 				return
 			}
+			u = r
 		}
 		for _, s := range sets {
 			if u, err = edit.Set(u, s.part, s.value); err != nil {
@@ -232,7 +265,11 @@ func runURL(e *env, args []string) int {
 		for _, r := range results {
 			switch {
 			case *asJSON:
-				jsonOut = append(jsonOut, jsonOf(r, partOf))
+				j := jsonOf(r, partOf)
+				for _, d := range deps {
+					j.Warnings = append(j.Warnings, d.String())
+				}
+				jsonOut = append(jsonOut, j)
 			case *listParts:
 				for _, name := range edit.Names(r) {
 					v, ok := partOf(r, name)
@@ -331,4 +368,14 @@ func urlFromSets(sets partValues) (built []string, rest partValues, ok bool) {
 	// §3.1: "//" <host> "/" <url-path>; the host "h" stands in until
 	// --set host= puts the value through its check.
 	return []string{scheme + "://h/"}, rest, true
+}
+
+// readOperand reads a URL as browsers and curl do (rfc1738.Read), with its
+// departures from RFC 1738, or, when strict, as RFC 1738 alone does.
+func readOperand(in string, strict bool) (rfc1738.URL, []rfc1738.Departure, error) {
+	if strict {
+		u, err := rfc1738.Parse(in)
+		return u, nil, err
+	}
+	return rfc1738.Read(in)
 }

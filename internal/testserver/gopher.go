@@ -121,6 +121,18 @@ const GopherLinks = "hExample link\tURL:http://example.org/\n" +
 // run as root). Recipe: shared/reference/loopback-servers.md §2.
 func Gophernicus(t testing.TB) *GopherServer {
 	t.Helper()
+	return gophernicusOn(t, false)
+}
+
+// Gophernicus6 is Gophernicus on the IPv6 loopback ::1 alone (socat
+// TCP6-LISTEN); its menus and Host name "localhost".
+func Gophernicus6(t testing.TB) *GopherServer {
+	t.Helper()
+	return gophernicusOn(t, true)
+}
+
+func gophernicusOn(t testing.TB, ipv6 bool) *GopherServer {
+	t.Helper()
 	paths := Need(t, "socat")
 	socat := paths[0]
 	g := sbin(t, "gophernicus")
@@ -153,8 +165,15 @@ func Gophernicus(t testing.TB) *GopherServer {
 	// sessions in a System V segment that outlives the daemon, and after
 	// 4 GiB (-k) or 4096 hits (-i) from 127.0.0.1 within 30 minutes (-s) it
 	// sleeps 5 s before every reply — across test runs and benchmarks.
-	exe := fmt.Sprintf("%s -h 127.0.0.1 -p %d -r %s -nv -ns -nf -nm", g, port, root)
+	host, listen, bind := "127.0.0.1", "TCP-LISTEN:", "127.0.0.1"
 	addr := "127.0.0.1:" + strconv.Itoa(port)
+	if ipv6 {
+		// socat splits EXEC's command at ':', so the menus name the
+		// host "localhost", not "::1".
+		host, listen, bind = "localhost", "TCP6-LISTEN:", "[::1]"
+		addr = "[::1]:" + strconv.Itoa(port)
+	}
+	exe := fmt.Sprintf("%s -h %s -p %d -r %s -nv -ns -nf -nm", g, host, port, root)
 	opts := ",nofork"
 	if os.Geteuid() == 0 {
 		u := "_gophernicus"
@@ -164,10 +183,10 @@ func Gophernicus(t testing.TB) *GopherServer {
 		opts = ",su=" + u + ",nofork"
 	}
 	cmd := exec.Command(socat,
-		"TCP-LISTEN:"+strconv.Itoa(port)+",bind=127.0.0.1,reuseaddr,fork",
+		listen+strconv.Itoa(port)+",bind="+bind+",reuseaddr,fork",
 		"EXEC:"+exe+opts)
 	d := Start(t, "gophernicus", cmd, addr)
-	return &GopherServer{Daemon: d, Root: root, Host: "127.0.0.1", Port: port}
+	return &GopherServer{Daemon: d, Root: root, Host: host, Port: port}
 }
 
 // PygopherdForm is the +ASK block of form.txt in the Pygopherd tree.

@@ -75,8 +75,23 @@ func VSFTPDTLS(t testing.TB) (addr, root string, ca *CA) {
 	return addr, root, ca
 }
 
+// VSFTPD6 starts VSFTPD's server on the IPv6 loopback ::1 alone
+// (listen_ipv6=YES, listen_address6=::1) and returns its control address,
+// "[::1]:port", and the anonymous root. Data connections are passive on
+// ::1: EPSV (RFC 2428 §3), since PASV has no IPv6 form.
+func VSFTPD6(t testing.TB) (addr, root string) {
+	t.Helper()
+	return vsftpdOn(t, true, nil)
+}
+
 // vsftpd starts the reference vsftpd with extra configuration lines.
 func vsftpd(t testing.TB, extra []string) (addr, root string) {
+	t.Helper()
+	return vsftpdOn(t, false, extra)
+}
+
+// vsftpdOn starts the reference vsftpd on 127.0.0.1, or on ::1 alone.
+func vsftpdOn(t testing.TB, ipv6 bool, extra []string) (addr, root string) {
 	t.Helper()
 	NeedRoot(t)
 	bin := Need(t, "vsftpd")
@@ -117,33 +132,34 @@ func vsftpd(t testing.TB, extra []string) (addr, root string) {
 	addr = fmt.Sprintf("127.0.0.1:%d", port)
 	conf := filepath.Join(state, "vsftpd.conf")
 	logFile := filepath.Join(state, "vsftpd.log")
-	settings := []string{
-		"listen=YES",
-		"listen_ipv6=NO",
-		"listen_address=127.0.0.1",
+	listen := []string{"listen=YES", "listen_ipv6=NO", "listen_address=127.0.0.1", "pasv_address=127.0.0.1"}
+	if ipv6 {
+		addr = fmt.Sprintf("[::1]:%d", port)
+		listen = []string{"listen=NO", "listen_ipv6=YES", "listen_address6=::1"}
+	}
+	settings := append(listen,
 		fmt.Sprintf("listen_port=%d", port),
 		"background=NO",
 		"anonymous_enable=YES",
-		"anon_root=" + root,
+		"anon_root="+root,
 		"no_anon_password=NO",
 		"local_enable=YES",
 		"pam_service_name=vsftpd",
 		"write_enable=NO",
 		"pasv_enable=YES",
-		"pasv_address=127.0.0.1",
 		fmt.Sprintf("pasv_min_port=%d", pasvMin),
 		fmt.Sprintf("pasv_max_port=%d", pasvMin+99),
 		"port_enable=YES",
 		"connect_from_port_20=NO",
 		"secure_chroot_dir=/var/run/vsftpd/empty",
 		"xferlog_enable=YES",
-		"vsftpd_log_file=" + logFile,
+		"vsftpd_log_file="+logFile,
 		"log_ftp_protocol=YES",
 		"dual_log_enable=NO",
 		"ascii_download_enable=YES",
 		// Fail a wrong password at once rather than after 1 s.
 		"delay_failed_login=0",
-	}
+	)
 	settings = append(settings, extra...)
 	// A bad line makes vsftpd exit with status 2 and print nothing
 	// (loopback-servers.md §1), so the file is written plainly.
