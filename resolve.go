@@ -312,7 +312,7 @@ func removeDots1808(path string) string {
 // base: ref must then have a scheme. When the form made is not an RFC 1738
 // URL the error is a *ResolveError naming it.
 //
-// Where the readings differ (README, conformance notes): "." and ".."
+// Where the readings differ (docs/conformance.md): "." and ".."
 // segments are removed from every path, and ".." never climbs above the
 // root (§5.2.4); ";" is part of a path segment (§3.3), not a delimiter; the
 // empty reference is the base without its fragment (§5.2.2: T.fragment =

@@ -199,7 +199,7 @@ func TestResolveRFC3986Examples(t *testing.T) {
 }
 
 // readingsDiffer lists every case found where RFC 1808 and RFC 3986 read a
-// reference differently; README's conformance notes list the same.
+// reference differently; docs/conformance.md lists the same.
 var readingsDiffer = []struct {
 	base, ref, rfc1808, rfc3986 string
 	why                         string
