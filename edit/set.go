@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -130,7 +131,42 @@ func Set(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 	return out, nil
 }
 
+// set is Set without the error's context: a common part, else the part
+// of the scheme named before its ".".
 func set(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
+	if out, err := setCommon(u, part, value); err != errNotCommon {
+		return out, err
+	}
+	scheme, name, _ := strings.Cut(part, ".")
+	switch scheme {
+	case "ftp":
+		return setFTPPart(u, name, value)
+	case "http":
+		return setHTTPPart(u, name, value)
+	case "gopher":
+		return setGopherPart(u, name, value)
+	case "mailto":
+		return setMailtoPart(u, name, value)
+	case "news":
+		return setNewsPart(u, name, value)
+	case "nntp":
+		return setNNTPPart(u, name, value)
+	case "wais":
+		return setWAISPart(u, name, value)
+	case "file":
+		return setFilePart(u, name, value)
+	case "prospero":
+		return setProsperoPart(u, name, value)
+	}
+	return rfc1738.URL{}, fmt.Errorf("%w", ErrUnknownPart)
+}
+
+// errNotCommon is setCommon's answer for a part that is a scheme's own.
+var errNotCommon = errors.New("not a common part")
+
+// setCommon sets one of the common parts of §3.1 (and the url, path,
+// query and fragment of every URL).
+func setCommon(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 	s := u.String()
 	switch part {
 	case "url", "scheme":
@@ -213,145 +249,169 @@ func set(u rfc1738.URL, part, value string) (rfc1738.URL, error) {
 		// Appendix: fragment = *xchar, the rest encoded.
 		return splice(s, end, len(s), "#"+rfc1738.Escape(value, rfc1738.FragmentPart))
 	}
-	scheme, name, _ := strings.Cut(part, ".")
-	switch scheme {
-	case "ftp":
-		f, _ := u.FTP()
-		b := rfc1738.FTPURL{Host: "h", Cwd: f.Cwd, Name: f.Name, Type: f.Type}
-		switch name {
-		case "cwd":
-			b.Cwd = splitCwd(value)
-		case "name":
-			b.Name = value
-		case "type":
-			if len(value) > 1 {
-				return rfc1738.URL{}, fmt.Errorf("a typecode is one character (§3.2.2), not %q", value)
-			}
-			b.Type = 0
-			if value != "" {
-				b.Type = value[0]
-			}
+	return rfc1738.URL{}, errNotCommon
+}
+
+// setFTPPart sets the ftp part name (§3.2.2) of u to value.
+func setFTPPart(u rfc1738.URL, name, value string) (rfc1738.URL, error) {
+	f, _ := u.FTP()
+	b := rfc1738.FTPURL{Host: "h", Cwd: f.Cwd, Name: f.Name, Type: f.Type}
+	switch name {
+	case "cwd":
+		b.Cwd = splitCwd(value)
+	case "name":
+		b.Name = value
+	case "type":
+		if len(value) > 1 {
+			return rfc1738.URL{}, fmt.Errorf("a typecode is one character (§3.2.2), not %q", value)
 		}
-		p, err := builtPath(b, "ftp")
-		if err != nil {
-			return rfc1738.URL{}, err
-		}
-		return withPath(u, p)
-	case "http":
-		h, _ := u.HTTP()
-		path, search := h.Path, ""
-		if h.HasSearch {
-			search = "?" + h.Search
-		}
-		switch name {
-		case "path":
-			p, err := builtPath(rfc1738.HTTPURL{Host: "h", Segments: strings.Split(strings.TrimPrefix(value, "/"), "/")}, "http")
-			if err != nil {
-				return rfc1738.URL{}, err
-			}
-			path = p
-		case "search":
-			if value == "" {
-				search = "" // as query=: the "?" goes too
-				break
-			}
-			p, err := builtPath(rfc1738.HTTPURL{Host: "h", Search: value, HasSearch: true}, "http")
-			if err != nil {
-				return rfc1738.URL{}, err
-			}
-			search = p // "?…"
-		}
-		return withPath(u, path+search)
-	case "gopher":
-		g, _ := u.Gopher()
-		b := rfc1738.GopherURL{Host: "h", Type: g.Type, Selector: g.Selector, Search: g.Search, HasSearch: g.HasSearch, Plus: g.Plus, HasPlus: g.HasPlus}
-		switch name {
-		case "type":
-			if len(value) != 1 {
-				return rfc1738.URL{}, fmt.Errorf("a gophertype is one character (§3.4.1), not %q", value)
-			}
+		b.Type = 0
+		if value != "" {
 			b.Type = value[0]
-		case "selector":
-			b.Selector = value
-		case "search":
-			// An empty value removes the part, its tab too (§3.4).
-			b.Search, b.HasSearch = value, value != ""
-		case "plus":
-			b.Plus, b.HasPlus = value, value != ""
 		}
-		p, err := builtPath(b, "gopher")
-		if err != nil {
-			return rfc1738.URL{}, err
-		}
-		return withPath(u, p)
-	case "mailto":
-		return rfc1738.MailtoURL{Address: value}.URL()
-	case "news":
-		if name == "group" {
-			return rfc1738.NewsURL{Group: value}.URL()
-		}
-		return rfc1738.NewsURL{MessageID: value}.URL()
-	case "nntp":
-		n, _ := u.NNTP()
-		b := rfc1738.NNTPURL{Host: "h", Group: n.Group, Article: n.Article}
-		if name == "group" {
-			b.Group = value
-		} else {
-			b.Article = value
-		}
-		p, err := builtPath(b, "nntp")
-		if err != nil {
-			return rfc1738.URL{}, err
-		}
-		return withPath(u, p)
-	case "wais":
-		w, _ := u.WAIS()
-		search, err := rfc1738.Unescape(w.Search)
-		if err != nil {
-			return rfc1738.URL{}, err
-		}
-		b := rfc1738.WAISURL{Host: "h", Database: w.Database, Search: search, HasSearch: w.HasSearch, Type: w.Type, Path: w.Path, IsDocument: w.IsDocument}
-		switch name {
-		case "database":
-			b.Database = value
-		// §3.9: a search or a document, not both; setting a part of one
-		// drops the other's.
-		case "search":
-			b.Search, b.HasSearch = value, true
-			b.Type, b.Path, b.IsDocument = "", "", false
-		case "wtype":
-			b.Type, b.IsDocument = value, true
-			b.Search, b.HasSearch = "", false
-		case "wpath":
-			b.Path, b.IsDocument = value, true
-			b.Search, b.HasSearch = "", false
-		}
-		p, err := builtPath(b, "wais")
-		if err != nil {
-			return rfc1738.URL{}, err
-		}
-		return withPath(u, p)
-	case "file":
-		fp, err := rfc1738.FileURLFromPath(value)
-		if err != nil {
-			return rfc1738.URL{}, err
-		}
-		fp.Host = "h"
-		p, err := builtPath(fp, "file")
-		if err != nil {
-			return rfc1738.URL{}, err
-		}
-		return withPath(u, p)
-	case "prospero":
-		pr, _ := u.Prospero()
-		b := rfc1738.ProsperoURL{Host: "h", Hsoname: value, Fields: pr.Fields}
-		p, err := builtPath(b, "prospero")
-		if err != nil {
-			return rfc1738.URL{}, err
-		}
-		return withPath(u, p)
 	}
-	return rfc1738.URL{}, fmt.Errorf("%w", ErrUnknownPart)
+	p, err := builtPath(b, "ftp")
+	if err != nil {
+		return rfc1738.URL{}, err
+	}
+	return withPath(u, p)
+}
+
+// setHTTPPart sets the http part name (§3.3) of u to value.
+func setHTTPPart(u rfc1738.URL, name, value string) (rfc1738.URL, error) {
+	h, _ := u.HTTP()
+	path, search := h.Path, ""
+	if h.HasSearch {
+		search = "?" + h.Search
+	}
+	switch name {
+	case "path":
+		p, err := builtPath(rfc1738.HTTPURL{Host: "h", Segments: strings.Split(strings.TrimPrefix(value, "/"), "/")}, "http")
+		if err != nil {
+			return rfc1738.URL{}, err
+		}
+		path = p
+	case "search":
+		if value == "" {
+			search = "" // as query=: the "?" goes too
+			break
+		}
+		p, err := builtPath(rfc1738.HTTPURL{Host: "h", Search: value, HasSearch: true}, "http")
+		if err != nil {
+			return rfc1738.URL{}, err
+		}
+		search = p // "?…"
+	}
+	return withPath(u, path+search)
+}
+
+// setGopherPart sets the gopher part name (§3.4) of u to value.
+func setGopherPart(u rfc1738.URL, name, value string) (rfc1738.URL, error) {
+	g, _ := u.Gopher()
+	b := rfc1738.GopherURL{Host: "h", Type: g.Type, Selector: g.Selector, Search: g.Search, HasSearch: g.HasSearch, Plus: g.Plus, HasPlus: g.HasPlus}
+	switch name {
+	case "type":
+		if len(value) != 1 {
+			return rfc1738.URL{}, fmt.Errorf("a gophertype is one character (§3.4.1), not %q", value)
+		}
+		b.Type = value[0]
+	case "selector":
+		b.Selector = value
+	case "search":
+		// An empty value removes the part, its tab too (§3.4).
+		b.Search, b.HasSearch = value, value != ""
+	case "plus":
+		b.Plus, b.HasPlus = value, value != ""
+	}
+	p, err := builtPath(b, "gopher")
+	if err != nil {
+		return rfc1738.URL{}, err
+	}
+	return withPath(u, p)
+}
+
+// setMailtoPart sets the mailto part name (§3.5) of u to value.
+func setMailtoPart(u rfc1738.URL, name, value string) (rfc1738.URL, error) {
+	return rfc1738.MailtoURL{Address: value}.URL()
+}
+
+// setNewsPart sets the news part name (§3.6) of u to value.
+func setNewsPart(u rfc1738.URL, name, value string) (rfc1738.URL, error) {
+	if name == "group" {
+		return rfc1738.NewsURL{Group: value}.URL()
+	}
+	return rfc1738.NewsURL{MessageID: value}.URL()
+}
+
+// setNNTPPart sets the nntp part name (§3.7) of u to value.
+func setNNTPPart(u rfc1738.URL, name, value string) (rfc1738.URL, error) {
+	n, _ := u.NNTP()
+	b := rfc1738.NNTPURL{Host: "h", Group: n.Group, Article: n.Article}
+	if name == "group" {
+		b.Group = value
+	} else {
+		b.Article = value
+	}
+	p, err := builtPath(b, "nntp")
+	if err != nil {
+		return rfc1738.URL{}, err
+	}
+	return withPath(u, p)
+}
+
+// setWAISPart sets the wais part name (§3.9) of u to value.
+func setWAISPart(u rfc1738.URL, name, value string) (rfc1738.URL, error) {
+	w, _ := u.WAIS()
+	search, err := rfc1738.Unescape(w.Search)
+	if err != nil {
+		return rfc1738.URL{}, err
+	}
+	b := rfc1738.WAISURL{Host: "h", Database: w.Database, Search: search, HasSearch: w.HasSearch, Type: w.Type, Path: w.Path, IsDocument: w.IsDocument}
+	switch name {
+	case "database":
+		b.Database = value
+	// §3.9: a search or a document, not both; setting a part of one
+	// drops the other's.
+	case "search":
+		b.Search, b.HasSearch = value, true
+		b.Type, b.Path, b.IsDocument = "", "", false
+	case "wtype":
+		b.Type, b.IsDocument = value, true
+		b.Search, b.HasSearch = "", false
+	case "wpath":
+		b.Path, b.IsDocument = value, true
+		b.Search, b.HasSearch = "", false
+	}
+	p, err := builtPath(b, "wais")
+	if err != nil {
+		return rfc1738.URL{}, err
+	}
+	return withPath(u, p)
+}
+
+// setFilePart sets the file part name (§3.10) of u to value.
+func setFilePart(u rfc1738.URL, name, value string) (rfc1738.URL, error) {
+	fp, err := rfc1738.FileURLFromPath(value)
+	if err != nil {
+		return rfc1738.URL{}, err
+	}
+	fp.Host = "h"
+	p, err := builtPath(fp, "file")
+	if err != nil {
+		return rfc1738.URL{}, err
+	}
+	return withPath(u, p)
+}
+
+// setProsperoPart sets the prospero part name (§3.11) of u to value.
+func setProsperoPart(u rfc1738.URL, name, value string) (rfc1738.URL, error) {
+	pr, _ := u.Prospero()
+	b := rfc1738.ProsperoURL{Host: "h", Hsoname: value, Fields: pr.Fields}
+	p, err := builtPath(b, "prospero")
+	if err != nil {
+		return rfc1738.URL{}, err
+	}
+	return withPath(u, p)
 }
 
 // Append returns u with value added to the named part: for "path", a new
