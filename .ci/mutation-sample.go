@@ -425,10 +425,10 @@ func baseline(t *target, tmp string) error {
 	out, err, _ := runTests(bin, t.dir, 10*time.Minute)
 	took := time.Since(start)
 	if err != nil {
-		return fmt.Errorf("mutation sample: the tests of %s fail without a mutant (every mutant would look killed): %s\n%s", t.dir, failedTest(out), tail(out))
+		return fmt.Errorf("mutation sample: the tests of %s fail without a mutant (every mutant would look killed): %s\n%s", t.dir, failure(out), tail(out))
 	}
 	t.timeout = time.Duration(t.coef * float64(max(took, time.Second)))
-	fmt.Printf("%s: its tests take %.2f s without a mutant; a mutant's run is cut at %g × max(that, 1 s) = %.1f s\n",
+	fmt.Printf("%s: its tests take %.3f s without a mutant; a mutant's run is cut at %g × max(that, 1 s) = %.1f s\n",
 		t.dir, took.Seconds(), t.coef, t.timeout.Seconds())
 	return nil
 }
@@ -471,7 +471,7 @@ func run(m *mutant, tmp string) (status, how string, took time.Duration, err err
 	case timedOut:
 		return "KILLED", fmt.Sprintf("%s, tests outlast %.1f s", swap, m.t.timeout.Seconds()), 0, nil
 	case err != nil:
-		return "KILLED", fmt.Sprintf("%s, %s fails", swap, failedTest(out)), 0, nil
+		return "KILLED", fmt.Sprintf("%s, %s", swap, failure(out)), 0, nil
 	}
 	// The tests pass. gremlins ran go test, which vets before testing:
 	// a mutant the vet checks refuse was killed there.
@@ -544,17 +544,21 @@ func pkg(dir string) string {
 	return "./" + filepath.ToSlash(dir)
 }
 
-var failRE = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
+var (
+	failRE  = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
+	panicRE = regexp.MustCompile(`(?m)^panic: (.*)$`)
+)
 
-// failedTest names the first test that failed in out.
-func failedTest(out []byte) string {
+// failure says how a test run failed: the first test that failed, or the
+// panic that ended it.
+func failure(out []byte) string {
 	if m := failRE.FindSubmatch(out); m != nil {
-		return string(m[1])
+		return string(m[1]) + " fails"
 	}
-	if bytes.Contains(out, []byte("panic:")) {
-		return "a panic"
+	if m := panicRE.FindSubmatch(out); m != nil {
+		return "the tests panic: " + string(m[1])
 	}
-	return "the test binary"
+	return "the test binary fails: " + firstLine(out)
 }
 
 func firstLine(b []byte) string {
