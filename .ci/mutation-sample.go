@@ -11,6 +11,7 @@
 //
 //	go run .ci/mutation-sample.go [-n 12] [-seed HEX] [-equivalent FILE] TARGET...
 //	go run .ci/mutation-sample.go -check TARGET...
+//	go run .ci/mutation-sample.go -list [-n 12] [-seed HEX] ... TARGET...
 //
 // A TARGET is DIR:COEFFICIENT:RECORD, the folder gremlins ran on ("." is
 // the root), its timeout coefficient and its record:
@@ -34,7 +35,8 @@
 // build, its tests fail or outlast that bound, or go test's vet checks
 // refuse it (gremlins runs go test, which runs them); it lived when all
 // pass. Exit status 1 when a mutant's status differs from its record, or a
-// record does not fit the source; 2 on an error.
+// record does not fit the source; 2 on an error. -list prints the sample
+// and runs nothing.
 package main
 
 import (
@@ -145,12 +147,13 @@ func (m *mutant) String() string {
 
 func main() {
 	check := flag.Bool("check", false, "only check that every recorded mutant fits the source; build and run nothing")
+	list := flag.Bool("list", false, "only list the mutants the sample would run")
 	n := flag.Int("n", 12, "how many mutants to run")
 	seed := flag.String("seed", "", "hex seed of the PRNG (the commit hash); default: the time")
 	equivalent := flag.String("equivalent", "", "the file of survivors judged equivalent (.ci/mutation-equivalent)")
 	flag.Parse()
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: mutation-sample [-check] [-n N] [-seed HEX] [-equivalent FILE] DIR:COEFFICIENT:RECORD...")
+		fmt.Fprintln(os.Stderr, "usage: mutation-sample [-check|-list] [-n N] [-seed HEX] [-equivalent FILE] DIR:COEFFICIENT:RECORD...")
 		os.Exit(2)
 	}
 	var targets []*target
@@ -180,6 +183,12 @@ func main() {
 	}
 	picked, summary := pick(targets, equiv, *n, *seed)
 	fmt.Println(summary)
+	if *list {
+		for _, m := range picked {
+			fmt.Printf("  %s: recorded %s\n", m, m.status)
+		}
+		return
+	}
 	if len(picked) == 0 {
 		return
 	}
