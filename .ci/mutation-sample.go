@@ -13,14 +13,17 @@
 //	go run .ci/mutation-sample.go -check TARGET...
 //	go run .ci/mutation-sample.go -list [-n 12] [-seed HEX] ... TARGET...
 //
-// A TARGET is DIR:COEFFICIENT:RECORD, the folder gremlins ran on ("." is
-// the root), its timeout coefficient and its record:
-// download:10:.ci/gates/mutation-download-doc-name-part.json.
+// A TARGET is DIR:COEFFICIENT:RECORD[:FILE,...], the folder gremlins ran
+// on ("." is the root), its timeout coefficient, its record and the files
+// it mutated (relative to DIR):
+// download:10:.ci/gates/mutation-download-doc-name-part.json:doc.go,name.go,part.go.
 //
 // Before anything runs, every recorded mutant is checked against the source:
 // its line and column must hold a token its type mutates, and the mutants
 // the source offers for gremlins' default types must be exactly those the
-// record lists, file by file. -check does only this (no build, no test).
+// record lists, file by file (and, where the TARGET names its files, a file
+// the record leaves out must offer none). -check does only this (no build,
+// no test).
 //
 // The sample: -n mutants picked with a PRNG seeded by -seed (CI passes the
 // commit, git rev-parse HEAD), so that each commit tries others. Up to half
@@ -128,6 +131,7 @@ type record struct {
 type target struct {
 	dir, path string
 	coef      float64
+	files     []string
 	rec       record
 	timeout   time.Duration // set by baseline
 }
@@ -199,9 +203,10 @@ func main() {
 	defer os.RemoveAll(tmp)
 	start := time.Now()
 	mismatches := 0
+	base := map[string]time.Duration{} // by folder: two targets may share one
 	for _, m := range picked {
 		if m.t.timeout == 0 {
-			if err := baseline(m.t, tmp); err != nil {
+			if err := baseline(m.t, tmp, base); err != nil {
 				fmt.Println(err)
 				os.RemoveAll(tmp)
 				os.Exit(1)
@@ -234,9 +239,9 @@ func main() {
 }
 
 func readTarget(a string) (*target, error) {
-	f := strings.SplitN(a, ":", 3)
-	if len(f) != 3 {
-		return nil, fmt.Errorf("%q: want DIR:COEFFICIENT:RECORD", a)
+	f := strings.SplitN(a, ":", 4)
+	if len(f) < 3 {
+		return nil, fmt.Errorf("%q: want DIR:COEFFICIENT:RECORD[:FILE,...]", a)
 	}
 	coef, err := strconv.ParseFloat(f[1], 64)
 	if err != nil || coef <= 0 {
@@ -247,6 +252,9 @@ func readTarget(a string) (*target, error) {
 		return nil, err
 	}
 	t := &target{dir: filepath.Clean(f[0]), coef: coef, path: f[2]}
+	if len(f) == 4 && f[3] != "" {
+		t.files = strings.Split(f[3], ",")
+	}
 	if err := json.Unmarshal(b, &t.rec); err != nil {
 		return nil, fmt.Errorf("%s: %v", f[2], err)
 	}
@@ -298,6 +306,41 @@ func sites(name string, src []byte) (map[[2]int]site, *token.FileSet, error) {
 func checkTarget(t *target) bool {
 	ok := true
 	total := 0
+	listed := map[string]bool{}
+	for _, f := range t.rec.Files {
+		listed[f.Name] = true
+	}
+	for _, name := range t.files {
+		if listed[name] {
+			continue
+		}
+		// gremlins lists no file it found no mutant in (doc.go).
+		path := filepath.Join(t.dir, name)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Printf("  %s: %v\n", t.path, err)
+			ok = false
+			continue
+		}
+		ss, _, err := sites(path, src)
+		if err != nil {
+			fmt.Printf("  %s: %v\n", t.path, err)
+			ok = false
+			continue
+		}
+		n := 0
+		for _, s := range ss {
+			for _, typ := range defaultTypes {
+				if _, can := mutations[typ][s.tok]; can {
+					n++
+				}
+			}
+		}
+		if n > 0 {
+			fmt.Printf("  %s: %s offers %d mutants; the record lists none of that file\n", t.path, filepath.ToSlash(path), n)
+			ok = false
+		}
+	}
 	for _, f := range t.rec.Files {
 		path := filepath.Join(t.dir, f.Name)
 		src, err := os.ReadFile(path)
@@ -425,7 +468,11 @@ func seeds(s string) (uint64, uint64) {
 
 // baseline builds and runs t's tests without a mutant, and sets the bound
 // of a mutant's run from their time.
-func baseline(t *target, tmp string) error {
+func baseline(t *target, tmp string, base map[string]time.Duration) error {
+	if took, ok := base[t.dir]; ok {
+		t.timeout = time.Duration(t.coef * float64(max(took, time.Second)))
+		return nil
+	}
 	bin := filepath.Join(tmp, "base.test")
 	if out, err := goCmd("test", "-c", "-o", bin, pkg(t.dir)); err != nil {
 		return fmt.Errorf("mutation sample: the tests of %s do not build without a mutant:\n%s", t.dir, out)
@@ -433,6 +480,7 @@ func baseline(t *target, tmp string) error {
 	start := time.Now()
 	out, err, _ := runTests(bin, t.dir, 10*time.Minute)
 	took := time.Since(start)
+	base[t.dir] = took
 	if err != nil {
 		return fmt.Errorf("mutation sample: the tests of %s fail without a mutant (every mutant would look killed): %s\n%s", t.dir, failure(out), tail(out))
 	}
