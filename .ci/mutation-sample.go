@@ -185,7 +185,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	picked, summary := pick(targets, equiv, *n, *seed)
+	picked, reserve, summary := pick(targets, equiv, *n, *seed)
 	fmt.Println(summary)
 	if *list {
 		for _, m := range picked {
@@ -204,7 +204,9 @@ func main() {
 	start := time.Now()
 	mismatches := 0
 	base := map[string]time.Duration{} // by folder: two targets may share one
-	for _, m := range picked {
+	unbuilt := 0
+	for i := 0; i < len(picked); i++ {
+		m := picked[i]
 		if m.t.timeout == 0 {
 			if err := baseline(m.t, tmp, base); err != nil {
 				fmt.Println(err)
@@ -228,9 +230,17 @@ func main() {
 			eq = " (listed as equivalent)"
 		}
 		fmt.Printf("  %-11s %s%s: recorded %s, now %s: %s (%.1f s)\n", verdict, m, eq, m.status, got, how, took.Seconds())
+		// A mutant the compiler refuses tests no test: gremlins counts it
+		// killed, and so does this, but another killed one is drawn in
+		// its place (as many as the sample's size at most).
+		if strings.HasSuffix(how, "does not build") && len(reserve) > 0 && unbuilt < *n {
+			unbuilt++
+			picked = append(picked, reserve[0])
+			reserve = reserve[1:]
+		}
 	}
-	fmt.Printf("mutation sample: %d mutants, %d as recorded, %d not (%.0f s)\n",
-		len(picked), len(picked)-mismatches, mismatches, time.Since(start).Seconds())
+	fmt.Printf("mutation sample: %d mutants (%d of them do not build), %d as recorded, %d not (%.0f s)\n",
+		len(picked), unbuilt, len(picked)-mismatches, mismatches, time.Since(start).Seconds())
 	if mismatches > 0 {
 		fmt.Println("mutation sample: a record says what a run of its mutants does not: run gremlins on that target again (.ci/mutation full DIR) and find out why")
 		os.RemoveAll(tmp)
@@ -401,8 +411,9 @@ func checkTarget(t *target) bool {
 	return ok
 }
 
-// pick chooses up to n mutants of the targets with a PRNG seeded by seed.
-func pick(targets []*target, equiv []equivEntry, n int, seed string) ([]*mutant, string) {
+// pick chooses up to n mutants of the targets with a PRNG seeded by seed,
+// and returns the killed ones it left, in the order they would be drawn.
+func pick(targets []*target, equiv []equivEntry, n int, seed string) (picked, reserve []*mutant, summary string) {
 	var killed, livedEq, lived []*mutant
 	for _, t := range targets {
 		for _, f := range t.rec.Files {
@@ -442,13 +453,15 @@ func pick(targets []*target, equiv []equivEntry, n int, seed string) ([]*mutant,
 	if len(killed) == 0 {
 		nl = min(len(livedEq)+len(lived), n)
 	}
-	picked := append(append([]*mutant{}, livedEq...), lived...)[:nl]
-	picked = append(picked, killed[:min(len(killed), n-nl)]...)
+	picked = append(append([]*mutant{}, livedEq...), lived...)[:nl]
+	nk := min(len(killed), n-nl)
+	picked = append(picked, killed[:nk]...)
+	reserve = killed[nk:]
 	// Run them package by package, so that each baseline runs once.
 	sort.SliceStable(picked, func(i, j int) bool { return picked[i].t.dir < picked[j].t.dir })
-	summary := fmt.Sprintf("mutation sample (seed %s): %d of %d killed and %d of %d lived mutants (%d of them listed as equivalent) from %d records",
+	summary = fmt.Sprintf("mutation sample (seed %s): %d of %d killed and %d of %d lived mutants (%d of them listed as equivalent) from %d records",
 		seed, len(picked)-nl, len(killed), nl, len(livedEq)+len(lived), len(livedEq), len(targets))
-	return picked, summary
+	return picked, reserve, summary
 }
 
 // seeds makes the PRNG's two seeds of a hex string (a commit hash).
