@@ -74,7 +74,8 @@ func Names(u rfc1738.URL) []string {
 }
 
 // Get returns the value of the named part of u (see the package
-// documentation), and false when u has no such part or it is absent.
+// documentation), and false when u has no such part or it is absent. It
+// is one switch, a case per part name, and reads best whole.
 func Get(u rfc1738.URL, part string) (string, bool) {
 	switch part {
 	case "url":
