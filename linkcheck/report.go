@@ -22,19 +22,22 @@ const (
 	CSV                    // one row per distinct URL, with a header
 	JUnit                  // JUnit XML: a test case per URL, broken ones failing
 	Markdown               // a table of what is not ok, then totals
+	GitHub                 // GitHub Actions workflow commands (::error file=…,line=…,col=…::…)
+	SARIF                  // SARIF 2.1.0, for code scanning
 )
 
-// ParseFormat reads a format name: text, json, csv, junit or markdown.
+// ParseFormat reads a format name: text, json, csv, junit, markdown,
+// github or sarif.
 func ParseFormat(s string) (Format, error) {
 	for i, n := range formatNames {
 		if n == s {
 			return Format(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown format %q (text, json, csv, junit, markdown)", s)
+	return 0, fmt.Errorf("unknown format %q (text, json, csv, junit, markdown, github, sarif)", s)
 }
 
-var formatNames = [...]string{"text", "json", "csv", "junit", "markdown"}
+var formatNames = [...]string{"text", "json", "csv", "junit", "markdown", "github", "sarif"}
 
 // Totals counts the results by status.
 type Totals [5]int
@@ -93,6 +96,10 @@ func (rep Report) Write(w io.Writer, rs []Result) error {
 		err = rep.writeJUnit(bw, rs)
 	case Markdown:
 		rep.writeMarkdown(bw, rs)
+	case GitHub:
+		rep.writeGitHub(bw, rs)
+	case SARIF:
+		err = rep.writeSARIF(bw, rs)
 	default:
 		rep.writeText(bw, rs)
 	}
