@@ -61,7 +61,7 @@ func scanMarkdown(src []byte, d *docScan) error {
 		d.ids = anchors{}
 	}
 	li := newLineIndex(src)
-	doc := markdown.Parser().Parse(text.NewReader(src))
+	doc := markdown.Parser().Parse(text.NewReader(tame(src)))
 	slugs := slugger{}
 	add := func(ref string, off int) {
 		line, col := li.at(off)
@@ -184,4 +184,78 @@ func blockStart(n ast.Node) int {
 		}
 	}
 	return 0
+}
+
+// maxNest bounds the nesting a Markdown document is parsed with: block
+// containers (block quotes, list items) opened on one line, and open
+// brackets in a paragraph. Deeper ones are read as spaces (the offsets
+// stay), which no real document notices and which keeps the parse
+// linear on hostile input.
+const maxNest = 32
+
+// tame returns src, or a copy of it with the markers nested deeper than
+// maxNest made spaces.
+func tame(src []byte) []byte {
+	out := src
+	set := func(i int) {
+		if &out[0] == &src[0] {
+			out = append([]byte(nil), src...)
+		}
+		out[i] = ' '
+	}
+	brackets := 0
+	for i := 0; i < len(src); {
+		end := bytes.IndexByte(src[i:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += i
+		}
+		line := src[i:end]
+		if len(bytes.TrimSpace(line)) == 0 {
+			brackets = 0 // a blank line ends a paragraph
+		}
+		depth := 0
+		j := 0
+		for j < len(line) {
+			c := line[j]
+			switch {
+			case c == ' ' || c == '\t':
+				j++
+				continue
+			case c == '>':
+				depth++
+				if depth > maxNest {
+					set(i + j)
+				}
+				j++
+				continue
+			case (c == '*' || c == '-' || c == '+') && j+1 < len(line) && (line[j+1] == ' ' || line[j+1] == '\t'):
+				depth++
+				if depth > maxNest {
+					set(i + j)
+				}
+				j++
+				continue
+			}
+			break
+		}
+		for ; j < len(line); j++ {
+			switch line[j] {
+			case '\\':
+				j++
+			case '[':
+				brackets++
+				if brackets > maxNest {
+					set(i + j)
+				}
+			case ']':
+				if brackets > 0 {
+					brackets--
+				}
+			}
+		}
+		i = end + 1
+	}
+	return out
 }

@@ -74,6 +74,7 @@ type Tree struct {
 	checks  []localCheck
 	docsMu  sync.Mutex
 	docs    map[string]*docEntry
+	stats   map[string]*fileEntry
 	// Problems are the files that could not be read whole, one line each.
 	Problems []string
 }
@@ -466,6 +467,34 @@ func (t *Tree) prefix() *url.URL {
 	return u
 }
 
+// A fileEntry is what a path of the file system is: os.Stat's answer
+// and the path with its symbolic links followed, looked up once.
+type fileEntry struct {
+	once sync.Once
+	info os.FileInfo
+	err  error
+	real string
+}
+
+func (t *Tree) stat(p string) *fileEntry {
+	t.docsMu.Lock()
+	if t.stats == nil {
+		t.stats = map[string]*fileEntry{}
+	}
+	e := t.stats[p]
+	if e == nil {
+		e = &fileEntry{}
+		t.stats[p] = e
+	}
+	t.docsMu.Unlock()
+	e.once.Do(func() {
+		if e.info, e.err = os.Stat(p); e.err == nil {
+			e.real, _ = filepath.EvalSymlinks(p)
+		}
+	})
+	return e
+}
+
 // localCheck is a link to a local file waiting for its verdict.
 type localCheck struct {
 	result  int
@@ -642,19 +671,19 @@ func (t *Tree) checkLocal(c localCheck) (Status, string) {
 			shown = filepath.ToSlash(rel)
 		}
 	}
-	st, err := os.Stat(c.path)
+	fe := t.stat(c.path)
+	st, err := fe.info, fe.err
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return Broken, "no such file: " + oneLine(shown)
 		}
 		return Broken, oneLine(err.Error())
 	}
-	inside := c.top != "" && inDir(c.path, c.top)
-	if inside {
+	inside := false
+	if c.top != "" && inDir(c.path, c.top) {
 		// A symbolic link out of the tree is outside it.
-		real, err1 := filepath.EvalSymlinks(c.path)
-		top, err2 := filepath.EvalSymlinks(c.top)
-		inside = err1 == nil && err2 == nil && inDir(real, top)
+		top := t.stat(c.top)
+		inside = fe.real != "" && top.real != "" && inDir(fe.real, top.real)
 	}
 	target, detail := c.path, "file"
 	if st.IsDir() {
