@@ -138,7 +138,7 @@ func (t *Tree) Add(name string) error {
 		if err != nil {
 			return err
 		}
-		if !d.Type().IsRegular() {
+		if !d.Type().IsRegular() || d.Name() == IgnoreFile {
 			return nil // a symbolic link is not followed out of the tree
 		}
 		rel, _ := filepath.Rel(name, p)
