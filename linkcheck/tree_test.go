@@ -68,11 +68,11 @@ var docTree = map[string]string{
 <a href="javascript:void(0)">js</a> <img src="data:image/png;base64,AAAA">
 </body></html>
 `,
-	"style.css":      "@import \"base.css\";\n.x { background: url(img/a.png) } /* url(not-a-link.png) */\n",
-	"img/a.png":      "",
-	"img/bg.png":     "",
-	"empty/.keep":    "",
-	"guide/x.html":   `<html><body><h2 id="install">Install</h2><a name="old"></a><a href="../index.html#here">back</a></body></html>`,
+	"style.css":        "@import \"base.css\";\n.x { background: url(img/a.png) } /* url(not-a-link.png) */\n",
+	"img/a.png":        "",
+	"img/bg.png":       "",
+	"empty/.keep":      "",
+	"guide/x.html":     `<html><body><h2 id="install">Install</h2><a name="old"></a><a href="../index.html#here">back</a></body></html>`,
 	"guide/index.html": `<p>guide</p>`,
 	"md/README.md": "# Title\n\n## Install it\n## Install it\n\n" +
 		"See [guide](guide.md), [bad](nope.md), [sec](#install-it-1), [sec bad](#install-it-2)\n" +

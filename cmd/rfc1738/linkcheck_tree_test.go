@@ -18,12 +18,12 @@ func docsTree(t *testing.T) string {
 			"<a href=\"guide/\">guide</a> <a href=\"guide/install.html#linux\">linux</a>\n" +
 			"<a href=\"guide/install.html#bsd\">bsd</a> <a href=\"/guide/gone.html\">root</a>\n" +
 			"<a href=\"https://example.invalid/\">net</a>\n",
-		"docs/style.css":            "body { background: url(img/bg.png) }\n",
-		"docs/guide/index.html":     "<h1 id=\"top-of-guide\">Guide</h1>\n",
-		"docs/guide/install.html":   "<h2 id=\"linux\">Linux</h2>\n",
-		"docs/README.md":            "# Docs\n\n## Install\n\nSee [install](#install), [nope](#nope) and [guide](guide/install.html#linux).\n\n    [code](gone.md)\n",
-		"docs/.linkcheckignore":     "^https://ignored\\.invalid/\n",
-		"docs/more/notes.md":        "[ignored](https://ignored.invalid/x) [up](../README.md#docs)\n",
+		"docs/style.css":          "body { background: url(img/bg.png) }\n",
+		"docs/guide/index.html":   "<h1 id=\"top-of-guide\">Guide</h1>\n",
+		"docs/guide/install.html": "<h2 id=\"linux\">Linux</h2>\n",
+		"docs/README.md":          "# Docs\n\n## Install\n\nSee [install](#install), [nope](#nope) and [guide](guide/install.html#linux).\n\n    [code](gone.md)\n",
+		"docs/.linkcheckignore":   "^https://ignored\\.invalid/\n",
+		"docs/more/notes.md":      "[ignored](https://ignored.invalid/x) [up](../README.md#docs)\n",
 	} {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		os.MkdirAll(filepath.Dir(p), 0o755)
