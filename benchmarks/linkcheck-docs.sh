@@ -53,6 +53,10 @@ if [ "$PEERS" != none ]; then
 	(cd "$work" && npm install --silent --no-audit --no-fund linkinator markdown-link-check >/dev/null 2>&1)
 fi
 PATH=$work/node_modules/.bin:$PATH
+lfrag=
+if [ "$PEERS" != none ] && linkinator --help 2>&1 | grep -q -- --check-fragments; then
+	lfrag=--check-fragments # newer linkinator releases only
+fi
 
 # (a) The HTML tree, pristine and faulted; faults.txt lists the tokens.
 cp -rL "$TREE" "$work/html-pristine"
@@ -133,14 +137,14 @@ run_html() { # tool tree tag
 	case $1 in
 	rfc1738) timed "$1-$3" "$work/$1-$3.out" "$work/rfc1738" linkcheck -q --offline "$2" ;;
 	linkchecker) timed "$1-$3" "$work/$1-$3.out" linkchecker -f "$rc" --no-status -o text "$2/index.html" ;;
-	linkinator) timed "$1-$3" "$work/$1-$3.out" linkinator "$2" --recurse --check-fragments --skip '^https?://(?!127\.0\.0\.1|localhost)' --format csv ;;
+	linkinator) timed "$1-$3" "$work/$1-$3.out" linkinator "$2" --recurse $lfrag --skip '^https?://(?!127\.0\.0\.1|localhost)' --format csv ;;
 	esac
 }
 run_md() {
 	case $1 in
 	rfc1738) timed "$1-$3" "$work/$1-$3.out" "$work/rfc1738" linkcheck -q --offline "$2" ;;
 	linkchecker) timed "$1-$3" "$work/$1-$3.out" linkchecker -f "$rc" --no-status -o text "$2/README.md" ;;
-	linkinator) timed "$1-$3" "$work/$1-$3.out" linkinator "$2" --recurse --markdown --check-fragments --skip '^https?://(?!127\.0\.0\.1|localhost)' --format csv ;;
+	linkinator) timed "$1-$3" "$work/$1-$3.out" linkinator "$2" --recurse --markdown $lfrag --skip '^https?://(?!127\.0\.0\.1|localhost)' --format csv ;;
 	markdown-link-check) timed "$1-$3" "$work/$1-$3.out" sh -c "cd '$2' && find . -name '*.md' | sort | xargs -n 50 markdown-link-check -q" ;;
 	esac
 }
