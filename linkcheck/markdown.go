@@ -77,6 +77,7 @@ func scanMarkdown(src []byte, d *docScan) error {
 		d.links = append(d.links, in.links...)
 	}
 	var err error
+	autoFrom := 0
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -100,9 +101,12 @@ func scanMarkdown(src []byte, d *docScan) error {
 			if n.AutoLinkType == ast.AutoLinkEmail && !HasScheme(u) {
 				u = "mailto:" + u
 			}
-			off := blockStart(n)
+			// The label is searched from the end of the last one found
+			// in the same block: one URL written twice has two places.
+			off := max(blockStart(n), autoFrom)
 			if i := bytes.Index(src[off:], n.Label(src)); i >= 0 {
 				off += i
+				autoFrom = off + len(n.Label(src))
 			}
 			add(u, off)
 		case *ast.RawHTML:

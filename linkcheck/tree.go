@@ -264,8 +264,16 @@ func inDir(p, dir string) bool {
 }
 
 // URL records a URL given directly, or found in stdin: a file: URL is
-// checked as a local file, the rest as network URLs.
+// checked as a local file (one given directly, before Read, is read as a
+// tree, as its path would be), the rest as network URLs.
 func (t *Tree) URL(s string, p Place) {
+	if p.File == "" && len(s) > 5 && strings.EqualFold(s[:5], "file:") {
+		if u, err := url.Parse(s); err == nil && (u.Host == "" || strings.EqualFold(u.Host, "localhost")) && u.Path != "" {
+			if t.Add(filepath.FromSlash(u.Path)) == nil {
+				return
+			}
+		}
+	}
 	t.classify(nil, nil, s, p)
 }
 
