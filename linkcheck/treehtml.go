@@ -1,7 +1,6 @@
 package linkcheck
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -72,7 +71,7 @@ func scanHTML(r io.Reader, p position, d *docScan) error {
 	if d.ids == nil {
 		d.ids = anchors{}
 	}
-	z := html.NewTokenizer(bufio.NewReaderSize(r, 64<<10))
+	z := html.NewTokenizer(r) // it buffers what it reads itself
 	z.SetMaxBuf(MaxToken)
 	inStyle := false
 	type attr struct{ key, val string }
