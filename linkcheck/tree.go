@@ -620,6 +620,10 @@ func (t *Tree) excluded(s string) bool {
 
 // network hands a network URL to Found, unless Offline.
 func (t *Tree) network(s string, p Place) {
+	if t.excluded(s) {
+		t.record("x\x00"+s, s, p, Skipped, "excluded (--exclude-url, --include-url or "+IgnoreFile+")")
+		return
+	}
 	if t.Offline && !strings.HasPrefix(strings.ToLower(s), "file:") {
 		t.record("o\x00"+s, s, p, Skipped, "offline (--offline)")
 		return
@@ -714,6 +718,10 @@ func (t *Tree) checkLocal(c localCheck) (Status, string) {
 	if !inside {
 		detail += ", outside the tree: only its existence is checked"
 		return OK, detail
+	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		// A pipe or a device is never opened: it may never end.
+		return OK, "not a regular file: only its existence is checked"
 	}
 	if !c.hasFrag || c.frag == "" {
 		return OK, detail
