@@ -201,3 +201,40 @@ func TestReportSARIF(t *testing.T) {
 		t.Errorf("%s", b.String())
 	}
 }
+
+// TestRecursiveFragments: a recursive run with Fragments checks the
+// fragments of the links it finds in pages (same page and others), each
+// page fetched for its anchors once.
+func TestRecursiveFragments(t *testing.T) {
+	var gets sync.Map
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := gets.LoadOrStore(r.URL.Path, new(atomic.Int32))
+		n.(*atomic.Int32).Add(1)
+		w.Header().Set("Content-Type", "text/html")
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(w, `<p id="here"></p><a href="#here">1</a> <a href="#gone">2</a> <a href="b.html#sec">3</a> <a href="b.html#nope">4</a>`)
+		case "/b.html":
+			fmt.Fprint(w, `<h2 id="sec">s</h2>`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	r := &Run{Checker: loopbackChecker(t), Depth: 2, Fragments: true, NoRobots: true}
+	r.Add(srv.URL+"/", Place{})
+	if err := r.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Status{}
+	for _, res := range r.Results() {
+		got[strings.TrimPrefix(res.URL, srv.URL)] = res.Status
+	}
+	want := map[string]Status{"/": OK, "/#here": OK, "/#gone": BrokenFragment, "/b.html#sec": OK, "/b.html#nope": BrokenFragment}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if n, _ := gets.Load("/b.html"); n.(*atomic.Int32).Load() != 1 {
+		t.Errorf("b.html fetched %d times, want once", n.(*atomic.Int32).Load())
+	}
+}

@@ -262,6 +262,7 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	if frag, has := t.URL.Fragment(); !decided && has && r.Fragments && isHTTP(t.URL) {
 		status, detail = r.checkFragment(ctx, t.URL, frag)
 		decided = ctx.Err() == nil
+		follow = false // the page itself is followed under its own URL
 	}
 	if !decided {
 		status, detail, doc = r.Checker.checkURL(ctx, t.URL, follow)
@@ -354,7 +355,7 @@ func (r *Run) follow(ctx context.Context, t crawl.Task, doc *document) {
 	}
 	name := access.Redact(t.URL.String())
 	local := t.URL.Kind() == rfc1738.KindFile // a local file's listing or text
-	g := Gatherer{Found: func(s string, p Place) {
+	g := Gatherer{KeepFragments: r.Fragments, Found: func(s string, p Place) {
 		if _, _, err := readURL(s, r.Strict); err != nil {
 			return // a link of a retrieved document is followed only when read
 		}
