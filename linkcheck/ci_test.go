@@ -234,7 +234,9 @@ func TestRecursiveFragments(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	if n, _ := gets.Load("/b.html"); n.(*atomic.Int32).Load() != 1 {
-		t.Errorf("b.html fetched %d times, want once", n.(*atomic.Int32).Load())
+	for _, p := range []string{"/", "/b.html"} {
+		if n, _ := gets.Load(p); n.(*atomic.Int32).Load() != 1 {
+			t.Errorf("%s fetched %d times, want once", p, n.(*atomic.Int32).Load())
+		}
 	}
 }

@@ -269,6 +269,9 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 		if ctx.Err() != nil {
 			return // interrupted: not a verdict
 		}
+		if _, has := t.URL.Fragment(); r.Fragments && doc != nil && !has {
+			r.pageRead(t.URL, status, detail, doc)
+		}
 		if _, hasPassword := t.URL.RawPassword(); r.Cache != nil && status != Invalid && !hasPassword {
 			// A URL with a password is never written to the cache (§6).
 			r.Cache.Store(t.Key, t.URL.String(), status, detail)

@@ -49,25 +49,11 @@ func (r *Run) checkFragment(ctx context.Context, u rfc1738.URL, frag string) (St
 	if err != nil {
 		return r.Checker.CheckURL(ctx, u)
 	}
-	key := rfc1738.Normalize(pu)
-	r.mu.Lock()
-	if r.pages == nil {
-		r.pages = map[string]*page{}
-	}
-	pg := r.pages[key]
-	if pg == nil {
-		pg = &page{}
-		r.pages[key] = pg
-	}
-	r.mu.Unlock()
+	pg := r.page(pu)
 	pg.once.Do(func() {
 		var doc *document
 		pg.status, pg.detail, doc = r.Checker.checkURL(ctx, pu, true)
-		if pg.status == OK && doc != nil && doc.html {
-			var d docScan
-			scanHTML(bytes.NewReader(doc.body), position{line: 1}, &d)
-			pg.ids = d.ids
-		}
+		pg.ids = pageAnchors(pg.status, doc)
 	})
 	if pg.status != OK {
 		return pg.status, pg.detail
@@ -82,4 +68,36 @@ func (r *Run) checkFragment(ctx context.Context, u rfc1738.URL, frag string) (St
 		return BrokenFragment, "no anchor #" + oneLine(frag) + " in the page (" + pg.detail + ")"
 	}
 	return OK, pg.detail
+}
+
+// page returns the entry of the page u (without a fragment).
+func (r *Run) page(u rfc1738.URL) *page {
+	key := rfc1738.Normalize(u)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pages == nil {
+		r.pages = map[string]*page{}
+	}
+	pg := r.pages[key]
+	if pg == nil {
+		pg = &page{}
+		r.pages[key] = pg
+	}
+	return pg
+}
+
+// pageRead keeps the anchors of a page a recursive run read to follow
+// it, so that the fragments into it need no second GET.
+func (r *Run) pageRead(u rfc1738.URL, status Status, detail string, doc *document) {
+	pg := r.page(u)
+	pg.once.Do(func() { pg.status, pg.detail, pg.ids = status, detail, pageAnchors(status, doc) })
+}
+
+func pageAnchors(status Status, doc *document) anchors {
+	if status != OK || doc == nil || !doc.html {
+		return nil
+	}
+	var d docScan
+	scanHTML(bytes.NewReader(doc.body), position{line: 1}, &d)
+	return d.ids
 }
