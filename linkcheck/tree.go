@@ -338,6 +338,10 @@ func (t *Tree) Read(ctx context.Context) {
 		for _, l := range links {
 			t.classify(f, base, l.ref, Place{File: f.name, Line: l.line, Column: l.col})
 		}
+		if s.doc != nil {
+			s.doc.scan.links = nil // only the anchors are needed now
+		}
+		scans[i] = fileScan{}
 	}
 	next.Store(0)
 	for w := 0; w < jobs; w++ {
@@ -356,6 +360,7 @@ func (t *Tree) Read(ctx context.Context) {
 		}()
 	}
 	wg.Wait()
+	t.docs, t.stats, t.checks = nil, nil, nil
 }
 
 // scanText finds the URLs of a text file (RFC 1738 Appendix).

@@ -75,6 +75,11 @@ func TestLinkcheckTree(t *testing.T) {
 	if status != exitOK {
 		t.Errorf("--exclude-url: status %d", status)
 	}
+	for _, bad := range [][]string{{"--accept", "2xx"}, {"--exclude-url", "("}} {
+		if _, _, status = runIn(t, dir, "", append([]string{"linkcheck", "-q"}, append(bad, "docs")...)...); status != exitUsage {
+			t.Errorf("%q: status %d, want 2", bad, status)
+		}
+	}
 }
 
 // TestLinkcheckTreeSARIF: the SARIF report places a broken Markdown link
