@@ -2,6 +2,7 @@ package linkcheck
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -415,7 +416,17 @@ func readDoc(abs string, d *docScan) (docKind, error) {
 	d.ids = anchors{}
 	switch k {
 	case kindHTML:
-		return k, scanHTML(f, position{line: 1}, d)
+		// A page of common size is read with one system call; a larger
+		// one is streamed, its memory bounded by MaxToken.
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() <= 4<<20 {
+			b := make([]byte, st.Size())
+			n, err := io.ReadFull(f, b)
+			if err != nil && err != io.ErrUnexpectedEOF {
+				return k, err
+			}
+			return k, scanHTML(bytes.NewReader(b[:n]), position{line: 1}, d)
+		}
+		return k, scanHTML(bufio.NewReaderSize(f, 64<<10), position{line: 1}, d)
 	case kindMarkdown:
 		b, err := io.ReadAll(io.LimitReader(f, MaxHTMLSize+1))
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // MaxToken bounds one token (a tag, or a run of text) of an HTML document
@@ -74,7 +75,7 @@ func scanHTML(r io.Reader, p position, d *docScan) error {
 	z := html.NewTokenizer(r) // it buffers what it reads itself
 	z.SetMaxBuf(MaxToken)
 	inStyle := false
-	type attr struct{ key, val string }
+	type attr struct{ key, val []byte }
 	var attrs []attr
 	for {
 		tt := z.Next()
@@ -99,20 +100,26 @@ func scanHTML(r io.Reader, p position, d *docScan) error {
 			p.advance(raw)
 			continue
 		}
+		// The places of the values, read before TagAttr unescapes them
+		// in the tokenizer's buffer.
+		starts := rawAttrValues(raw)
 		name, hasAttr := z.TagName()
-		tag := string(name)
-		inStyle = tag == "style" && tt == html.StartTagToken
+		tag := atom.Lookup(name)
+		inStyle = tag == atom.Style && tt == html.StartTagToken
 		if !hasAttr {
 			p.advance(raw)
 			continue
 		}
 		attrs = attrs[:0]
+		refresh := false
 		for more := true; more; {
 			var k, v []byte
 			k, v, more = z.TagAttr()
-			attrs = append(attrs, attr{string(k), string(v)})
+			attrs = append(attrs, attr{k, v})
+			if string(k) == "http-equiv" && strings.EqualFold(strings.TrimSpace(string(v)), "refresh") {
+				refresh = true
+			}
 		}
-		starts := rawAttrValues(raw)
 		if len(starts) != len(attrs) {
 			starts = nil
 		}
@@ -124,43 +131,41 @@ func scanHTML(r io.Reader, p position, d *docScan) error {
 			at, line, col := p.at(raw, i)
 			d.links = append(d.links, docLink{ref: ref, offset: at, line: line, col: col})
 		}
-		refresh := false
-		for _, a := range attrs {
-			if a.key == "http-equiv" && strings.EqualFold(strings.TrimSpace(a.val), "refresh") {
-				refresh = true
-			}
+		value := func(v []byte, ai int) {
+			s := string(v)
+			found(strings.TrimSpace(s), ai, leadingSpace(s))
 		}
 		for ai, a := range attrs {
-			switch a.key {
+			switch string(a.key) {
 			case "id":
-				d.ids.add(a.val)
+				d.ids.add(string(a.val))
 			case "name":
-				if tag == "a" {
-					d.ids.add(a.val)
+				if tag == atom.A {
+					d.ids.add(string(a.val))
 				}
 			case "href", "xlink:href":
-				if tag == "base" {
+				if tag == atom.Base {
 					if !d.haveBase {
-						d.base, d.haveBase = strings.TrimSpace(a.val), true
+						d.base, d.haveBase = strings.TrimSpace(string(a.val)), true
 					}
 					continue
 				}
-				found(strings.TrimSpace(a.val), ai, leadingSpace(a.val))
+				value(a.val, ai)
 			case "src", "action", "formaction", "poster", "background":
-				found(strings.TrimSpace(a.val), ai, leadingSpace(a.val))
+				value(a.val, ai)
 			case "data":
-				if tag == "object" {
-					found(strings.TrimSpace(a.val), ai, leadingSpace(a.val))
+				if tag == atom.Object {
+					value(a.val, ai)
 				}
 			case "srcset":
-				if tag == "img" || tag == "source" {
-					srcsetURLs(a.val, func(ref string, i int) { found(ref, ai, i) })
+				if tag == atom.Img || tag == atom.Source {
+					srcsetURLs(string(a.val), func(ref string, i int) { found(ref, ai, i) })
 				}
 			case "style":
-				cssURLs([]byte(a.val), func(ref string, i int) { found(ref, ai, i) })
+				cssURLs(a.val, func(ref string, i int) { found(ref, ai, i) })
 			case "content":
-				if tag == "meta" && refresh {
-					if ref, i, ok := refreshURL(a.val); ok {
+				if tag == atom.Meta && refresh {
+					if ref, i, ok := refreshURL(string(a.val)); ok {
 						found(ref, ai, i)
 					}
 				}
