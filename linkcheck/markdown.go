@@ -191,14 +191,20 @@ func blockStart(n ast.Node) int {
 }
 
 // maxNest bounds the nesting a Markdown document is parsed with: block
-// containers (block quotes, list items) opened on one line, and open
-// brackets in a paragraph. Deeper ones are read as spaces (the offsets
-// stay), which no real document notices and which keeps the parse
-// linear on hostile input.
-const maxNest = 32
+// containers (block quotes, list items, and indentation deeper than
+// 4*maxNest columns) opened on one line, and open brackets in a
+// paragraph; maxLineBrackets bounds the brackets of one line. Markers
+// beyond them are read as spaces (the offsets stay), which no real
+// document notices and which keeps goldmark's parse near linear on
+// hostile input: its open-block, bracket and link-destination scans are
+// quadratic in them (seconds for 50,000).
+const (
+	maxNest         = 32
+	maxLineBrackets = 256
+)
 
-// tame returns src, or a copy of it with the markers nested deeper than
-// maxNest made spaces.
+// tame returns src, or a copy of it with the markers beyond maxNest and
+// maxLineBrackets made spaces.
 func tame(src []byte) []byte {
 	out := src
 	set := func(i int) {
@@ -219,38 +225,55 @@ func tame(src []byte) []byte {
 		if len(bytes.TrimSpace(line)) == 0 {
 			brackets = 0 // a blank line ends a paragraph
 		}
-		depth := 0
+		depth, width := 0, 0
 		j := 0
+	prefix:
 		for j < len(line) {
 			c := line[j]
+			marker := 1
 			switch {
-			case c == ' ' || c == '\t':
+			case c == ' ':
+				width++
+				j++
+				continue
+			case c == '\t':
+				width += 4
 				j++
 				continue
 			case c == '>':
-				depth++
-				if depth > maxNest {
-					set(i + j)
-				}
-				j++
-				continue
 			case (c == '*' || c == '-' || c == '+') && j+1 < len(line) && (line[j+1] == ' ' || line[j+1] == '\t'):
-				depth++
-				if depth > maxNest {
-					set(i + j)
+			case c >= '0' && c <= '9':
+				// An ordered list marker: 1-9 digits, '.' or ')', a space
+				// (CommonMark §5.2).
+				k := j
+				for k < len(line) && k-j < 9 && line[k] >= '0' && line[k] <= '9' {
+					k++
 				}
-				j++
-				continue
+				if k+1 >= len(line) || line[k] != '.' && line[k] != ')' || line[k+1] != ' ' && line[k+1] != '\t' {
+					break prefix
+				}
+				marker = k + 1 - j
+			default:
+				break prefix
 			}
-			break
+			depth++
+			if depth > maxNest || width > 4*maxNest {
+				for m := 0; m < marker; m++ {
+					set(i + j + m)
+				}
+			}
+			width += marker
+			j += marker
 		}
+		inLine := 0
 		for ; j < len(line); j++ {
 			switch line[j] {
 			case '\\':
 				j++
 			case '[':
 				brackets++
-				if brackets > maxNest {
+				inLine++
+				if brackets > maxNest || inLine > maxLineBrackets {
 					set(i + j)
 				}
 			case ']':
