@@ -193,7 +193,8 @@ func blockStart(n ast.Node) int {
 // maxNest bounds the nesting a Markdown document is parsed with: block
 // containers (block quotes, list items, and indentation deeper than
 // 4*maxNest columns) opened on one line, and open brackets in a
-// paragraph; maxLineBrackets bounds the brackets of one line. Markers
+// paragraph; maxLineBrackets bounds the brackets of one line, maxDefs
+// the link reference definitions of one paragraph. Markers
 // beyond them are read as spaces (the offsets stay), which no real
 // document notices and which keeps goldmark's parse near linear on
 // hostile input: its open-block, bracket and link-destination scans are
@@ -201,6 +202,7 @@ func blockStart(n ast.Node) int {
 const (
 	maxNest         = 32
 	maxLineBrackets = 256
+	maxDefs         = 256 // link reference definitions in one paragraph
 )
 
 // tame returns src, or a copy of it with the markers beyond maxNest and
@@ -213,7 +215,7 @@ func tame(src []byte) []byte {
 		}
 		out[i] = ' '
 	}
-	brackets := 0
+	brackets, defs := 0, 0
 	for i := 0; i < len(src); {
 		end := bytes.IndexByte(src[i:], '\n')
 		if end < 0 {
@@ -223,7 +225,15 @@ func tame(src []byte) []byte {
 		}
 		line := src[i:end]
 		if len(bytes.TrimSpace(line)) == 0 {
-			brackets = 0 // a blank line ends a paragraph
+			brackets, defs = 0, 0 // a blank line ends a paragraph
+		}
+		// A link reference definition (CommonMark §4.7) opening a
+		// paragraph: goldmark copies the rest of the paragraph for each.
+		if t := bytes.TrimLeft(line, " "); len(line)-len(t) <= 3 && len(t) > 0 && t[0] == '[' && bytes.Contains(t, []byte("]:")) {
+			defs++
+			if defs > maxDefs {
+				set(i + len(line) - len(t))
+			}
 		}
 		depth, width := 0, 0
 		j := 0

@@ -224,21 +224,23 @@ func TestTreeHugeHTML(t *testing.T) {
 }
 
 // TestTreeMarkdownNesting: deeply nested block quotes, lists (bulleted
-// and ordered), brackets and link openings are parsed in linear time
+// and ordered), brackets, link openings and link reference definitions
+// are parsed in linear time
 // (goldmark's open-block, bracket and destination scans are quadratic in
 // them: seconds for 50,000).
 func TestTreeMarkdownNesting(t *testing.T) {
 	const n = 50000
 	doc := strings.Repeat("[", n) + "x" + strings.Repeat("]", n) + "(a.md)\n\n" +
 		strings.Repeat(">", n) + " deep\n\n" + strings.Repeat("* ", n) + "list\n\n" +
-		strings.Repeat("1. ", n) + "ordered\n\n" + strings.Repeat("[a](", n) + "\n\n[last](b.md)\n"
+		strings.Repeat("1. ", n) + "ordered\n\n" + strings.Repeat("[a](", n) + "\n\n" +
+		strings.Repeat("[r]: /u\n", n) + "\n[last](b.md)\n"
 	dir := writeTree(t, map[string]string{"p.md": doc, "b.md": ""})
 	start := time.Now()
 	got := lines(dir, readTree(t, &Tree{}, dir))
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("%v for %d bytes of nesting", d, len(doc))
 	}
-	if !slices.Contains(got, "p.md:11:1 ok b.md") {
+	if !slices.Contains(got, "p.md:50012:1 ok b.md") {
 		t.Errorf("the link after the nesting: %q", got)
 	}
 }
