@@ -264,16 +264,17 @@ func inDir(p, dir string) bool {
 	return strings.HasPrefix(p, dir)
 }
 
-// URL records a URL given directly, or found in stdin: a file: URL is
-// checked as a local file (one given directly, before Read, is read as a
-// tree, as its path would be), the rest as network URLs.
+// URL records a URL given directly, or found in stdin, as a network URL
+// (a file: URL among them: the Run checks it, and reads it when
+// recursive; give its path to read it as a tree).
 func (t *Tree) URL(s string, p Place) {
-	if p.File == "" && len(s) > 5 && strings.EqualFold(s[:5], "file:") {
-		if u, err := url.Parse(s); err == nil && (u.Host == "" || strings.EqualFold(u.Host, "localhost")) && u.Path != "" {
-			if t.Add(filepath.FromSlash(u.Path)) == nil {
-				return
-			}
+	if p.File == "" {
+		if t.excluded(s) {
+			t.record("x\x00"+s, s, p, Skipped, "excluded (--exclude-url, --include-url or "+IgnoreFile+")")
+			return
 		}
+		t.network(s, p)
+		return
 	}
 	t.classify(nil, nil, s, p)
 }

@@ -325,18 +325,12 @@ func TestSrcsetRefresh(t *testing.T) {
 }
 
 // TestTreeAutolinksTwice: one bare URL written twice in a paragraph has
-// two places; a file: URL given directly is read as its file.
+// two places.
 func TestTreeAutolinksTwice(t *testing.T) {
-	dir := writeTree(t, map[string]string{"a.md": "x https://e.invalid/ y\nz https://e.invalid/ and <https://e.invalid/>\n", "b.html": `<a href="gone.html">`})
+	dir := writeTree(t, map[string]string{"a.md": "x https://e.invalid/ y\nz https://e.invalid/ and <https://e.invalid/>\n"})
 	got := lines(dir, readTree(t, &Tree{Offline: true}, filepath.Join(dir, "a.md")))
 	want := []string{"a.md:1:3 skipped https://e.invalid/", "a.md:2:27 skipped https://e.invalid/", "a.md:2:3 skipped https://e.invalid/"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
-	}
-	tr := &Tree{}
-	tr.URL("file://"+filepath.ToSlash(filepath.Join(dir, "b.html")), Place{})
-	got = lines(dir, readTree(t, tr))
-	if !slices.Equal(got, []string{"b.html:1:10 broken gone.html"}) {
-		t.Errorf("file: URL given: %q", got)
 	}
 }
