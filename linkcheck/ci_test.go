@@ -148,6 +148,7 @@ var ciSample = []Result{
 	{URL: "/root", Status: Skipped, Detail: "root-relative: give --root", Places: []Place{{File: "x.html", Line: 4, Column: 1}}},
 	{URL: "https://e.invalid/", Status: Skipped, Detail: "offline (--offline)", Places: []Place{{File: "x.html", Line: 5, Column: 1}}},
 	{URL: "ok.html", Status: OK, Places: []Place{{File: "x.html", Line: 6, Column: 1}}},
+	{URL: "http://h/a b", Status: OK, Warnings: []string{"a space"}, Places: []Place{{File: "x.html", Line: 7, Column: 2}, {File: "y.html", Line: 1, Column: 1}}},
 }
 
 // TestReportGitHub: one workflow command per place, errors and
@@ -158,7 +159,8 @@ func TestReportGitHub(t *testing.T) {
 	want := "::error file=docs/x y%2Cz.md,line=3,col=7,title=linkcheck broken::broken: a,b:c%25.html: no such file: a,b:c%25.html%0Aline two\n" +
 		"::error file=x.html,line=1,col=2,title=linkcheck broken fragment::broken fragment: #gone: no anchor #gone in x.html\n" +
 		"::warning file=x.html,line=4,col=1,title=linkcheck skipped::skipped: /root: root-relative: give --root\n" +
-		"5 URLs: 1 ok, 1 broken, 0 invalid, 2 skipped, 1 broken fragments\n"
+		"::warning file=x.html,line=7,col=2,title=linkcheck warning::warning: http://h/a b: a space\n" +
+		"6 URLs: 2 ok, 1 broken, 0 invalid, 2 skipped, 1 broken fragments\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
@@ -189,7 +191,7 @@ func TestReportSARIF(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &log); err != nil {
 		t.Fatal(err)
 	}
-	if log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Results) != 3 {
+	if log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Results) != 4 {
 		t.Fatalf("%s", b.String())
 	}
 	r := log.Runs[0].Results[0]
@@ -197,7 +199,8 @@ func TestReportSARIF(t *testing.T) {
 	if r.RuleID != "broken" || r.Level != "error" || loc.ArtifactLocation.URI != "docs/x%20y,z.md" || loc.Region.StartLine != 3 || loc.Region.StartColumn != 7 {
 		t.Errorf("first result %+v", r)
 	}
-	if log.Runs[0].Results[1].RuleID != "broken-fragment" || log.Runs[0].Results[2].Level != "warning" {
+	if log.Runs[0].Results[1].RuleID != "broken-fragment" || log.Runs[0].Results[2].Level != "warning" ||
+		log.Runs[0].Results[3].RuleID != "rfc1738" || log.Runs[0].Results[3].Locations[0].PhysicalLocation.Region.StartLine != 7 {
 		t.Errorf("%s", b.String())
 	}
 }

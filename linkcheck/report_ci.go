@@ -45,6 +45,19 @@ func (rep Report) writeGitHub(w io.Writer, rs []Result) {
 				level, ghProp(filepath.ToSlash(p.File)), p.Line, p.Column, ghProp(r.Status.String()), msg)
 		}
 	}
+	// Each departure from RFC 1738 once, at the URL's first place, as
+	// the text report does.
+	for _, r := range rs {
+		for _, warn := range r.Warnings {
+			msg := ghData(fmt.Sprintf("warning: %s: %s", r.URL, warn))
+			if len(r.Places) == 0 || r.Places[0].File == "" {
+				fmt.Fprintf(w, "::warning title=linkcheck::%s\n", msg)
+				continue
+			}
+			p := r.Places[0]
+			fmt.Fprintf(w, "::warning file=%s,line=%d,col=%d,title=linkcheck warning::%s\n", ghProp(filepath.ToSlash(p.File)), p.Line, p.Column, msg)
+		}
+	}
 	fmt.Fprintln(w, Count(rs))
 }
 
@@ -119,6 +132,7 @@ var sarifRules = []sarifRule{
 	{"broken-fragment", sarifMessage{"the page is there, but the #fragment names no anchor of it"}},
 	{"invalid", sarifMessage{"not a valid URL"}},
 	{"skipped", sarifMessage{"not checked"}},
+	{"rfc1738", sarifMessage{"the URL departs from RFC 1738; it was read as browsers read it"}},
 }
 
 // writeSARIF writes one SARIF 2.1.0 result per URL that is not ok, with
@@ -155,6 +169,21 @@ func (rep Report) writeSARIF(w io.Writer, rs []Result) error {
 			res.Locations = append(res.Locations, loc)
 		}
 		run.Results = append(run.Results, res)
+	}
+	for _, r := range rs {
+		for _, warn := range r.Warnings {
+			res := sarifResult{RuleID: "rfc1738", Level: "warning", Message: sarifMessage{fmt.Sprintf("warning: %s: %s", r.URL, warn)}}
+			if len(r.Places) > 0 && r.Places[0].File != "" {
+				p := r.Places[0]
+				loc := sarifLocation{PhysicalLocation: sarifPhysical{
+					ArtifactLocation: sarifArtifact{URI: (&url.URL{Path: filepath.ToSlash(p.File)}).String()}}}
+				if p.Line > 0 {
+					loc.PhysicalLocation.Region = &sarifRegion{StartLine: p.Line, StartColumn: p.Column}
+				}
+				res.Locations = []sarifLocation{loc}
+			}
+			run.Results = append(run.Results, res)
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
