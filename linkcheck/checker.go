@@ -53,6 +53,12 @@ type Checker struct {
 	// connection); Backoff is the first wait, doubling each time.
 	Retries int
 	Backoff time.Duration
+	// MaxRetryWait bounds the wait a Retry-After of a 429 or 503 answer
+	// asks for (RFC 9110 §10.2.3); zero means DefaultMaxRetryWait.
+	MaxRetryWait time.Duration
+	// Accept is the set of http status codes that are ok; nil means any
+	// 2xx.
+	Accept Codes
 	// SMTPRelay, "host:port", makes mailto checks ask the relay with
 	// RCPT TO (no DATA is ever sent); SMTPFrom is the MAIL FROM address.
 	// Empty: mailto addresses are only checked for syntax, and skipped.
@@ -104,8 +110,9 @@ func (k *Checker) Close() error {
 type outcome struct {
 	status    Status
 	detail    string
-	transient bool // worth another attempt
-	timeout   bool // the attempt ran out of time
+	transient bool          // worth another attempt
+	timeout   bool          // the attempt ran out of time
+	wait      time.Duration // the peer asked to wait this long before another
 }
 
 func okay(format string, args ...any) outcome {
@@ -189,7 +196,7 @@ func (k *Checker) checkURL(ctx context.Context, u rfc1738.URL, read bool) (Statu
 			}
 			return o.status, oneLine(o.detail), doc
 		}
-		t := time.NewTimer(backoff << attempt)
+		t := time.NewTimer(k.retryWait(backoff, attempt, o.wait))
 		select {
 		case <-t.C:
 		case <-ctx.Done():

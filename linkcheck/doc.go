@@ -33,7 +33,15 @@
 //
 // Inputs are gathered from URLs, files (the URLs extract finds, and the
 // href and src attributes of HTML) and directories; Reports are written as
-// text, JSON Lines, CSV, JUnit XML or Markdown.
+// text, JSON Lines, CSV, JUnit XML, Markdown, GitHub workflow commands or
+// SARIF 2.1.0.
+//
+// A Tree checks documentation as written: local HTML (every URL
+// attribute, CSS url() and @import), Markdown (goldmark: links, images,
+// autolinks, raw HTML; nothing in code) and text, read in parallel.
+// Links to the tree's own files are checked in it (the file, a folder's
+// index, the #fragment among ids, <a name>s and heading slugs), each at
+// its file, line and column; the network ones are given to a Run.
 //
 // A recursive Run checks a site as LinkChecker does: the links of each
 // page on a site of the input (scheme, host and port) are read, relative

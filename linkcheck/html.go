@@ -101,7 +101,7 @@ func (g *Gatherer) html(name, fetched string, b []byte, seen map[int64]bool) {
 	for _, l := range links {
 		p := Place{File: name, Line: l.line, Column: l.column}
 		switch {
-		case l.ref == "" || l.ref[0] == '#':
+		case l.ref == "" || l.ref[0] == '#' && !(g.KeepFragments && haveBase):
 			// The document itself (RFC 3986 §4.4): nothing new to check.
 		case HasScheme(l.ref):
 			if !seen[l.offset] {
@@ -109,7 +109,11 @@ func (g *Gatherer) html(name, fetched string, b []byte, seen map[int64]bool) {
 			}
 		case haveBase:
 			if u, ok := htmlref.Resolve(base, l.ref); ok {
-				g.Found(u.String(), p)
+				s := u.String()
+				if i := strings.IndexByte(l.ref, '#'); g.KeepFragments && i >= 0 && i+1 < len(l.ref) {
+					s += l.ref[i:] // RFC 3986 §5.2.2: the reference's own fragment
+				}
+				g.Found(s, p)
 			}
 		}
 	}

@@ -151,10 +151,10 @@ func (k *Checker) checkHTTPRead(ctx context.Context, u rfc1738.URL, depth int, r
 	}
 	o := outcome{detail: status.text}
 	switch {
-	case status.code/100 == 2:
+	case k.accepts(status.code):
 		o.status = OK
 	case status.code == http.StatusTooManyRequests || status.code == http.StatusServiceUnavailable:
-		o.status, o.transient = Broken, true
+		o.status, o.transient, o.wait = Broken, true, status.retryAfter
 	default:
 		o.status = Broken
 	}
@@ -173,6 +173,8 @@ type httpStatus struct {
 	text  string
 	final string    // the URL that answered, after redirects
 	doc   *document // the body, when asked for and a document
+	// retryAfter is what a 429 or 503 answer's Retry-After asks for.
+	retryAfter time.Duration
 }
 
 // httpDo sends one request. With read, the body of a 2xx text answer is
@@ -194,7 +196,8 @@ func (k *Checker) httpDo(ctx context.Context, method, target string, read bool) 
 		return httpStatus{}, unwrapURLError(err)
 	}
 	defer resp.Body.Close()
-	st := httpStatus{code: resp.StatusCode, text: resp.Status, final: resp.Request.URL.String()}
+	st := httpStatus{code: resp.StatusCode, text: resp.Status, final: resp.Request.URL.String(),
+		retryAfter: retryAfter(resp.Header, time.Now())}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if read && resp.StatusCode/100 == 2 && (mt == "" || strings.HasPrefix(mt, "text/") || mt == "application/xhtml+xml") {
 		b, cut, err := readDocument(resp.Body, k.maxPage())

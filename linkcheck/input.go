@@ -26,6 +26,9 @@ type Source func(url string, p Place)
 // (when there are any) and no Exclude.
 type Gatherer struct {
 	Include, Exclude []string
+	// KeepFragments keeps the #fragment of the HTML links resolved
+	// against the page (for Run.Fragments); by default it is dropped.
+	KeepFragments bool
 	// Found receives each URL.
 	Found Source
 }

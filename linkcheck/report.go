@@ -22,22 +22,25 @@ const (
 	CSV                    // one row per distinct URL, with a header
 	JUnit                  // JUnit XML: a test case per URL, broken ones failing
 	Markdown               // a table of what is not ok, then totals
+	GitHub                 // GitHub Actions workflow commands (::error file=…,line=…,col=…::…)
+	SARIF                  // SARIF 2.1.0, for code scanning
 )
 
-// ParseFormat reads a format name: text, json, csv, junit or markdown.
+// ParseFormat reads a format name: text, json, csv, junit, markdown,
+// github or sarif.
 func ParseFormat(s string) (Format, error) {
 	for i, n := range formatNames {
 		if n == s {
 			return Format(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown format %q (text, json, csv, junit, markdown)", s)
+	return 0, fmt.Errorf("unknown format %q (text, json, csv, junit, markdown, github, sarif)", s)
 }
 
-var formatNames = [...]string{"text", "json", "csv", "junit", "markdown"}
+var formatNames = [...]string{"text", "json", "csv", "junit", "markdown", "github", "sarif"}
 
 // Totals counts the results by status.
-type Totals [4]int
+type Totals [5]int
 
 // Count returns the totals of rs.
 func Count(rs []Result) Totals {
@@ -48,11 +51,20 @@ func Count(rs []Result) Totals {
 	return t
 }
 
-// String returns "N URLs: a ok, b broken, c invalid, d skipped".
+// String returns "N URLs: a ok, b broken, c invalid, d skipped", and
+// ", e broken fragments" when there are any.
 func (t Totals) String() string {
-	return fmt.Sprintf("%d URLs: %d ok, %d broken, %d invalid, %d skipped",
-		t[OK]+t[Broken]+t[Invalid]+t[Skipped], t[OK], t[Broken], t[Invalid], t[Skipped])
+	s := fmt.Sprintf("%d URLs: %d ok, %d broken, %d invalid, %d skipped",
+		t[OK]+t[Broken]+t[Invalid]+t[Skipped]+t[BrokenFragment], t[OK], t[Broken], t[Invalid], t[Skipped])
+	if t[BrokenFragment] > 0 {
+		s += fmt.Sprintf(", %d broken fragments", t[BrokenFragment])
+	}
+	return s
 }
+
+// Failed reports whether something is broken, invalid or a broken
+// fragment: what makes the exit status 1.
+func (t Totals) Failed() bool { return t[Broken]+t[Invalid]+t[BrokenFragment] > 0 }
 
 // Report writes rs in format f. Text shows every place of each broken and
 // invalid URL (and of skipped and ok ones when verbose), grouped by
@@ -84,6 +96,10 @@ func (rep Report) Write(w io.Writer, rs []Result) error {
 		err = rep.writeJUnit(bw, rs)
 	case Markdown:
 		rep.writeMarkdown(bw, rs)
+	case GitHub:
+		rep.writeGitHub(bw, rs)
+	case SARIF:
+		err = rep.writeSARIF(bw, rs)
 	default:
 		rep.writeText(bw, rs)
 	}
@@ -106,7 +122,7 @@ func (p Place) String() string {
 }
 
 func (rep Report) writeText(w *bufio.Writer, rs []Result) {
-	order := []Status{Broken, Invalid}
+	order := []Status{Broken, BrokenFragment, Invalid}
 	if rep.Verbose {
 		order = append(order, Skipped, OK)
 	}
@@ -203,13 +219,13 @@ type junitMessage struct {
 // writeJUnit: a broken URL is a failure, an invalid one an error.
 func (rep Report) writeJUnit(w io.Writer, rs []Result) error {
 	t := Count(rs)
-	s := junitSuite{Name: "linkcheck", Tests: len(rs), Failures: t[Broken], Errors: t[Invalid], Skipped: t[Skipped],
+	s := junitSuite{Name: "linkcheck", Tests: len(rs), Failures: t[Broken] + t[BrokenFragment], Errors: t[Invalid], Skipped: t[Skipped],
 		Time: fmt.Sprintf("%.3f", rep.Elapsed.Seconds())}
 	for _, r := range rs {
 		c := junitCase{Name: r.URL, Classname: "linkcheck." + r.Scheme, Time: fmt.Sprintf("%.3f", r.Elapsed.Seconds())}
 		m := &junitMessage{Message: r.Detail, Text: placesString(r.Places)}
 		switch r.Status {
-		case Broken:
+		case Broken, BrokenFragment:
 			c.Failure = m
 		case Invalid:
 			c.Error = m

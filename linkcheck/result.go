@@ -15,11 +15,14 @@ const (
 	Broken                // the server or the network said no
 	Invalid               // not a URL anything reads (by default), or not RFC 1738 (strict)
 	Skipped               // no way to check it is configured, or excluded
+	// BrokenFragment: the document is there, but no anchor of it is
+	// named by the URL's #fragment (HTML §7.4.6).
+	BrokenFragment
 )
 
-var statusNames = [...]string{"ok", "broken", "invalid", "skipped"}
+var statusNames = [...]string{"ok", "broken", "invalid", "skipped", "broken fragment"}
 
-// String returns "ok", "broken", "invalid" or "skipped".
+// String returns "ok", "broken", "invalid", "skipped" or "broken fragment".
 func (s Status) String() string {
 	if int(s) < len(statusNames) {
 		return statusNames[s]

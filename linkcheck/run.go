@@ -46,6 +46,14 @@ type Run struct {
 	// checked as read, and each departure from RFC 1738 is a warning of
 	// its Result.
 	Strict bool
+	// InternalOnly, in a recursive run, skips the links found on pages
+	// that lead off the sites of the input, as LinkChecker does without
+	// --check-extern: a check that needs no network but the site's own.
+	InternalOnly bool
+	// Fragments checks the #fragment of an http or https URL: its page
+	// is read (one GET, parsed once for all the fragments into it) and
+	// the fragment must name an id or <a name> of it.
+	Fragments bool
 	// Cache, when set, answers for URLs checked recently enough, and
 	// receives the new verdicts.
 	Cache *Cache
@@ -66,6 +74,8 @@ type Run struct {
 	byTask   []int32  // frontier task ID → results index
 	invalid  map[string]int
 	foreign  map[string]int          // file: URLs found only in remote documents, by §2.2 key
+	external map[string]int          // skipped by InternalOnly, by normalized URL
+	pages    map[string]*page        // read for their fragments
 	sites    map[string]bool         // sites of the input (recursion stays there)
 	cut      map[int32]bool          // results whose document was read in part, noted
 	robots   map[string]*robotsEntry // by site
@@ -127,6 +137,10 @@ func (r *Run) add(s string, p Place, depth int, local bool) (refollow crawl.Task
 		}
 		// Asked for from here too (an input, a local document): the
 		// verdict is the user's, and this is one more place.
+	}
+	if depth > 0 && r.InternalOnly && !r.sites[siteOf(u)] {
+		r.skipExternalLocked(s, u, p, depth)
+		return crawl.Task{}, false
 	}
 	// The frontier's Jobs, PerHost and Delay are set once, by Check,
 	// before it runs: add also runs while it does (a recursive run).
@@ -245,10 +259,18 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	if ctx.Err() != nil {
 		return // interrupted: not a verdict
 	}
+	if frag, has := t.URL.Fragment(); !decided && has && r.Fragments && isHTTP(t.URL) {
+		status, detail = r.checkFragment(ctx, t.URL, frag)
+		decided = ctx.Err() == nil
+		follow = false // the page itself is followed under its own URL
+	}
 	if !decided {
 		status, detail, doc = r.Checker.checkURL(ctx, t.URL, follow)
 		if ctx.Err() != nil {
 			return // interrupted: not a verdict
+		}
+		if _, has := t.URL.Fragment(); r.Fragments && doc != nil && !has {
+			r.pageRead(t.URL, status, detail, doc)
 		}
 		if _, hasPassword := t.URL.RawPassword(); r.Cache != nil && status != Invalid && !hasPassword {
 			// A URL with a password is never written to the cache (§6).
@@ -269,7 +291,7 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	follow = follow && status == OK
 	r.followed[i] = follow
 	r.ndone++
-	if status == Broken || status == Invalid {
+	if status == Broken || status == Invalid || status == BrokenFragment {
 		r.broken++
 	}
 	done, total, nbroken := r.ndone+len(r.invalid)+len(r.foreign), len(r.results), r.broken+len(r.invalid)
@@ -336,7 +358,7 @@ func (r *Run) follow(ctx context.Context, t crawl.Task, doc *document) {
 	}
 	name := access.Redact(t.URL.String())
 	local := t.URL.Kind() == rfc1738.KindFile // a local file's listing or text
-	g := Gatherer{Found: func(s string, p Place) {
+	g := Gatherer{KeepFragments: r.Fragments, Found: func(s string, p Place) {
 		if _, _, err := readURL(s, r.Strict); err != nil {
 			return // a link of a retrieved document is followed only when read
 		}

@@ -213,13 +213,13 @@ func TestCacheCorrupt(t *testing.T) {
 // TestStatusNames: each verdict reads and writes its name; another value
 // is printed as a number and refused as a name.
 func TestStatusNames(t *testing.T) {
-	for s, name := range map[Status]string{OK: "ok", Broken: "broken", Invalid: "invalid", Skipped: "skipped", Skipped + 1: "Status(4)"} {
+	for s, name := range map[Status]string{OK: "ok", Broken: "broken", Invalid: "invalid", Skipped: "skipped", BrokenFragment: "broken fragment", BrokenFragment + 1: "Status(5)"} {
 		if s.String() != name {
 			t.Errorf("Status(%d) = %q, want %q", s, s.String(), name)
 		}
 		var back Status
 		err := back.UnmarshalText([]byte(name))
-		if s <= Skipped && (err != nil || back != s) || s > Skipped && err == nil {
+		if s <= BrokenFragment && (err != nil || back != s) || s > BrokenFragment && err == nil {
 			t.Errorf("UnmarshalText(%q) = %v, %v", name, back, err)
 		}
 	}

@@ -30,7 +30,7 @@ func completionScript(t *testing.T, sh, name string) string {
 // enumeratedFlags are command lines ending in an enumerated flag, and the
 // values each shell must offer after it.
 var enumeratedFlags = []completionCase{
-	{"rfc1738 linkcheck --format ", []string{"text", "json", "csv", "junit", "markdown"}, false},
+	{"rfc1738 linkcheck --format ", []string{"text", "json", "csv", "junit", "markdown", "github", "sarif"}, false},
 	{"rfc1738 mail --smtp-tls ", []string{"auto", "require", "off"}, false},
 	{"rfc1738 get --wais-syntax ", []string{"sutrs", "usmarc", "default"}, false},
 	{"rfc1738 encode --component ", []string{"fsegment", "selector", "wpath"}, true},

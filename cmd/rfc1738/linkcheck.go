@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -67,15 +68,39 @@ func (g *globList) Set(s string) error {
 	return nil
 }
 
+// regexpList is a repeatable regular expression.
+type regexpList []*regexp.Regexp
+
+func (l *regexpList) String() string { return fmt.Sprint(*l) }
+func (l *regexpList) Set(s string) error {
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return err
+	}
+	*l = append(*l, re)
+	return nil
+}
+
 func runLinkcheck(e *env, args []string) int {
 	fs := newFlags(e, commands["linkcheck"])
 	asJSON := fs.Bool("json", false, "JSON Lines, one object per distinct URL (same as --format json)")
-	format := choice(fs, "format", "text", "report `format`: text, json, csv, junit or markdown", "text", "json", "csv", "junit", "markdown")
+	format := choice(fs, "format", "text", "report `format`: text, json, csv, junit, markdown, github (workflow annotations) or sarif (SARIF 2.1.0)",
+		"text", "json", "csv", "junit", "markdown", "github", "sarif")
 	verbose := fs.Bool("v", false, "list ok and skipped URLs too")
 	quiet := fs.Bool("q", false, "no progress bar")
 	var include, exclude globList
-	fs.Var(&include, "include", "in directories, check only files matching this `glob` (repeatable)")
-	fs.Var(&exclude, "exclude", "in directories, leave out files matching this `glob` (repeatable)")
+	fs.Var(&include, "include", "in directories, read only files matching this `glob` (repeatable; for URLs see --include-url)")
+	fs.Var(&exclude, "exclude", "in directories, leave out files matching this `glob` (repeatable; for URLs see --exclude-url)")
+	var includeURL, excludeURL regexpList
+	fs.Var(&includeURL, "include-url", "check only URLs matching this `regexp` (repeatable); others are skipped")
+	fs.Var(&excludeURL, "exclude-url", "skip URLs matching this `regexp` (repeatable; also one a line in a tree's .linkcheckignore)")
+	root := fs.String("root", "", "the `DIR` published at \"/\": root-relative links of local files resolve in it")
+	base := fs.String("base", "", "the `URL` the tree (--root, or each folder given) is published at: links under it are checked in the tree")
+	offline := fs.Bool("offline", false, "check only local files; network URLs are skipped")
+	fragments := fs.Bool("fragments", false, "check the #fragments of http and https links too (one GET per page); local ones always are")
+	accept := fs.String("accept", "", "http status `CODES` that are ok, e.g. 200..299,403,429 (default 2xx)")
+	internalOnly := fs.Bool("internal-only", false, "with --recursive, check only links on the sites given; the others are skipped (LinkChecker's default)")
+	maxRetryWait := fs.Duration("max-retry-wait", 30*time.Second, "longest Retry-After honoured on a 429 or 503 before a retry")
 	var rec depthFlag
 	fs.Var(&rec, "recursive", "follow links found in what is retrieved (menus, listings, HTML pages with their relative links), to `DEPTH` levels (alone: all); links to other sites are checked, not followed")
 	spanHosts := fs.Bool("span-hosts", false, "with --recursive, follow links to other sites (scheme, host and port) too")
@@ -129,7 +154,14 @@ func runLinkcheck(e *env, args []string) int {
 	}
 	c.Prompt = nil // thousands of URLs: nobody is asked anything
 	c.Stdin, c.Stdout = nil, nil
-	k := &linkcheck.Checker{Client: c, PerHost: *perHost, Timeout: *timeout, Retries: *retries, MaxPage: pageLimit}
+	k := &linkcheck.Checker{Client: c, PerHost: *perHost, Timeout: *timeout, Retries: *retries, MaxRetryWait: *maxRetryWait,
+		MaxPage: pageLimit}
+	if *accept != "" {
+		if k.Accept, err = linkcheck.ParseCodes(*accept); err != nil {
+			fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --accept:", err)
+			return exitUsage
+		}
+	}
 	if *smtpVerify {
 		m, _ := c.Handler("mailto").(access.Mailto)
 		if m.Relay == "" {
@@ -139,7 +171,8 @@ func runLinkcheck(e *env, args []string) int {
 		k.SMTPRelay = m.Relay
 	}
 	defer k.Close()
-	run := &linkcheck.Run{Checker: k, Jobs: *jobs, PerHost: *perHost, Delay: *delay, Depth: rec.depth, SpanHosts: *spanHosts, NoRobots: *noRobots, Strict: *strict}
+	run := &linkcheck.Run{Checker: k, Jobs: *jobs, PerHost: *perHost, Delay: *delay, Depth: rec.depth, SpanHosts: *spanHosts, NoRobots: *noRobots,
+		InternalOnly: *internalOnly, Fragments: *fragments, Strict: *strict}
 	var warnMu sync.Mutex
 	var warnings []string
 	run.Warn = func(url, msg string) {
@@ -154,7 +187,9 @@ func runLinkcheck(e *env, args []string) int {
 		}
 	}
 
-	g := linkcheck.Gatherer{Include: include, Exclude: exclude, Found: run.Add}
+	tree := &linkcheck.Tree{Root: *root, Base: *base, Include: include, Exclude: exclude,
+		IncludeURL: includeURL, ExcludeURL: excludeURL, Offline: *offline, Fragments: *fragments, Found: run.Add}
+	g := linkcheck.Gatherer{Found: tree.URL}
 	if len(operands) == 0 {
 		if err := g.Reader("-", e.stdin); err != nil {
 			fmt.Fprintln(e.stderr, "rfc1738 linkcheck: reading stdin:", err)
@@ -163,10 +198,10 @@ func runLinkcheck(e *env, args []string) int {
 	}
 	for _, op := range operands {
 		if _, err := os.Stat(op); err != nil && linkcheck.HasScheme(op) {
-			run.Add(op, linkcheck.Place{})
+			tree.URL(op, linkcheck.Place{})
 			continue
 		}
-		if err := g.Path(op); err != nil {
+		if err := tree.Add(op); err != nil {
 			fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", err)
 			return exitUsage
 		}
@@ -175,6 +210,10 @@ func runLinkcheck(e *env, args []string) int {
 	// Not the signals the parent ignored (nohup, a script's background job).
 	ctx, stop := signals.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	tree.Read(ctx)
+	for _, p := range tree.Problems {
+		fmt.Fprintln(e.stderr, "rfc1738 linkcheck: warning:", p)
+	}
 	var bar *progressbar.ProgressBar
 	if !*quiet && isTerminal(e.stderr) {
 		bar = progressbar.NewOptions(run.Total(),
@@ -205,10 +244,10 @@ func runLinkcheck(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, w)
 	}
 	warnMu.Unlock()
-	results := run.Results()
+	results := append(append([]linkcheck.Result{}, tree.Results()...), run.Results()...)
 	rep := linkcheck.Report{Format: f, Verbose: *verbose, Elapsed: time.Since(start)}
 	if err != nil {
-		rep.Note = fmt.Sprintf("interrupted: %d of %d checked", len(results), run.Total())
+		rep.Note = fmt.Sprintf("interrupted: %d of %d checked", len(results), run.Total()+len(tree.Results()))
 		fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", rep.Note)
 	}
 	if werr := rep.Write(e.stdout, results); werr != nil {
@@ -219,8 +258,7 @@ func runLinkcheck(e *env, args []string) int {
 			fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --cache:", err)
 		}
 	}
-	t := linkcheck.Count(results)
-	if t[linkcheck.Broken]+t[linkcheck.Invalid] > 0 || err != nil {
+	if linkcheck.Count(results).Failed() || err != nil {
 		return exitNegative
 	}
 	if *warningsAsErrors && hasWarnings(results) {
