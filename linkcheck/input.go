@@ -110,11 +110,8 @@ func (g *Gatherer) read(name, fetched string, r io.Reader, asHTML bool) error {
 	if len(b) > MaxHTMLSize {
 		return g.text(name, io.MultiReader(bytes.NewReader(b), br), nil)
 	}
-	seen := map[int64]bool{}
-	if err := g.text(name, bytes.NewReader(b), seen); err != nil {
-		return err
-	}
-	g.html(name, fetched, b, seen)
+	g.htmlText(name, b)
+	g.html(name, fetched, b)
 	return nil
 }
 
