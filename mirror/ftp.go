@@ -100,7 +100,7 @@ func (r *run) mirrorFTP(ctx context.Context, u rfc1738.URL) error {
 	// The login and the CWDs to the top come first, on their own (Stat
 	// of the top directory): failing there fails the run. Its listing
 	// is then the first job, on the same login.
-	topURL, err := rfc1738.Parse(s.base)
+	topURL, err := parseURL(s.base)
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func (s *ftpSite) url(rel []string, name string, dir bool) string {
 
 // list starts the listing of directory rel.
 func (s *ftpSite) list(ctx context.Context, rel []string) (*access.Entries, error) {
-	u, err := rfc1738.Parse(s.url(rel, "", true))
+	u, err := parseURL(s.url(rel, "", true))
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +315,7 @@ func (r *run) ftpQueued(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, 
 	child := path.Join(local, localSegment(f.name))
 	var exact time.Time
 	if f.coarse {
-		if pu, err := rfc1738.Parse(u); err == nil {
+		if pu, err := parseURL(u); err == nil {
 			t, err := s.c.ModTime(ctx, pu)
 			wd.Touch()
 			switch {
@@ -348,7 +348,7 @@ func (r *run) ftpQueued(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, 
 			return
 		}
 	}
-	pu, err := rfc1738.Parse(u)
+	pu, err := parseURL(u)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return

@@ -244,7 +244,7 @@ func keepsCopy(it gopherItem) bool {
 // server (§6's example is a gopher URL that sends mail). A refusal is
 // reported and counted, never fatal.
 func (r *run) guard(it gopherItem) bool {
-	u, err := rfc1738.Parse(it.URL())
+	u, err := parseURL(it.URL())
 	if err == nil {
 		_, err = r.opt.Access.CheckPort(u)
 	}
@@ -315,7 +315,7 @@ func (r *run) gopherVerify(ctx context.Context, wd *watchdog.Watchdog, s *gopher
 
 // gopherGet asks for the document u; false (reported) when it cannot.
 func (r *run) gopherGet(ctx context.Context, s *gopherSite, u string) (*access.Response, bool) {
-	iu, err := rfc1738.Parse(u)
+	iu, err := parseURL(u)
 	if err == nil {
 		var resp *access.Response
 		if resp, err = s.c.Get(ctx, iu); err == nil {
@@ -409,7 +409,7 @@ func (r *run) saveAttributes(ctx context.Context, it gopherItem, local, menu str
 // when there are none.
 func (r *run) fetchAttributes(ctx context.Context, wd *watchdog.Watchdog, s *gopherSite, it gopherItem) ([]byte, bool) {
 	u := it.URL() + "%09%09!"
-	au, err := rfc1738.Parse(u)
+	au, err := parseURL(u)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return nil, false

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 
-	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
@@ -27,7 +26,7 @@ func (r *run) gopherMenu(ctx context.Context, wd *watchdog.Watchdog, s *gopherSi
 		r.count(func(st *Stats) { st.Skipped++ })
 		return
 	}
-	mu, err := rfc1738.Parse(u)
+	mu, err := parseURL(u)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return

@@ -146,7 +146,7 @@ type run struct {
 // server gone), and the manifest then describes exactly the files that
 // are complete.
 func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error) {
-	u, err := rfc1738.Parse(rawURL)
+	u, err := parseURL(rawURL)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -260,7 +260,7 @@ func (r *run) logf(format string, args ...any) {
 
 // add queues job under u, once per distinct URL (§2.2 via crawl).
 func (r *run) add(u string, depth int, j job) {
-	pu, err := rfc1738.Parse(u)
+	pu, err := parseURL(u)
 	if err != nil {
 		r.logf("refused %s: %v", u, err.Error())
 		r.count(func(s *Stats) { s.Refused++ })
@@ -522,4 +522,15 @@ func (r *run) deleteGone(dir string, names nameSet) {
 			r.man.add(Record{Path: p, Deleted: true})
 		}
 	}
+}
+
+// parseURL reads a URL the mirror was given or made as get reads it
+// (rfc1738.Read): an IPv6 literal host (RFC 3986 §3.2.2) or an
+// international name (RFC 5891) reaches the server as curl reaches it.
+// The departures from RFC 1738 of the URL given are its caller's to
+// report (the rfc1738 mirror command prints them); the URLs the mirror
+// makes from it add none of their own.
+func parseURL(s string) (rfc1738.URL, error) {
+	u, _, err := rfc1738.Read(s)
+	return u, err
 }

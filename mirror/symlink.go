@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/internal/watchdog"
 )
@@ -72,7 +71,7 @@ func (r *run) ftpLink(s *ftpSite, d ftpPlace, dir, child string, e access.Entry)
 // for a file, CWD for a directory; the server resolves the link) and
 // fetches or lists that.
 func (r *run) followFTPLink(ctx context.Context, wd *watchdog.Watchdog, s *ftpSite, d ftpPlace, dir, child string, e access.Entry, u string) {
-	pu, err := rfc1738.Parse(u)
+	pu, err := parseURL(u)
 	if err != nil {
 		r.fileFailed(ctx, u, err)
 		return

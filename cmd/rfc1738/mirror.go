@@ -41,6 +41,7 @@ func runMirror(e *env, args []string) int {
 	idle := fs.Duration("idle-timeout", mirror.DefaultIdleTimeout, "give up on a listing or file when nothing arrives for this long (0: never); the run goes on")
 	verbose := fs.Bool("v", false, "print a line per fetched file, not only problems")
 	quiet := fs.Bool("q", false, "no progress line and no summary")
+	strict := fs.Bool("strict", false, "take only an RFC 1738 URL: an IPv6 literal or an international name, which are otherwise read as curl reads them with a warning, is refused")
 	setup := accessSetup(fs)
 	operands, status, ok := parseFlags(fs, args)
 	if !ok {
@@ -49,6 +50,10 @@ func runMirror(e *env, args []string) int {
 	if len(operands) != 2 || *parallel < 1 || *depth < 0 {
 		fmt.Fprintln(e.stderr, "usage: rfc1738 mirror [flags] URL DIR (--parallel at least 1, --depth at least 0)")
 		return exitUsage
+	}
+	top, status, ok := parseURL(e, "mirror", operands[0], *strict, false)
+	if !ok {
+		return status
 	}
 	c, err := setup(e)
 	if err != nil {
@@ -94,7 +99,7 @@ func runMirror(e *env, args []string) int {
 		}
 		worst = worseStatus(worst, exitStatus(err))
 	}
-	st, err := mirror.Mirror(ctx, operands[0], operands[1], opt)
+	st, err := mirror.Mirror(ctx, top.String(), operands[1], opt)
 	stop()
 	if progress {
 		mu.Lock()

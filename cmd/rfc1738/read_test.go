@@ -7,12 +7,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/rfc1738/rfc1738/internal/testenv"
 	"github.com/rfc1738/rfc1738/internal/testserver"
+	"github.com/rfc1738/rfc1738/mirror"
 )
 
 // serveIPv6 starts an http server on [::1]:0 that answers every request
@@ -296,5 +298,41 @@ func TestParseNamesCause(t *testing.T) {
 		if status != exitNegative || !strings.Contains(out, want) {
 			t.Errorf("parse %s: status %d, want %q:\n%s", in, status, want, out)
 		}
+	}
+}
+
+// TestMirrorFTPIPv6: mirror reads an IPv6 literal as get does (RFC 3986
+// §3.2.2), with the warning, against vsftpd on ::1: every URL it makes
+// from the tree keeps the literal; --strict refuses it before a
+// connection and names the cause.
+func TestMirrorFTPIPv6(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	addr, root := testserver.VSFTPD6(t)
+	if addr == "" {
+		return
+	}
+	dir := t.TempDir()
+	u := "ftp://" + addr + "/pub/"
+	_, stderr, status := runBinary(t, "", "mirror", "-q", u, dir)
+	if status != exitOK {
+		t.Fatalf("mirror %s: status %d:\n%s\n%s", u, status, stderr, testserver.VSFTPDLog(root))
+	}
+	if !strings.Contains(stderr, "IPv6 literal [::1]") {
+		t.Errorf("no warning:\n%s", stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "nested", "inner.txt"))
+	if err != nil || string(b) != "nested file\n" {
+		t.Errorf("nested/inner.txt: %q, %v", b, err)
+	}
+	manifest, _ := os.ReadFile(filepath.Join(dir, mirror.ManifestName))
+	if !strings.Contains(string(manifest), "ftp://"+addr+"/pub/nested/inner.txt") {
+		t.Errorf("the manifest does not name the file by its IPv6 URL:\n%s", manifest)
+	}
+	strictDir := t.TempDir()
+	_, stderr, status = runBinary(t, "", "mirror", "--strict", u, strictDir)
+	if status != exitUsage || !strings.Contains(stderr, "IPv6 literal") {
+		t.Errorf("mirror --strict %s: status %d, want %d with the cause:\n%s", u, status, exitUsage, stderr)
 	}
 }
