@@ -524,13 +524,19 @@ func (r *run) deleteGone(dir string, names nameSet) {
 	}
 }
 
-// parseURL reads a URL the mirror was given or made as get reads it
-// (rfc1738.Read): an IPv6 literal host (RFC 3986 §3.2.2) or an
-// international name (RFC 5891) reaches the server as curl reaches it.
-// The departures from RFC 1738 of the URL given are its caller's to
-// report (the rfc1738 mirror command prints them); the URLs the mirror
-// makes from it add none of their own.
+// parseURL reads a URL the mirror was given or made as RFC 1738 reads
+// it, but for its host, read as get reads it (rfc1738.Read): an IPv6
+// literal (RFC 3986 §3.2.2) or an international name (RFC 5891) reaches
+// the server as curl reaches it. Any other departure is refused: the
+// mirror encodes every URL it makes (§2.2), so one that needs repair is a
+// fault, not a form to read. The departures of the URL given are its
+// caller's to report (the rfc1738 mirror command prints them).
 func parseURL(s string) (rfc1738.URL, error) {
-	u, _, err := rfc1738.Read(s)
+	u, deps, err := rfc1738.Read(s)
+	for _, d := range deps {
+		if d.Rule != "host" && d.Rule != "hostname" {
+			return rfc1738.Parse(s)
+		}
+	}
 	return u, err
 }
