@@ -220,6 +220,14 @@ type Client struct {
 	// takes $NO_PROXY.
 	HTTPProxy, HTTPNoProxy string
 
+	// HTTPConnsPerHost, when above 0, is the most connections the http
+	// transport opens to one host, every one of them kept for reuse: a
+	// tool fetching N URLs at once sets N, and N connections (one TLS
+	// handshake each) serve every URL of the host. 0 keeps net/http's
+	// defaults (no limit, 2 kept idle). A Client with its own
+	// HTTPClient.Transport is not concerned.
+	HTTPConnsPerHost int
+
 	// Credentials, when set, gives the stored login for a host whose URL
 	// names none (a ~/.netrc, as curl, wget and lftp read it): ftp logs
 	// in with it instead of anonymously (§3.2.1), http sends it as Basic
@@ -321,7 +329,7 @@ func (c *Client) Clone() *Client {
 		NNTPUser: c.NNTPUser, NNTPPassword: c.NNTPPassword, Gateways: c.Gateways,
 		FTPPool: c.FTPPool, TLS: c.TLS, Warn: c.Warn,
 		HTTPHeader: c.HTTPHeader, HTTPCompressed: c.HTTPCompressed, HTTPProxy: c.HTTPProxy, HTTPNoProxy: c.HTTPNoProxy,
-		handlers: make(map[string]Handler, len(c.handlers)), gateway: c.gateway,
+		HTTPConnsPerHost: c.HTTPConnsPerHost, handlers: make(map[string]Handler, len(c.handlers)), gateway: c.gateway,
 	}
 	for scheme, h := range c.handlers {
 		d.handlers[scheme] = h

@@ -139,9 +139,9 @@ func (c *Client) warn(msg string) {
 	c.trace('!', "warning: "+msg)
 }
 
-// tlsTransports are the http transports of Clients whose TLS policy or
-// proxy is not the default, one per policy, so that connections are
-// shared.
+// tlsTransports are the http transports of Clients whose TLS policy,
+// proxy or connections per host are not the default, one per setting, so
+// that connections are shared.
 var tlsTransports struct {
 	sync.Mutex
 	m map[tlsKey]*http.Transport
@@ -151,14 +151,17 @@ type tlsKey struct {
 	roots          *x509.CertPool
 	insecure       bool
 	proxy, noProxy string
+	connsPerHost   int
 }
 
-// transport returns the http transport for c's TLS policy and proxy.
+// transport returns the http transport for c's TLS policy, proxy and
+// connections per host.
 func (c *Client) transport() *http.Transport {
-	if c.TLS.Roots == nil && !c.TLS.Insecure && c.HTTPProxy == "" && c.HTTPNoProxy == "" {
+	n := max(c.HTTPConnsPerHost, 0)
+	if c.TLS.Roots == nil && !c.TLS.Insecure && c.HTTPProxy == "" && c.HTTPNoProxy == "" && n == 0 {
 		return httpTransport
 	}
-	k := tlsKey{c.TLS.Roots, c.TLS.Insecure, c.HTTPProxy, c.HTTPNoProxy}
+	k := tlsKey{c.TLS.Roots, c.TLS.Insecure, c.HTTPProxy, c.HTTPNoProxy, n}
 	tlsTransports.Lock()
 	defer tlsTransports.Unlock()
 	if t := tlsTransports.m[k]; t != nil {
@@ -168,6 +171,16 @@ func (c *Client) transport() *http.Transport {
 	t.TLSClientConfig = c.TLS.Config("")
 	if c.HTTPProxy != "" || c.HTTPNoProxy != "" {
 		t.Proxy = proxyFunc(c.HTTPProxy, c.HTTPNoProxy)
+	}
+	if n > 0 {
+		// N at once, N connections: each one kept when its response is
+		// read, for the next URL of the host (net/http keeps 2 and
+		// closes the rest, a new TCP and TLS handshake per URL beyond
+		// them). Over HTTP/2 (ForceAttemptHTTP2, kept from net/http's
+		// default transport with our TLS config) one connection carries
+		// them all.
+		t.MaxConnsPerHost, t.MaxIdleConnsPerHost = n, n
+		t.MaxIdleConns = max(t.MaxIdleConns, n)
 	}
 	if tlsTransports.m == nil {
 		tlsTransports.m = map[tlsKey]*http.Transport{}
