@@ -31,6 +31,8 @@ type Part struct {
 	// it became the part file (Found is its size), and a failed download
 	// puts it back under its name.
 	Adopted bool
+
+	committed bool // Commit or Batch.Add took it
 }
 
 // CheckTarget says why path cannot be written, in terms of the path as
@@ -101,6 +103,10 @@ func OpenPart(path string, resume bool) (*Part, error) {
 	return p, nil
 }
 
+// Committed reports whether Commit or Batch.Add took the part: it is
+// written no more.
+func (p *Part) Committed() bool { return p.committed }
+
 // Offset is the count of bytes in the part file: where a resume starts.
 func (p *Part) Offset() int64 { return p.n }
 
@@ -130,19 +136,20 @@ func (p *Part) Restart() error {
 	return err
 }
 
-// Commit makes the download complete: the part file is synced, made
-// readable (0644) and
-// renamed to the final path.
+// Commit makes the download complete: the part file is made readable
+// (0644), synced and renamed to the final path. Many downloads are
+// completed faster by a Batch.
 func (p *Part) Commit() error {
+	p.committed = true
 	err := p.f.Chmod(0o644)
 	if err == nil {
-		err = p.f.Sync()
+		err = syncFile(p.f)
 	}
 	if cerr := p.f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(p.Name, p.Path)
+		err = rename(p.Name, p.Path)
 	}
 	if err != nil {
 		os.Remove(p.Name)
@@ -157,7 +164,12 @@ func (p *Part) Commit() error {
 //
 // An adopted file goes back to its name whatever keep says (it was the
 // user's before the run), and Name becomes that name.
+//
+// A part already committed (Commit, Batch.Add) is left alone.
 func (p *Part) Abort(keep bool) (kept bool) {
+	if p.committed {
+		return false
+	}
 	p.f.Close()
 	if p.Adopted && os.Rename(p.Name, p.Path) == nil {
 		p.Name = p.Path

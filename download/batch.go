@@ -1,0 +1,171 @@
+package download
+
+import (
+	"fmt"
+	"os"
+	"sync"
+)
+
+// syncFile and rename are the two steps whose order keeps a download
+// safe from a crash; tests replace them to record that order.
+var (
+	syncFile = (*os.File).Sync
+	rename   = os.Rename
+)
+
+// batchMaxPending bounds the parts waiting for their sync (each holds
+// its file open): Add waits when that many are queued.
+const batchMaxPending = 256
+
+// batchSyncers is how many files of a batch are synced at once: the file
+// system commits concurrent syncs together (one journal commit for many
+// files on ext4 and xfs), where one after the other each waits for its
+// own.
+const batchSyncers = 16
+
+// A Batch makes finished downloads complete many at a time: each part
+// added is synced, then renamed to its final path, in the background,
+// while the next files are written. A sync waits for the disk, and one
+// per file, in turn, costs more than the transfers of small files; syncs
+// issued together are committed together. A file's rename always comes
+// after its data is synced, so a crash leaves no final name over data
+// that never reached the disk (at worst a complete .part file, which
+// -C resumes at its end).
+//
+// The zero Batch is ready to use; Close waits for every part added.
+type Batch struct {
+	// NoSync skips the sync: a part is renamed when added (curl and wget
+	// never sync). A crash can then leave a final name over missing data.
+	NoSync bool
+	// Done, when set, is told of each part added once it is complete
+	// (err nil: renamed) or has failed (its .part removed). It may be
+	// called from another goroutine than Add's, one call at a time.
+	Done func(p *Part, err error)
+
+	mu      sync.Mutex
+	wake    *sync.Cond // pending grew, or the batch closed
+	room    *sync.Cond // pending shrank
+	pending []*Part
+	running bool
+	closed  bool
+	flushed chan struct{} // closed when the flusher has drained the batch
+	err     error         // the first failure
+	doneMu  sync.Mutex
+}
+
+// Add makes p complete, now (NoSync) or once it is synced. p must be
+// written in full; it is closed and owned by the batch from here on, and
+// p.Abort does nothing. Add waits while batchMaxPending parts are queued.
+func (b *Batch) Add(p *Part) {
+	p.committed = true
+	err := p.f.Chmod(0o644)
+	if err != nil || b.NoSync {
+		b.finish(p, err)
+		return
+	}
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		b.finish(p, syncFile(p.f))
+		return
+	}
+	if !b.running {
+		b.running = true
+		b.wake, b.room = sync.NewCond(&b.mu), sync.NewCond(&b.mu)
+		b.flushed = make(chan struct{})
+		go b.flusher()
+	}
+	for len(b.pending) >= batchMaxPending {
+		b.room.Wait()
+	}
+	b.pending = append(b.pending, p)
+	b.wake.Signal()
+	b.mu.Unlock()
+}
+
+// flusher takes whatever parts are queued, syncs them together, renames
+// them, and starts over, until the batch is closed and drained: the
+// batch grows with the rate files arrive at, and a lone file waits for
+// one sync only.
+func (b *Batch) flusher() {
+	defer close(b.flushed)
+	b.mu.Lock()
+	for {
+		for len(b.pending) == 0 && !b.closed {
+			b.wake.Wait()
+		}
+		if len(b.pending) == 0 {
+			b.mu.Unlock()
+			return
+		}
+		batch := b.pending
+		b.pending = nil
+		b.room.Broadcast()
+		b.mu.Unlock()
+
+		errs := make([]error, len(batch))
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range min(len(batch), batchSyncers) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					errs[i] = syncFile(batch[i].f)
+				}
+			}()
+		}
+		for i := range batch {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		// Every sync has returned: only now the renames.
+		for i, p := range batch {
+			b.finish(p, errs[i])
+		}
+		b.mu.Lock()
+	}
+}
+
+// finish closes p and, when err is nil, renames it to its final path;
+// else its .part is removed. Done is told.
+func (b *Batch) finish(p *Part, err error) {
+	if cerr := p.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = rename(p.Name, p.Path)
+	}
+	if err != nil {
+		os.Remove(p.Name)
+		err = fmt.Errorf("%s: %w", p.Path, err)
+	}
+	b.doneMu.Lock()
+	defer b.doneMu.Unlock()
+	if err != nil && b.err == nil {
+		b.err = err
+	}
+	if b.Done != nil {
+		b.Done(p, err)
+	}
+}
+
+// Close waits until every part added is complete or failed, and returns
+// the first failure. A part added after Close is synced and renamed at
+// once.
+func (b *Batch) Close() error {
+	b.mu.Lock()
+	b.closed = true
+	running := b.running
+	if running {
+		b.wake.Signal()
+	}
+	b.mu.Unlock()
+	if running {
+		<-b.flushed
+	}
+	b.doneMu.Lock()
+	defer b.doneMu.Unlock()
+	return b.err
+}
