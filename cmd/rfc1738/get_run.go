@@ -43,6 +43,7 @@ type getOptions struct {
 	quiet         bool
 	verbose       bool
 	strict        bool
+	noFsync       bool // --no-fsync
 }
 
 // A getJob is one URL of a get run and where its body goes.
@@ -50,6 +51,8 @@ type getJob struct {
 	raw  string
 	u    rfc1738.URL
 	path string // "" for stdout
+
+	queued bool // its part went to the getter's batch, which says when it is saved
 }
 
 func runGet(e *env, args []string) int {
@@ -77,6 +80,8 @@ func runGet(e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "write listings (menus, groups) as JSON Lines")
 	raw := fs.Bool("raw", false, "write listings as the protocol's own bytes")
 	fs.BoolVar(&o.quiet, "q", false, "print nothing on success: no progress bar, no notes, no summary (errors still go to stderr)")
+	fs.BoolVar(&o.noFsync, "no-fsync", false, "do not sync files to disk, as curl and wget never do: faster on slow disks, but a crash may leave a file complete in name only. "+
+		"By default each file's data is synced before its .part is renamed, the syncs of many files together while the next ones download, so a crash leaves no final name over missing data, at most a .part that -C resumes")
 	fs.BoolVar(&o.strict, "strict", false, "refuse a URL that breaks §2.2 only by unencoded octets (\"~\", a space), which is otherwise fetched encoded with a warning")
 	setup := accessSetup(fs)
 	curl := curlFlags(fs)
@@ -229,6 +234,9 @@ func runGet(e *env, args []string) int {
 		// One ftp login serves every file of its host (RFC 959).
 		defer c.KeepFTPLogins(o.parallel, false).Close()
 	}
+	// As many connections to a host as transfers at once, each kept for
+	// the next URL: one TCP and TLS handshake per connection, not per URL.
+	c.HTTPConnsPerHost = o.parallel
 	st := g.run(jobs)
 	if s := g.interrupted(); s != nil {
 		g.clearBars()
@@ -346,6 +354,8 @@ type getter struct {
 	bars map[*barGate]bool
 	kept []string // .part files kept for a resume
 
+	batch *download.Batch // completes the files: sync, then rename
+
 	stdoutMu sync.Mutex
 }
 
@@ -432,6 +442,23 @@ func (g *getter) run(jobs []*getJob) runStats {
 	}
 	var st runStats
 	var smu sync.Mutex
+	// A file is complete once its batch has synced and renamed it: only
+	// then is it saved, or failed.
+	g.batch = &download.Batch{NoSync: g.o.noFsync, Done: func(p *download.Part, err error) {
+		if err != nil {
+			smu.Lock()
+			st.failed++
+			st.status = worseStatus(st.status, exitStatus(err))
+			smu.Unlock()
+			if g.interrupted() == nil {
+				g.say("rfc1738 get: %v\n", err)
+			}
+			return
+		}
+		if par > 1 && !g.o.quiet {
+			g.say("rfc1738 get: saved %s (%s)\n", safetext.Escape(p.Path), formatBytes(p.Offset()))
+		}
+	}}
 	next := make(chan *getJob)
 	var wg sync.WaitGroup
 	for range min(par, max(len(jobs), 1)) {
@@ -450,7 +477,7 @@ func (g *getter) run(jobs []*getJob) runStats {
 				switch {
 				case err != nil && g.interrupted() == nil:
 					g.say("rfc1738 get: %v\n", err)
-				case err == nil && par > 1 && !g.o.quiet:
+				case err == nil && par > 1 && !g.o.quiet && !j.queued:
 					// No bars when several transfers run at once: a
 					// line for each file that is complete.
 					g.say("rfc1738 get: saved %s (%s)\n", safetext.Escape(j.path), formatBytes(n))
@@ -466,6 +493,7 @@ func (g *getter) run(jobs []*getJob) runStats {
 	}
 	close(next)
 	wg.Wait()
+	g.batch.Close()
 	return st
 }
 
@@ -495,9 +523,8 @@ func (g *getter) fetch(j *getJob) (int64, error) {
 		total += n
 		if err == nil {
 			if part != nil {
-				if err := part.Commit(); err != nil {
-					return total, err
-				}
+				j.queued = true
+				g.batch.Add(part)
 			}
 			return total, nil
 		}
@@ -539,6 +566,13 @@ func (g *getter) abort(part *download.Part, keep bool) bool {
 	g.kept = append(g.kept, safetext.Escape(part.Name))
 	g.mu.Unlock()
 	return true
+}
+
+// commitNow completes a part at once, synced unless --no-fsync says not.
+func (g *getter) commitNow(part *download.Part) error {
+	b := &download.Batch{NoSync: g.o.noFsync}
+	b.Add(part)
+	return b.Close()
 }
 
 // attempt makes one try at a job: a resume from the part file's end when
@@ -588,7 +622,7 @@ func (g *getter) attempt(j *getJob, part *download.Part) (int64, error) {
 		}
 		n, werr := g.write(ctx, j, part, he.Response, watch)
 		if werr == nil && part != nil {
-			werr = part.Commit()
+			werr = g.commitNow(part)
 			part = nil
 		}
 		if werr != nil {
