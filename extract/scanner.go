@@ -1166,9 +1166,11 @@ func (s *Scanner) hyphenNote(u []byte, a, e int) {
 		Alternative: alt})
 }
 
-// finish checks the match against the grammar and copies its notes.
+// finish checks the match against the grammar and copies its notes: a
+// recogniser first (Valid is exactly Parse without an error), the
+// diagnostics only for an invalid URL.
 func (s *Scanner) finish() {
-	if _, err := rfc1738.Parse(s.m.URL); err == nil {
+	if rfc1738.Valid(s.m.URL) {
 		s.m.Valid = true
 	} else {
 		s.m.Errors = rfc1738.Check(s.m.URL).Errors
