@@ -28,6 +28,7 @@ var (
 		"ftp://ftp.x.org/pub;type=d", "gopher://gopher.tc.umn.edu:70/11", "\r\n", "http://j.org/\"q\"",
 		"see", "the", "text", "of", "a", "README", "10:30", "http:", "wais://w.org/db?x",
 		"http://k.org/x\u2028y", "http://l.org/%zz", "http://m.org/a-\n\nb", "news:comp.x-\nyz",
+		"http://bücher.example/x", "<URL:http://例え.jp/\n  x>", "https://münchen.de\u2010\nx",
 	}
 	cutRare = []string{
 		"(see http://b.org/y)/z", "[t](http://e.org/p)", "(", ")", "[", "{", "}", "<http://c.org/", "word>",
