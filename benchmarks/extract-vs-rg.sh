@@ -4,6 +4,7 @@
 #
 #   sh benchmarks/extract-vs-rg.sh             # 7 rounds
 #   ROUNDS=9 sh benchmarks/extract-vs-rg.sh
+#   BASE=/tmp/old/rfc1738 sh benchmarks/extract-vs-rg.sh   # another build beside
 #
 # The corpus is a fixed, sorted list of text files under /usr/share/doc,
 # concatenated into one file (and its first 20 MB as a slice), read from
@@ -59,6 +60,9 @@ set -- \
 	"extract --json|$work/rfc1738 extract --json %F" \
 	"extract purego|$work/rfc1738-purego extract %F" \
 	"extract --jobs 1|$work/rfc1738 extract --jobs 1 %F"
+# BASE=path/to/another/rfc1738 adds its rows, plain and purego (BASE_PUREGO), to compare builds.
+[ -z "${BASE:-}" ] || set -- "$@" "base|$BASE extract %F"
+[ -z "${BASE_PUREGO:-}" ] || set -- "$@" "base purego|$BASE_PUREGO extract %F"
 
 measure() { # file name cmd -> appends "name cpu wall lines" to $work/times
 	f=$1 name=$2 cmd=$3
