@@ -61,11 +61,8 @@ type extractUnit struct {
 	// (line counted with --json only).
 	from, to int
 	line     int
-	err      error // the file could not be opened
-	// The output: a stream's batches one by one as they fill, a piece's
-	// all at once when it is scanned, so that the workers do not wait
-	// for the writer.
-	out chan []extractBatch
+	err      error               // the file could not be opened
+	out      chan []extractBatch // the output (see scan)
 }
 
 // extractSource is a file in memory (mapped), shared by its pieces; the
@@ -250,7 +247,7 @@ func extractUnits(e *env, name string, jobs int, lines bool) []*extractUnit {
 			line += bytes.Count(data[cuts[i-1]:cuts[i]], nl)
 		}
 		units[i] = &extractUnit{name: name, src: src, from: cuts[i], to: cuts[i+1], line: line,
-			out: make(chan []extractBatch, 1)}
+			out: make(chan []extractBatch, 4)}
 	}
 	return units
 }
@@ -270,7 +267,10 @@ type extractFormatter struct {
 	enc     *json.Encoder
 }
 
-const extractBatchSize = 128 << 10
+const (
+	extractBatchSize = 128 << 10
+	extractHeld      = 64 // batches a unit ahead of the writer keeps
+)
 
 // scan scans one unit and sends its output to u.out, which it closes.
 func (f *extractFormatter) scan(sc *extract.Scanner, u *extractUnit, o extractOptions) {
@@ -281,7 +281,6 @@ func (f *extractFormatter) scan(sc *extract.Scanner, u *extractUnit, o extractOp
 	}
 	defer u.src.done()
 	shown := displayName(u.name)
-	stream := false
 	if u.src.data != nil && !isGzip(u.src.data) {
 		sc.ResetBytes(u.src.data[u.from:u.to])
 	} else {
@@ -302,7 +301,6 @@ func (f *extractFormatter) scan(sc *extract.Scanner, u *extractUnit, o extractOp
 		} else {
 			sc.Reset(br)
 		}
-		stream = true
 	}
 	f.pending = f.pending[:0]
 	f.b = extractBatch{}
@@ -325,7 +323,12 @@ func (f *extractFormatter) scan(sc *extract.Scanner, u *extractUnit, o extractOp
 		}
 		if len(f.out) >= extractBatchSize-extractBatchSize/8 {
 			f.batch()
-			if stream {
+			// The writer takes the batches as they fill while it is at
+			// this unit. A unit ahead of it keeps them, up to
+			// extractHeld, rather than wait, so that the workers scan on;
+			// beyond that it waits, so that memory stays bounded. One
+			// place in u.out is kept for the last send.
+			if len(f.pending) >= extractHeld || len(u.out) < cap(u.out)-1 {
 				u.out <- f.pending
 				f.pending = nil
 			}

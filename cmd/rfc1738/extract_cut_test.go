@@ -73,7 +73,7 @@ func scanPieces(t *testing.T, data []byte, cuts []int, o extractOptions) string 
 		if i > 0 {
 			line += bytes.Count(data[points[i-1]:points[i]], nl)
 		}
-		u := &extractUnit{name: "t", src: src, from: points[i], to: points[i+1], line: line, out: make(chan []extractBatch, 1)}
+		u := &extractUnit{name: "t", src: src, from: points[i], to: points[i+1], line: line, out: make(chan []extractBatch, 4)}
 		f.scan(sc, u, o)
 		for bs := range u.out {
 			for _, b := range bs {
