@@ -49,7 +49,7 @@ fi
 cat "$corpus" "$slice" >/dev/null # the page cache
 
 echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')," \
-	"$(nproc) cores, $(go version | cut -d' ' -f3), $(rg --version | head -1), load $(cut -d' ' -f1 /proc/loadavg) at the start," \
+	"$(nproc) cores, $(go version | cut -d' ' -f3), $(rg --version | sed -n 1p), load $(cut -d' ' -f1 /proc/loadavg) at the start," \
 	"$ROUNDS rounds, medians"
 
 # One command line per tool; %F stands for the input file.
