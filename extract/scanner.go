@@ -640,10 +640,11 @@ func (s *Scanner) atColon(i int) bool {
 		run = cURL
 	}
 	limit := min(len(b), a+s.maxLen)
-	// The brackets left open before the URL are counted at its first
-	// closing bracket that closes none of its own (most URLs hold none).
-	var outer, inner [3]int
-	outerCounted := false
+	// Whether a bracket is left open before the URL is asked at its first
+	// closing bracket of each pair that closes none of its own (most URLs
+	// hold none), once a pair.
+	var inner [3]int
+	var outerKnown, outerOpen [3]bool
 	segs := s.segs[:0]
 	from, j := a, a // the scheme's octets and its ':' are all in the run
 	hash := false
@@ -685,10 +686,10 @@ scan:
 				inner[p]--
 				break
 			}
-			if !outerCounted {
-				outer, outerCounted = unclosed(b[lo:a]), true
+			if !outerKnown[p] {
+				outerOpen[p], outerKnown[p] = openBefore(b[lo:a], c), true
 			}
-			if outer[p] > 0 {
+			if outerOpen[p] {
 				break scan
 			}
 		case '&':
@@ -883,6 +884,30 @@ func unclosed(b []byte) (open [3]int) {
 		open = bracketStep(open, c)
 	}
 	return open
+}
+
+// openBefore reports whether a bracket of the pair that close closes is
+// left open in b: unclosed(b)[pair(close)] > 0. It reads b backwards and
+// stops at the first opening bracket no closing one after it closes, which
+// in "[text](http://…)" is the octet before the URL.
+func openBefore(b []byte, close byte) bool {
+	open := byte('(')
+	if close != ')' {
+		open = close - 2 // '[' is ']' - 2, '{' is '}' - 2
+	}
+	closed := 0
+	for k := len(b) - 1; k >= 0; k-- {
+		switch b[k] {
+		case open:
+			if closed == 0 {
+				return true
+			}
+			closed--
+		case close:
+			closed++
+		}
+	}
+	return false
 }
 
 // zeroOctets marks with its high bit each octet of w that is zero.
@@ -1166,9 +1191,11 @@ func (s *Scanner) hyphenNote(u []byte, a, e int) {
 		Alternative: alt})
 }
 
-// finish checks the match against the grammar and copies its notes.
+// finish checks the match against the grammar and copies its notes: a
+// recogniser first (Valid is exactly Parse without an error), the
+// diagnostics only for an invalid URL.
 func (s *Scanner) finish() {
-	if _, err := rfc1738.Parse(s.m.URL); err == nil {
+	if rfc1738.Valid(s.m.URL) {
 		s.m.Valid = true
 	} else {
 		s.m.Errors = rfc1738.Check(s.m.URL).Errors

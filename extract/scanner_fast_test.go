@@ -123,6 +123,11 @@ func TestUnclosedWordAtATime(t *testing.T) {
 		if got, want := unclosed(b), slow(b); got != want {
 			t.Fatalf("%q: %v, want %v", b, got, want)
 		}
+		for _, c := range []byte(")]}") {
+			if got, want := openBefore(b, c), slow(b)[pair(c)] > 0; got != want {
+				t.Fatalf("openBefore(%q, %q) = %v, want %v", b, c, got, want)
+			}
+		}
 	}
 	// Every octet alone in a word of otherwise plain letters.
 	for c := range 256 {

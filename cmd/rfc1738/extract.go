@@ -9,8 +9,9 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"sync"
-	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/rfc1738/rfc1738/extract"
 )
@@ -21,42 +22,23 @@ func init() {
 		short: "find URLs in text, as the Appendix says",
 		args:  "[--json] [--valid-only] [--unique] [--strict] [--jobs N] [FILE ...]",
 		summary: "Find URLs in text as the RFC 1738 Appendix says: <URL:…>, <…>, URL:… and bare, whole across line breaks. " +
-			"Reads stdin when no FILE; gzip is read transparently. Files are scanned in parallel, output in input order. " +
-			"Exit status 1 when no URL is found.",
+			"Reads stdin when no FILE; gzip is read transparently. Files, and pieces of a large file, are scanned in parallel, " +
+			"output in input order. Exit status 1 when no URL is found.",
 		run: runExtract,
 	})
 }
 
-// jsonMatch is one line of "rfc1738 extract --json". Its keys are fixed:
-// scripts rely on them. Line and column count from 1, offsets from 0, in
-// bytes of the (decompressed) input; the end is just after the URL.
-type jsonMatch struct {
-	URL       string     `json:"url"`
-	File      string     `json:"file"`
-	Line      int        `json:"line"`
-	Column    int        `json:"column"`
-	Offset    int64      `json:"offset"`
-	EndLine   int        `json:"end_line"`
-	EndColumn int        `json:"end_column"`
-	EndOffset int64      `json:"end_offset"`
-	Form      string     `json:"form"`
-	Valid     bool       `json:"valid"`
-	Fragment  *string    `json:"fragment"`
-	Errors    []jsonDiag `json:"errors"`
-	// Repaired is the strict form of an invalid URL whose unsafe octets
-	// can be encoded (§2.2), null otherwise.
-	Repaired *string    `json:"repaired"`
-	Notes    []jsonNote `json:"notes"`
-}
+// The JSON keys of "rfc1738 extract --json", one object a line, in this
+// order (scripts rely on them): url, file, line, column, offset,
+// end_line, end_column, end_offset, form, valid, fragment (null when the
+// URL has no '#'), errors [{offset, rule, message}], repaired (the strict
+// form of an invalid URL whose unsafe octets can be encoded, §2.2, else
+// null) and notes [{offset, message, alternative}]. Line and column count
+// from 1, offsets from 0, in bytes of the (decompressed) input; the end
+// is just after the URL.
 
-type jsonNote struct {
-	Offset      int64   `json:"offset"`
-	Message     string  `json:"message"`
-	Alternative *string `json:"alternative"`
-}
-
-// extractBatch is a piece of one file's output, sent from the worker that
-// scans the file to the writer.
+// extractBatch is output of one unit, sent from the worker that scans it
+// to the writer.
 type extractBatch struct {
 	out  []byte
 	urls []string // with --unique: the URL of each line
@@ -68,6 +50,48 @@ type extractOptions struct {
 	json, validOnly, unique, strict bool
 }
 
+// extractUnit is what one worker scans at a time: a whole file read as a
+// stream, or a piece of a file in memory. Units go to the workers and to
+// the writer in input order; the writer drains each unit's channel in
+// turn.
+type extractUnit struct {
+	name string // as given; "-" for stdin
+	src  *extractSource
+	// A piece of src.data: data[from:to], whose first line is line+1
+	// (line counted with --json only).
+	from, to int
+	line     int
+	err      error               // the file could not be opened
+	out      chan []extractBatch // the output (see scan)
+}
+
+// extractSource is a file in memory (mapped), shared by its pieces; the
+// last piece done releases it.
+type extractSource struct {
+	data    []byte    // the file in memory, or nil
+	r       io.Reader // else the file as a stream
+	release func()
+	mu      sync.Mutex
+	left    int
+}
+
+func (s *extractSource) done() {
+	s.mu.Lock()
+	s.left--
+	last := s.left == 0
+	s.mu.Unlock()
+	if last && s.release != nil {
+		s.release()
+	}
+}
+
+// The sizes a file in memory is cut to: pieces of about a quarter of the
+// file per job, at least extractPieceMin bytes, at most extractPieceMax.
+var (
+	extractPieceMin = 1 << 20 // tests make it small
+	extractPieceMax = 16 << 20
+)
+
 func runExtract(e *env, args []string) int {
 	c := commands["extract"]
 	fs := newFlags(e, c)
@@ -76,7 +100,7 @@ func runExtract(e *env, args []string) int {
 	fs.BoolVar(&o.validOnly, "valid-only", false, "write only the URLs that are valid RFC 1738")
 	fs.BoolVar(&o.unique, "unique", false, "write each URL once, where it is first found")
 	fs.BoolVar(&o.strict, "strict", false, "end a bare URL at the first octet §2.2 calls unsafe (~, {, [ …) instead of taking it whole and reporting it invalid")
-	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "files scanned at once")
+	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "files, or pieces of a large file, scanned at once")
 	files, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
@@ -84,17 +108,25 @@ func runExtract(e *env, args []string) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	workers := max(1, min(*jobs, len(files)))
+	workers := max(1, *jobs)
 
-	// Each file has its own channel; a worker takes files in input order
-	// and the writer drains the channels in the same order, so the output
-	// is in input order and memory stays bounded: a worker ahead of the
-	// writer waits once its file's channel is full.
-	results := make([]chan extractBatch, len(files))
-	for i := range results {
-		results[i] = make(chan extractBatch, 4)
-	}
-	var next atomic.Int64
+	// The dispatcher opens the files in input order and hands out their
+	// units; the writer takes them in the same order. At most a few units
+	// per worker are open at a time, so memory stays bounded: a unit's
+	// output waits in its channel until the writer reaches it.
+	work := make(chan *extractUnit)
+	free := make(chan []byte, 8*workers) // output buffers the writer is done with
+	order := make(chan *extractUnit, 2*workers)
+	go func() {
+		defer close(work)
+		defer close(order)
+		for _, name := range files {
+			for _, u := range extractUnits(e, name, workers, o.json) {
+				order <- u
+				work <- u
+			}
+		}
+	}()
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -102,12 +134,9 @@ func runExtract(e *env, args []string) int {
 			defer wg.Done()
 			sc := extract.NewScanner(nil)
 			sc.SetStrict(o.strict)
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(files) {
-					return
-				}
-				extractFile(e, sc, files[k], o, results[k])
+			f := extractFormatter{free: free}
+			for u := range work {
+				f.scan(sc, u, o)
 			}
 		}()
 	}
@@ -115,27 +144,33 @@ func runExtract(e *env, args []string) int {
 	out := bufio.NewWriterSize(e.stdout, 64*1024)
 	seen := map[string]bool{}
 	found, failed := false, false
-	for k, ch := range results {
-		for b := range ch {
-			if b.err != nil {
-				out.Flush()
-				fmt.Fprintf(e.stderr, "rfc1738 extract: %s: %s\n", displayName(files[k]), libError(b.err, files[k]))
-				failed = true
-				continue
-			}
-			if !o.unique {
-				found = found || len(b.out) > 0
-				out.Write(b.out)
-				continue
-			}
-			start := 0
-			for i, u := range b.urls {
-				if !seen[u] {
-					seen[u] = true
-					found = true
-					out.Write(b.out[start:b.ends[i]])
+	for u := range order {
+		for bs := range u.out {
+			for _, b := range bs {
+				if b.err != nil {
+					out.Flush()
+					fmt.Fprintf(e.stderr, "rfc1738 extract: %s: %s\n", displayName(u.name), libError(b.err, u.name))
+					failed = true
+					continue
 				}
-				start = b.ends[i]
+				if !o.unique {
+					found = found || len(b.out) > 0
+					out.Write(b.out)
+				} else {
+					start := 0
+					for i, url := range b.urls {
+						if !seen[url] {
+							seen[url] = true
+							found = true
+							out.Write(b.out[start:b.ends[i]])
+						}
+						start = b.ends[i]
+					}
+				}
+				select {
+				case free <- b.out[:0]:
+				default:
+				}
 			}
 		}
 	}
@@ -160,78 +195,301 @@ func displayName(name string) string {
 	return name
 }
 
-// extractFile scans one file (or stdin for "-") and sends its output in
-// batches to ch, which it closes.
-func extractFile(e *env, sc *extract.Scanner, name string, o extractOptions, ch chan<- extractBatch) {
-	defer close(ch)
-	var r io.Reader = e.stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			ch <- extractBatch{err: err}
-			return
-		}
-		defer f.Close()
-		r = f
+// extractUnits opens a file (stdin for "-") and returns its units: a
+// regular file is mapped into memory and, when large, cut into pieces
+// that the workers scan at once (see extractCuts); anything else (a
+// pipe, a file that cannot be mapped) is one unit read as a stream.
+// Lines are counted only for JSON, which prints them.
+func extractUnits(e *env, name string, jobs int, lines bool) []*extractUnit {
+	one := func(u *extractUnit) []*extractUnit {
+		u.name = name
+		u.out = make(chan []extractBatch, 4)
+		return []*extractUnit{u}
 	}
-	// gzip is told by its magic number (RFC 1952 §2.3.1), not the name,
-	// so a .gz on stdin is read too.
-	br := bufio.NewReaderSize(r, 64*1024)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			ch <- extractBatch{err: err}
-			return
+	var f *os.File
+	if name == "-" {
+		f, _ = e.stdin.(*os.File)
+		if f == nil {
+			return one(&extractUnit{src: &extractSource{r: e.stdin, left: 1}})
 		}
-		r = zr
 	} else {
-		r = br
+		var err error
+		if f, err = os.Open(name); err != nil {
+			return one(&extractUnit{err: err})
+		}
 	}
-	shown := displayName(name)
-	var b extractBatch
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	sc.Reset(r)
+	data, release := mapFile(f)
+	if data == nil {
+		// Streamed: the worker reads f, and closes it unless it is stdin.
+		src := &extractSource{r: f, left: 1}
+		if name != "-" {
+			src.release = func() { f.Close() }
+		}
+		return one(&extractUnit{src: src})
+	}
+	if name != "-" {
+		f.Close() // the mapping stays
+	}
+	src := &extractSource{data: data, release: release}
+	cuts := []int{0}
+	// gzip (RFC 1952 §2.3.1, by its magic number) is read as a stream
+	// from memory: it cannot be cut.
+	if jobs > 1 && !isGzip(data) {
+		piece := min(max(len(data)/(4*jobs), extractPieceMin), extractPieceMax)
+		cuts = append(cuts, extractCuts(data, piece)...)
+	}
+	cuts = append(cuts, len(data))
+	units := make([]*extractUnit, len(cuts)-1)
+	src.left = len(units)
+	line := 0
+	for i := range units {
+		if lines && i > 0 {
+			line += bytes.Count(data[cuts[i-1]:cuts[i]], nl)
+		}
+		units[i] = &extractUnit{name: name, src: src, from: cuts[i], to: cuts[i+1], line: line,
+			out: make(chan []extractBatch, 4)}
+	}
+	return units
+}
+
+var nl = []byte{'\n'}
+
+func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
+
+// extractFormatter writes matches into buffers of about extractBatchSize
+// bytes, which the writer gives back, with no allocation per URL.
+type extractFormatter struct {
+	out     []byte
+	b       extractBatch
+	pending []extractBatch // a piece's output so far
+	free    chan []byte
+	diags   bytes.Buffer
+	enc     *json.Encoder
+}
+
+const (
+	extractBatchSize = 128 << 10
+	extractHeld      = 64 // batches a unit ahead of the writer keeps
+)
+
+// scan scans one unit and sends its output to u.out, which it closes.
+func (f *extractFormatter) scan(sc *extract.Scanner, u *extractUnit, o extractOptions) {
+	defer close(u.out)
+	if u.err != nil {
+		u.out <- []extractBatch{{err: u.err}}
+		return
+	}
+	defer u.src.done()
+	shown := displayName(u.name)
+	if u.src.data != nil && !isGzip(u.src.data) {
+		sc.ResetBytes(u.src.data[u.from:u.to])
+	} else {
+		r := u.src.r
+		if u.src.data != nil {
+			r = bytes.NewReader(u.src.data)
+		}
+		br := bufio.NewReaderSize(r, 64*1024)
+		// gzip is told by its magic number (RFC 1952 §2.3.1), not the
+		// name, so a .gz on stdin is read too.
+		if magic, _ := br.Peek(2); isGzip(magic) {
+			zr, err := gzip.NewReader(br)
+			if err != nil {
+				u.out <- []extractBatch{{err: err}}
+				return
+			}
+			sc.Reset(zr)
+		} else {
+			sc.Reset(br)
+		}
+	}
+	f.pending = f.pending[:0]
+	f.b = extractBatch{}
+	f.out = f.buffer()
+	base := int64(u.from)
 	for sc.Scan() {
 		m := sc.Match()
 		if o.validOnly && !m.Valid {
 			continue
 		}
 		if o.json {
-			enc.Encode(newJSONMatch(shown, m))
+			f.appendJSON(shown, &m, base, u.line)
 		} else {
-			buf.WriteString(m.URL)
-			buf.WriteByte('\n')
+			f.out = append(f.out, m.URL...)
+			f.out = append(f.out, '\n')
 		}
 		if o.unique {
-			b.urls = append(b.urls, m.URL)
-			b.ends = append(b.ends, buf.Len())
+			f.b.urls = append(f.b.urls, m.URL)
+			f.b.ends = append(f.b.ends, len(f.out))
 		}
-		if buf.Len() >= 32*1024 {
-			b.out = bytes.Clone(buf.Bytes())
-			ch <- b
-			b = extractBatch{}
-			buf.Reset()
+		if len(f.out) >= extractBatchSize-extractBatchSize/8 {
+			f.batch()
+			// The writer takes the batches as they fill while it is at
+			// this unit. A unit ahead of it keeps them, up to
+			// extractHeld, rather than wait, so that the workers scan on;
+			// beyond that it waits, so that memory stays bounded. One
+			// place in u.out is kept for the last send.
+			if len(f.pending) >= extractHeld || len(u.out) < cap(u.out)-1 {
+				u.out <- f.pending
+				f.pending = nil
+			}
 		}
 	}
-	if buf.Len() > 0 {
-		b.out = buf.Bytes()
-		ch <- b
+	if len(f.out) > 0 {
+		f.batch()
 	}
 	if err := sc.Err(); err != nil {
-		ch <- extractBatch{err: err}
+		f.pending = append(f.pending, extractBatch{err: err})
+	}
+	if len(f.pending) > 0 {
+		u.out <- f.pending
+	}
+	f.pending = nil
+}
+
+// batch closes the output so far into a batch for the writer, and
+// starts a new buffer.
+func (f *extractFormatter) batch() {
+	f.b.out = f.out
+	f.pending = append(f.pending, f.b)
+	f.b = extractBatch{}
+	f.out = f.buffer()
+}
+
+// buffer returns an empty buffer, one the writer gave back if it can.
+func (f *extractFormatter) buffer() []byte {
+	select {
+	case b := <-f.free:
+		return b
+	default:
+		return make([]byte, 0, extractBatchSize)
 	}
 }
 
-func newJSONMatch(file string, m extract.Match) jsonMatch {
-	j := jsonMatch{URL: m.URL, File: file,
-		Line: m.Start.Line, Column: m.Start.Column, Offset: m.Start.Offset,
-		EndLine: m.End.Line, EndColumn: m.End.Column, EndOffset: m.End.Offset,
-		Form: m.Form.String(), Valid: m.Valid, Fragment: opt(m.Fragment()),
-		Errors: diags(m.Errors), Repaired: opt(m.Repaired, m.Repaired != ""), Notes: []jsonNote{}}
-	for _, n := range m.Notes {
-		j.Notes = append(j.Notes, jsonNote{Offset: n.Offset, Message: n.Message, Alternative: opt(n.Alternative, n.Alternative != "")})
+// appendJSON writes one line of --json for m, found in a piece of the
+// input that starts at offset base, after line lines. It writes what
+// encoding/json writes for the keys above (HTML left unescaped), byte for
+// byte; the errors and notes of an invalid or ambiguous URL go through
+// encoding/json itself.
+func (f *extractFormatter) appendJSON(file string, m *extract.Match, base int64, lines int) {
+	b := f.out
+	b = append(b, `{"url":`...)
+	b = appendJSONString(b, m.URL)
+	b = append(b, `,"file":`...)
+	b = appendJSONString(b, file)
+	b = append(b, `,"line":`...)
+	b = strconv.AppendInt(b, int64(m.Start.Line+lines), 10)
+	b = append(b, `,"column":`...)
+	b = strconv.AppendInt(b, int64(m.Start.Column), 10)
+	b = append(b, `,"offset":`...)
+	b = strconv.AppendInt(b, m.Start.Offset+base, 10)
+	b = append(b, `,"end_line":`...)
+	b = strconv.AppendInt(b, int64(m.End.Line+lines), 10)
+	b = append(b, `,"end_column":`...)
+	b = strconv.AppendInt(b, int64(m.End.Column), 10)
+	b = append(b, `,"end_offset":`...)
+	b = strconv.AppendInt(b, m.End.Offset+base, 10)
+	b = append(b, `,"form":"`...)
+	b = append(b, m.Form.String()...)
+	b = append(b, `","valid":`...)
+	b = strconv.AppendBool(b, m.Valid)
+	b = append(b, `,"fragment":`...)
+	if frag, ok := m.Fragment(); ok {
+		b = appendJSONString(b, frag)
+	} else {
+		b = append(b, "null"...)
 	}
-	return j
+	b = append(b, `,"errors":`...)
+	if len(m.Errors) == 0 {
+		b = append(b, "[]"...)
+	} else {
+		b = f.appendEncoded(b, diags(m.Errors))
+	}
+	b = append(b, `,"repaired":`...)
+	if m.Repaired != "" {
+		b = appendJSONString(b, m.Repaired)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"notes":`...)
+	if len(m.Notes) == 0 {
+		b = append(b, "[]"...)
+	} else {
+		notes := make([]jsonNote, len(m.Notes))
+		for i, n := range m.Notes {
+			notes[i] = jsonNote{Offset: n.Offset + base, Message: n.Message, Alternative: opt(n.Alternative, n.Alternative != "")}
+		}
+		b = f.appendEncoded(b, notes)
+	}
+	f.out = append(b, "}\n"...)
+}
+
+type jsonNote struct {
+	Offset      int64   `json:"offset"`
+	Message     string  `json:"message"`
+	Alternative *string `json:"alternative"`
+}
+
+// appendEncoded appends v as encoding/json writes it, HTML unescaped.
+func (f *extractFormatter) appendEncoded(b []byte, v any) []byte {
+	if f.enc == nil {
+		f.enc = json.NewEncoder(&f.diags)
+		f.enc.SetEscapeHTML(false)
+	}
+	f.diags.Reset()
+	f.enc.Encode(v)
+	return append(b, bytes.TrimSuffix(f.diags.Bytes(), nl)...)
+}
+
+// appendJSONString appends s as a JSON string (RFC 8259 §7) the way
+// encoding/json writes it with SetEscapeHTML(false): '"', '\\' and the
+// control characters escaped (\b \f \n \r \t by name), invalid UTF-8 as
+// U+FFFD, and U+2028 and U+2029 escaped for JavaScript.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		} else if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		} else {
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
