@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -120,6 +122,7 @@ func runExtract(e *env, args []string) int {
 	go func() {
 		defer close(work)
 		defer close(order)
+		debug.SetPanicOnFault(true) // see mappedFault
 		for _, name := range files {
 			for _, u := range extractUnits(e, name, workers, o.json) {
 				order <- u
@@ -132,6 +135,7 @@ func runExtract(e *env, args []string) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			debug.SetPanicOnFault(true) // see mappedFault
 			sc := extract.NewScanner(nil)
 			sc.SetStrict(o.strict)
 			f := extractFormatter{free: free}
@@ -200,7 +204,7 @@ func displayName(name string) string {
 // that the workers scan at once (see extractCuts); anything else (a
 // pipe, a file that cannot be mapped) is one unit read as a stream.
 // Lines are counted only for JSON, which prints them.
-func extractUnits(e *env, name string, jobs int, lines bool) []*extractUnit {
+func extractUnits(e *env, name string, jobs int, lines bool) (units []*extractUnit) {
 	one := func(u *extractUnit) []*extractUnit {
 		u.name = name
 		u.out = make(chan []extractBatch, 4)
@@ -230,6 +234,12 @@ func extractUnits(e *env, name string, jobs int, lines bool) []*extractUnit {
 	if name != "-" {
 		f.Close() // the mapping stays
 	}
+	defer func() {
+		if err := mappedFault(recover()); err != nil {
+			release()
+			units = one(&extractUnit{err: err})
+		}
+	}()
 	src := &extractSource{data: data, release: release}
 	cuts := []int{0}
 	// gzip (RFC 1952 §2.3.1, by its magic number) is read as a stream
@@ -239,7 +249,7 @@ func extractUnits(e *env, name string, jobs int, lines bool) []*extractUnit {
 		cuts = append(cuts, extractCuts(data, piece)...)
 	}
 	cuts = append(cuts, len(data))
-	units := make([]*extractUnit, len(cuts)-1)
+	units = make([]*extractUnit, len(cuts)-1)
 	src.left = len(units)
 	line := 0
 	for i := range units {
@@ -253,6 +263,26 @@ func extractUnits(e *env, name string, jobs int, lines bool) []*extractUnit {
 }
 
 var nl = []byte{'\n'}
+
+// errFileShrank is a mapped file's error when it shrank while it was
+// read.
+var errFileShrank = errors.New("the file shrank while it was read: its end was not read (run again)")
+
+// mappedFault returns errFileShrank for r, a recovered panic, when it is a
+// memory fault: a mapped file that shrinks while it is read faults on the
+// pages past its new end (SIGBUS), and a goroutine that reads mapped
+// memory sets debug.SetPanicOnFault, so the fault is a panic it recovers
+// instead of the end of the process. nil for no panic; any other panic
+// goes on.
+func mappedFault(r any) error {
+	if r == nil {
+		return nil
+	}
+	if _, ok := r.(interface{ Addr() uintptr }); ok {
+		return errFileShrank
+	}
+	panic(r)
+}
 
 func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
 
@@ -280,6 +310,12 @@ func (f *extractFormatter) scan(sc *extract.Scanner, u *extractUnit, o extractOp
 		return
 	}
 	defer u.src.done()
+	defer func() {
+		if err := mappedFault(recover()); err != nil {
+			u.out <- append(f.pending, extractBatch{err: err})
+			f.pending = nil
+		}
+	}()
 	shown := displayName(u.name)
 	if u.src.data != nil && !isGzip(u.src.data) {
 		sc.ResetBytes(u.src.data[u.from:u.to])
