@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/textproto"
 	"os"
 	"strconv"
@@ -69,7 +68,7 @@ type Checker struct {
 	MaxPage int64
 
 	once   sync.Once
-	hc     *http.Client
+	hc     *access.HTTP
 	logins io.Closer // the ftp pool the Checker set in Client, or nil
 }
 
