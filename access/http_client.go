@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -161,4 +162,21 @@ func (c *Client) checkRedirect(r *http.Request, via []*http.Request) error {
 		return &FTPRedirectError{Location: loc, FromTLS: fromTLS}
 	}
 	return fmt.Errorf("redirect to %s refused: only http, https and ftp URLs are followed", Redact(loc))
+}
+
+// httpProxyFor is the proxy (redacted) a request for scheme://host goes
+// through, as the Client's transport chooses it; "" for none.
+func (c *Client) httpProxyFor(scheme, host string) string {
+	if c.HTTPClient != nil && c.HTTPClient.Transport != nil {
+		return "" // the caller's transport: its proxy is its own
+	}
+	t := c.transport()
+	if t.Proxy == nil {
+		return ""
+	}
+	u, err := t.Proxy(&http.Request{URL: &url.URL{Scheme: scheme, Host: host}})
+	if err != nil || u == nil {
+		return ""
+	}
+	return Redact(u.String())
 }

@@ -86,6 +86,13 @@ func (hh httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		httpEncodingNote(c.HTTPCompressed),
 		fmt.Sprintf("redirects are followed to http, https and ftp URLs only, at most %d; one from https to http or ftp with a warning; a stored login goes to its own origin only, and to no hop after the chain left it", c.MaxRedirects),
 	}
+	if proxy := c.httpProxyFor(hh.scheme(), req.host); proxy != "" {
+		how := "the request line carries the whole URL (RFC 9112 §3.2.2)"
+		if hh.tls {
+			how = "a CONNECT tunnel (RFC 9110 §9.3.6), TLS end to end with the server"
+		}
+		p.Notes = append(p.Notes, "through the proxy "+proxy+" (-x, $HTTP_PROXY, $HTTPS_PROXY; --noproxy, $NO_PROXY): "+how)
+	}
 	if hh.tls {
 		// RFC 2818 §3.1: the server's identity is checked against the
 		// host of the URL.

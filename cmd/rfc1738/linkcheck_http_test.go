@@ -168,3 +168,31 @@ func TestLinkcheckNetrc(t *testing.T) {
 		t.Errorf("no --netrc: %d %q; the server saw\n%s", status, errOut, &log)
 	}
 }
+
+// TestPlanProxy: plan names the proxy hop the run takes, from -x or
+// $HTTP_PROXY (its password redacted), and none for a host --noproxy
+// names.
+func TestPlanProxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	noEnv := []string{"HTTP_PROXY=", "http_proxy=", "HTTPS_PROXY=", "https_proxy=", "NO_PROXY=", "no_proxy="}
+	for _, tt := range []struct {
+		vars []string
+		args []string
+		want string // "" for no proxy note
+	}{
+		{noEnv, []string{"-x", "http://u:pw@127.0.0.1:3128", "https://example.org/x"}, "through the proxy http://u:****@127.0.0.1:3128"},
+		{noEnv, []string{"-x", "127.0.0.1:3128", "http://example.org/x"}, "through the proxy http://127.0.0.1:3128"},
+		{append(noEnv, "HTTP_PROXY=http://127.0.0.1:8080"), []string{"http://example.org/x"}, "through the proxy http://127.0.0.1:8080"},
+		{noEnv, []string{"-x", "127.0.0.1:3128", "--noproxy", "example.org", "http://www.example.org/x"}, ""},
+		{noEnv, []string{"http://example.org/x"}, ""},
+	} {
+		out, errOut, status := runEnvIn(t, "", tt.vars, "", append([]string{"plan"}, tt.args...)...)
+		all := out + errOut // the notes are on stderr
+		got := strings.Contains(all, "through the proxy")
+		if status != 0 || got != (tt.want != "") || !strings.Contains(all, tt.want) || strings.Contains(all, "pw@") {
+			t.Errorf("plan %q: %d, want %q in\n%s%s", tt.args, status, tt.want, out, errOut)
+		}
+	}
+}
