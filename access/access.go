@@ -196,8 +196,11 @@ type Client struct {
 	// (RFC 9110 §10.1.5; curl -A); empty means DefaultUserAgent.
 	UserAgent string
 
-	// HTTPClient performs http requests; NewClient sets one that follows
-	// at most MaxRedirects redirects, to http and ftp URLs only.
+	// HTTPClient, when set, is the http.Client of http and https
+	// requests (its Transport, Timeout, Jar); its CheckRedirect is
+	// replaced by the Client's redirect policy, which follows at most
+	// MaxRedirects redirects, to http, https and ftp URLs only. Nil (as
+	// NewClient leaves it): the Client's own transport.
 	HTTPClient   *http.Client
 	MaxRedirects int
 

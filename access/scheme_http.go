@@ -86,6 +86,13 @@ func (hh httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		httpEncodingNote(c.HTTPCompressed),
 		fmt.Sprintf("redirects are followed to http, https and ftp URLs only, at most %d; one from https to http or ftp with a warning; a stored login goes to its own origin only, and to no hop after the chain left it", c.MaxRedirects),
 	}
+	if proxy := c.httpProxyFor(hh.scheme(), req.host); proxy != "" {
+		how := "the request line carries the whole URL (RFC 9112 §3.2.2)"
+		if hh.tls {
+			how = "a CONNECT tunnel (RFC 9110 §9.3.6), TLS end to end with the server"
+		}
+		p.Notes = append(p.Notes, "through the proxy "+proxy+" (-x, $HTTP_PROXY, $HTTPS_PROXY; --noproxy, $NO_PROXY): "+how)
+	}
 	if hh.tls {
 		// RFC 2818 §3.1: the server's identity is checked against the
 		// host of the URL.
@@ -111,11 +118,8 @@ func (httpHandler) planRequest(c *Client, p *Plan, r Request) error {
 	return nil
 }
 
-// errHTTPRedirectToFTP stops net/http at a redirect to an ftp URL, which the
-// ftp handler then fetches.
-var errHTTPRedirectToFTP = errors.New("redirect to ftp")
-
-// Get sends the planned GET and follows redirects as Plan says.
+// Get sends the planned GET and follows redirects as Plan says
+// (Client.checkRedirect); a redirect to ftp is fetched by the ftp handler.
 func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
 	req, ok := p.Data.(httpRequest)
 	if !ok {
@@ -160,14 +164,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	if p.Offset > 0 {
 		hreq.Header.Set("Range", fmt.Sprintf("bytes=%d-", p.Offset))
 	}
-	login := false
-	if c.Credentials != nil {
-		if user, pass, ok := c.Credentials(req.scheme, p.Parsed.Host()); ok {
-			hreq.SetBasicAuth(user, pass)
-			login = true
-			c.trace('!', "Authorization: Basic **** (the login stored for "+p.Parsed.Host()+", netrc)")
-		}
-	}
+	c.httpLogin(hreq, req.scheme, p.Parsed.Host())
 
 	hc := &http.Client{}
 	if c.HTTPClient != nil {
@@ -180,68 +177,16 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	if req.scheme == "https" && c.TLS.Insecure {
 		c.warn(p.URL + ": " + insecureWarning)
 	}
-	var ftpTarget string
-	// left is set once the chain has left the origin the login belongs
-	// to (the first request's scheme, host and port): from then on no hop
-	// carries it, even one back to that origin, since net/http copies the
-	// first request's headers to every hop it follows. tls is set once a
-	// hop was https: an ftp URL after it is a downgrade.
-	left, tls := false, req.scheme == "https"
-	hc.CheckRedirect = func(r *http.Request, via []*http.Request) error {
-		loc := r.URL.String()
-		if r.Response != nil {
-			if l := r.Response.Header.Get("Location"); strings.HasPrefix(strings.ToLower(l), "ftp:") {
-				loc = l // the Location as written, not net/url's re-encoding
-			}
-		}
-		c.trace('!', fmt.Sprintf("redirect %d to %s", len(via), Redact(loc)))
-		if len(via) > c.MaxRedirects {
-			return fmt.Errorf("stopped after %d redirects (at most %d are followed)", len(via)-1, c.MaxRedirects)
-		}
-		switch strings.ToLower(r.URL.Scheme) {
-		case "http", "https":
-			if err := c.CheckRedirectPort(r.URL); err != nil {
-				return err
-			}
-			if strings.EqualFold(r.URL.Scheme, "https") {
-				tls = true
-			}
-			if !left && httpOrigin(r.URL) != httpOrigin(via[0].URL) {
-				left = true
-				if login {
-					c.trace('!', "the chain left "+httpOrigin(via[0].URL)+": the stored login is not sent again, on this hop or any later one")
-				}
-			}
-			if left {
-				// RFC 9110 §11.6.2 leaves it to the client which
-				// origins get credentials: only the login's own, and
-				// only while the chain never left it (nor TLS).
-				r.Header.Del("Authorization")
-			}
-			if prev := via[len(via)-1].URL; strings.EqualFold(prev.Scheme, "https") && strings.EqualFold(r.URL.Scheme, "http") {
-				// A downgrade: what follows is in clear. Followed, as
-				// browsers and curl do, but the user is told, and no
-				// credentials go along (an http origin is never the
-				// https one the login was sent to).
-				c.warn(fmt.Sprintf("redirect from https to http: %s is fetched without TLS, and without credentials", Redact(loc)))
-			}
-			c.trace('>', "GET "+r.URL.RequestURI()+" HTTP/1.1")
-			c.trace('>', "Host: "+r.URL.Host)
-			return nil
-		case "ftp":
-			ftpTarget = loc
-			return errHTTPRedirectToFTP
-		}
-		return fmt.Errorf("redirect to %s refused: only http, https and ftp URLs are followed", Redact(loc))
-	}
+	hc.CheckRedirect = c.checkRedirect
 
 	for _, s := range p.Steps {
 		c.trace('>', s.Line())
 	}
 	resp, err := hc.Do(hreq)
 	if err != nil {
-		if ftpTarget != "" && errors.Is(err, errHTTPRedirectToFTP) {
-			return httpGetRedirectedFTP(ctx, c, p, ftpTarget, tls)
+		var fr *FTPRedirectError
+		if errors.As(err, &fr) {
+			return httpGetRedirectedFTP(ctx, c, p, fr.Location, fr.FromTLS)
 		}
 		err = httpUnwrapURLError(err)
 		if strings.Contains(err.Error(), "server response headers exceeded") {

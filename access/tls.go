@@ -156,8 +156,12 @@ type tlsKey struct {
 
 // transport returns the http transport for c's TLS policy, proxy and
 // connections per host.
-func (c *Client) transport() *http.Transport {
-	n := max(c.HTTPConnsPerHost, 0)
+func (c *Client) transport() *http.Transport { return c.transportPerHost(c.HTTPConnsPerHost) }
+
+// transportPerHost is transport with at most n connections to one host,
+// every one of them kept for reuse (0: net/http's defaults).
+func (c *Client) transportPerHost(n int) *http.Transport {
+	n = max(n, 0)
 	if c.TLS.Roots == nil && !c.TLS.Insecure && c.HTTPProxy == "" && c.HTTPNoProxy == "" && n == 0 {
 		return httpTransport
 	}
@@ -167,7 +171,21 @@ func (c *Client) transport() *http.Transport {
 	if t := tlsTransports.m[k]; t != nil {
 		return t
 	}
+	t := c.newTransport(n)
+	if tlsTransports.m == nil {
+		tlsTransports.m = map[tlsKey]*http.Transport{}
+	}
+	tlsTransports.m[k] = t
+	return t
+}
+
+// newTransport makes an http transport for c's TLS policy and proxy,
+// with at most n connections to one host when n > 0. It is the one
+// constructor of the repository's http transports.
+func (c *Client) newTransport(n int) *http.Transport {
 	t := httpTransport.Clone()
+	// RFC 2818 §3.1: the host name is checked and sent as SNI; net/http
+	// fills in ServerName per connection.
 	t.TLSClientConfig = c.TLS.Config("")
 	if c.HTTPProxy != "" || c.HTTPNoProxy != "" {
 		t.Proxy = proxyFunc(c.HTTPProxy, c.HTTPNoProxy)
@@ -182,10 +200,6 @@ func (c *Client) transport() *http.Transport {
 		t.MaxConnsPerHost, t.MaxIdleConnsPerHost = n, n
 		t.MaxIdleConns = max(t.MaxIdleConns, n)
 	}
-	if tlsTransports.m == nil {
-		tlsTransports.m = map[tlsKey]*http.Transport{}
-	}
-	tlsTransports.m[k] = t
 	return t
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/textproto"
 	"os"
 	"strconv"
@@ -36,6 +35,9 @@ const DefaultBackoff = 250 * time.Millisecond
 // handler's Stat (access.Stater): the lightest exchange that proves the URL
 // names something, so a scheme registered in the Client is checked as it
 // is fetched.
+// http and https are checked through the Client's http client
+// (access.Client.NewHTTP): its TLS policy, proxy, stored logins,
+// User-Agent and redirect policy are get's.
 type Checker struct {
 	// Client holds the settings of the access methods (the anonymous ftp
 	// password, the news server, gateways, the §6 port guard); nil means
@@ -69,7 +71,7 @@ type Checker struct {
 	MaxPage int64
 
 	once   sync.Once
-	hc     *http.Client
+	hc     *access.HTTP
 	logins io.Closer // the ftp pool the Checker set in Client, or nil
 }
 

@@ -27,56 +27,19 @@ func (k *Checker) userAgent() string {
 	return access.DefaultUserAgent
 }
 
-// maxHeaderBytes bounds the response headers of a check.
-const maxHeaderBytes = 64 << 10
-
-// errFTPRedirect stops net/http at a redirect to an ftp URL, which the
-// ftp check then checks.
-type errFTPRedirect struct{ loc string }
-
-func (e *errFTPRedirect) Error() string { return "redirect to " + access.Redact(e.loc) }
-
-// httpClient makes the client of the http and https checks: connections
-// kept per host like the ftp logins (HTTP/1.1 keep-alive, and HTTP/2 when
-// a server offers it in the TLS handshake, RFC 9113 §3.2), the TLS policy
-// of Client.TLS (--cacert, -k), redirects only to http, https (with the §6
-// port guard) and ftp, at most Client.MaxRedirects.
-func (k *Checker) httpClient() *http.Client {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.Proxy = nil // a check talks to the URL's own host
-	tr.MaxIdleConnsPerHost = k.PerHost
-	tr.MaxConnsPerHost = k.PerHost
-	tr.DisableCompression = true
-	tr.MaxResponseHeaderBytes = maxHeaderBytes
-	// RFC 2818 §3.1: the host name is checked and sent as SNI; net/http
-	// fills in ServerName per connection. With a TLSClientConfig of our
-	// own, ForceAttemptHTTP2 keeps ALPN's "h2" offered.
-	tr.TLSClientConfig = k.Client.TLS.Config("")
-	tr.ForceAttemptHTTP2 = true
-	// Each host name is resolved once for all its URLs.
+// httpClient makes the client of the http and https checks: the access
+// package's (its transport, TLS policy, proxy, stored logins, User-Agent
+// and redirect policy: http, https and ftp only, the §6 port guard on
+// each hop, at most Client.MaxRedirects), with connections kept per host
+// like the ftp logins (HTTP/1.1 keep-alive, and HTTP/2 when a server
+// offers it in the TLS handshake, RFC 9113 §3.2) and each host name
+// resolved once for all its URLs.
+func (k *Checker) httpClient() *access.HTTP {
 	dns := &dnsCache{resolver: net.DefaultResolver}
-	tr.DialContext = dns.dial(&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second})
-	return &http.Client{
-		Transport: tr,
-		CheckRedirect: func(r *http.Request, via []*http.Request) error {
-			loc := r.URL.String()
-			if r.Response != nil {
-				if l := r.Response.Header.Get("Location"); strings.HasPrefix(strings.ToLower(l), "ftp:") {
-					return &errFTPRedirect{loc: l}
-				}
-			}
-			if len(via) > k.Client.MaxRedirects {
-				return fmt.Errorf("stopped after %d redirects (at most %d are followed)", len(via)-1, k.Client.MaxRedirects)
-			}
-			if s := strings.ToLower(r.URL.Scheme); s != "http" && s != "https" {
-				return fmt.Errorf("redirect to %s refused: only http, https and ftp URLs are followed", access.Redact(loc))
-			}
-			r.Header.Set("User-Agent", k.userAgent())
-			// §6: a redirect is a URL the peer chose; it passes the port
-			// guard like one typed by the user.
-			return k.Client.CheckRedirectPort(r.URL)
-		},
-	}
+	return k.Client.NewHTTP(access.HTTPOptions{
+		PerHost:     k.PerHost,
+		DialContext: dns.dial(&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}),
+	})
 }
 
 // httpTarget returns the URL a request for u is sent to: §3.3's host,
@@ -134,17 +97,17 @@ func (k *Checker) checkHTTPRead(ctx context.Context, u rfc1738.URL, depth int, r
 		}
 	}
 	if err != nil {
-		var fr *errFTPRedirect
+		var fr *access.FTPRedirectError
 		if errors.As(err, &fr) {
 			if depth > 0 {
 				return outcome{status: Broken, detail: "redirect loop between http and ftp"}, nil
 			}
-			fu, perr := rfc1738.Parse(fr.loc)
+			fu, perr := rfc1738.Parse(fr.Location)
 			if perr != nil || fu.Kind() != rfc1738.KindFTP {
-				return outcome{status: Broken, detail: fmt.Sprintf("redirect to %s refused: not a valid ftp URL", access.Redact(fr.loc))}, nil
+				return outcome{status: Broken, detail: fmt.Sprintf("redirect to %s refused: not a valid ftp URL", access.Redact(fr.Location))}, nil
 			}
 			o := k.check(ctx, fu)
-			o.detail = "redirect to " + access.Redact(fr.loc) + ": " + o.detail
+			o.detail = "redirect to " + access.Redact(fr.Location) + ": " + o.detail
 			return o, nil
 		}
 		return broken(err), nil

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/access"
 )
 
 // MaxRobotsSize is how much of a robots.txt is read: RFC 9309 §2.5 asks a
@@ -259,7 +260,7 @@ func (k *Checker) fetchRobots(ctx context.Context, u rfc1738.URL) (robotsRules, 
 	req.Header.Set("User-Agent", k.userAgent())
 	resp, err := k.hc.Do(req)
 	if err != nil {
-		var fr *errFTPRedirect
+		var fr *access.FTPRedirectError
 		if errors.As(err, &fr) {
 			return robotsRules{why: "robots.txt redirects to ftp: read as unavailable"}, nil
 		}

@@ -17,9 +17,7 @@ type curlOptions struct {
 	headers            stringList
 	userAgent, referer string
 	compressed         bool
-	proxy              string
-	proxySet           bool
-	noProxy            string
+	proxy              *proxyOptions
 	silent, showError  bool
 	post               string // the flag that asked to send data, for the refusal
 	method             string
@@ -38,13 +36,7 @@ func curlFlags(fs *flag.FlagSet) *curlOptions {
 		fs.StringVar(&co.referer, name, "", "http: send this Referer (`URL`), as -H 'Referer: URL'")
 	}
 	fs.BoolVar(&co.compressed, "compressed", false, "http: ask for a gzip body and save it decoded (--max-size counts the decoded bytes); without it a body is saved as sent")
-	for _, name := range []string{"x", "proxy"} {
-		fs.Func(name, "http, https: go through this proxy (`URL`, http:// when no scheme is given) instead of $HTTP_PROXY and $HTTPS_PROXY; \"\" for none", func(s string) error {
-			co.proxy, co.proxySet = s, true
-			return nil
-		})
-	}
-	fs.StringVar(&co.noProxy, "noproxy", "", "http, https: reach these hosts directly (`LIST`, comma-separated; a name matches its subdomains; * is every host), instead of $NO_PROXY")
+	co.proxy = proxyFlags(fs)
 	for _, name := range []string{"s", "silent"} {
 		fs.BoolVar(&co.silent, name, false, "as curl's: print nothing, not even errors (the exit status says what failed); with -S, errors")
 	}
@@ -119,11 +111,37 @@ func (co *curlOptions) apply(c *access.Client) error {
 		c.HTTPHeader = h
 	}
 	c.HTTPCompressed = co.compressed
-	c.HTTPProxy, c.HTTPNoProxy = co.proxy, co.noProxy
-	if co.proxySet && co.proxy == "" {
+	co.proxy.apply(c)
+	return nil
+}
+
+// proxyOptions are curl's proxy flags, -x and --noproxy (get and
+// linkcheck).
+type proxyOptions struct {
+	proxy    string
+	proxySet bool
+	noProxy  string
+}
+
+// proxyFlags defines -x (--proxy) and --noproxy on fs.
+func proxyFlags(fs *flag.FlagSet) *proxyOptions {
+	po := &proxyOptions{}
+	for _, name := range []string{"x", "proxy"} {
+		fs.Func(name, "http, https: go through this proxy (`URL`, http:// when no scheme is given) instead of $HTTP_PROXY and $HTTPS_PROXY; \"\" for none", func(s string) error {
+			po.proxy, po.proxySet = s, true
+			return nil
+		})
+	}
+	fs.StringVar(&po.noProxy, "noproxy", "", "http, https: reach these hosts directly (`LIST`, comma-separated; a name matches its subdomains; * is every host), instead of $NO_PROXY")
+	return po
+}
+
+// apply sets the proxy on the client.
+func (po *proxyOptions) apply(c *access.Client) {
+	c.HTTPProxy, c.HTTPNoProxy = po.proxy, po.noProxy
+	if po.proxySet && po.proxy == "" {
 		c.HTTPNoProxy = "*" // curl's -x "": no proxy at all
 	}
-	return nil
 }
 
 // validFieldName reports whether s is an RFC 9110 §5.1 field name (a

@@ -116,6 +116,8 @@ func runLinkcheck(e *env, args []string) int {
 	strict := fs.Bool("strict", false, "hold every link to RFC 1738 exactly: what browsers read beyond it (an IPv6 literal, an international name, http://h?q) is invalid, not a warning")
 	warningsAsErrors := fs.Bool("warnings-as-errors", false, "exit 1 when a link departs from RFC 1738 even if it works")
 	smtpVerify := fs.Bool("smtp-verify", false, "ask the SMTP relay (--smtp) whether it takes each mailto address (RCPT TO, no DATA)")
+	applyNetrc := netrcFlags(fs)
+	proxy := proxyFlags(fs)
 	setup := accessSetup(fs)
 	operands, status, ok := parseFlags(fs, args)
 	if !ok {
@@ -139,10 +141,14 @@ func runLinkcheck(e *env, args []string) int {
 		return exitUsage
 	}
 	c, err := setup(e)
+	if err == nil {
+		err = applyNetrc(e, c)
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", err)
 		return exitUsage
 	}
+	proxy.apply(c)
 	if e.Getenv("GOMEMLIMIT") == "" {
 		// A run keeps a small record per distinct URL; a soft limit makes
 		// the collector work before the heap doubles, so that 100,000

@@ -89,8 +89,8 @@ func writeMan(w io.Writer) {
 	for _, v := range [][2]string{
 		{"EMAIL", "the anonymous FTP password (§3.2.1) and the sender of mail"},
 		{"NNTPSERVER", "the news server of news: URLs"},
-		{"NETRC", "the netrc file of get --netrc (default ~/.netrc)"},
-		{"HTTP_PROXY, HTTPS_PROXY, NO_PROXY", "the proxy of http and https requests, and the hosts reached directly; get -x and --noproxy take their place"},
+		{"NETRC", "the netrc file of get and linkcheck --netrc (default ~/.netrc)"},
+		{"HTTP_PROXY, HTTPS_PROXY, NO_PROXY", "the proxy of http and https requests, and the hosts reached directly; the -x and --noproxy of get and linkcheck take their place"},
 		{"RFC1738_SMTP", "the SMTP relay of mail"},
 		{"RFC1738_GATEWAY_<SCHEME>", "a gateway URL template for a scheme without an access method (§4)"},
 		{"SSL_CERT_FILE, SSL_CERT_DIR", "the certificate authorities https and ftp over TLS trust, unless --cacert is given"},
@@ -102,7 +102,7 @@ func writeMan(w io.Writer) {
 	fmt.Fprintln(w, ".SH FILES")
 	fmt.Fprintln(w, ".TP")
 	fmt.Fprintln(w, `\fI~/.netrc\fR`)
-	fmt.Fprintln(w, roff("logins for get --netrc (machine, login, password, default), as ftp(1), curl and wget read it."))
+	fmt.Fprintln(w, roff("logins for get and linkcheck --netrc (machine, login, password, default), as ftp(1), curl and wget read it."))
 	fmt.Fprintln(w, ".TP")
 	fmt.Fprintln(w, `\fI~/.config/rfc1738/gateways\fR`)
 	fmt.Fprintln(w, roff("lines \"scheme template\" naming gateways (§4)."))

@@ -34,6 +34,7 @@ func runPlan(e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "write one JSON object")
 	strict := fs.Bool("strict", false, "refuse a URL that breaks §2.2 only by unencoded octets, as get --strict does")
 	applyNetrc := netrcFlags(fs)
+	proxy := proxyFlags(fs)
 	setup := accessSetup(fs)
 	operands, status, ok := parseFlags(fs, args)
 	if !ok {
@@ -54,6 +55,7 @@ func runPlan(e *env, args []string) int {
 	if err := applyNetrc(e, c); err != nil {
 		return usageError(e, "plan", "%v", err)
 	}
+	proxy.apply(c)
 	p, err := c.Plan(u)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "rfc1738 plan:", inCLITerms(err))
