@@ -95,8 +95,11 @@ func TestLinkcheckAndGetShareTheProxy(t *testing.T) {
 			t.Errorf("the proxy did not see %q; it saw\n%s", want, log)
 		}
 	}
-	if len(direct) != 2 {
-		t.Errorf("the origin saw %q, want the two requests the proxy forwarded", direct)
+	mu.Lock()
+	seen := append([]string(nil), direct...)
+	mu.Unlock()
+	if len(seen) != 2 {
+		t.Errorf("the origin saw %q, want the two requests the proxy forwarded", seen)
 	}
 	// --noproxy names the origin: linkcheck goes there directly.
 	before := proxy.String()
@@ -156,14 +159,14 @@ func TestLinkcheckNetrc(t *testing.T) {
 		{"/r", []string{"/r " + basic, `/r2 auth=""`, `/auth auth=""`}},
 		{"/away", []string{"/away " + basic, `/x auth=""`, `/back auth=""`}},
 	} {
-		log = hopLog{}
+		log.reset()
 		out, errOut, status := runBinary(t, "", "linkcheck", "-q", "--netrc-file", rc, "--cacert", caFile, secure.URL+tt.path)
 		if status != 0 || log.String() != strings.Join(tt.want, "\n") {
 			t.Errorf("%s: status %d; the hops carried\n%s\nwant\n%s\nstdout %q stderr %q", tt.path, status, &log, strings.Join(tt.want, "\n"), out, errOut)
 		}
 	}
 	// Without --netrc no login is sent.
-	log = hopLog{}
+	log.reset()
 	if _, errOut, status := runBinary(t, "", "linkcheck", "-q", "--cacert", caFile, secure.URL+"/page"); status != 0 || log.String() != `/page auth=""` {
 		t.Errorf("no --netrc: %d %q; the server saw\n%s", status, errOut, &log)
 	}

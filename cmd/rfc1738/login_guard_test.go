@@ -29,6 +29,14 @@ func (l *hopLog) add(r *http.Request) {
 	l.hops = append(l.hops, fmt.Sprintf("%s auth=%q", r.URL.Path, r.Header.Get("Authorization")))
 }
 
+// reset empties the log for the next chain (the handlers may still hold
+// it: the struct and its mutex are never replaced).
+func (l *hopLog) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.hops = nil
+}
+
 func (l *hopLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -94,7 +102,7 @@ func TestGetLoginNeverCrossesADowngrade(t *testing.T) {
 		t.Errorf("https → http: no warning: %q", errOut)
 	}
 
-	log = hopLog{}
+	log.reset()
 	out, errOut, status = runBinary(t, "", "get", "--netrc-file", rc, "--cacert", caFile, secure.URL+"/away")
 	want = []string{"/away " + basic, `/x auth=""`, `/back auth=""`}
 	if status != 0 || out != "done" || log.String() != strings.Join(want, "\n") {
