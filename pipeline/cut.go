@@ -145,8 +145,9 @@ func warcCuts(text *bufio.Reader, piece int64, start func(uoff int64) (int64, bo
 // textCuts returns line starts of a text stream where a scan that
 // starts afresh finds what a scan of the whole text finds, at least piece
 // bytes apart: a bare URL ends at the line break (the line before does not
-// end in a hyphen, nor in a byte that may end one of the typesetter's
-// hyphens U+2010 and U+00AD, which extract joins across lines), no
+// end, but for white space, in a hyphen, nor in a byte that may end one of
+// the typesetter's hyphens U+2010 and U+00AD, which extract joins across
+// lines), no
 // wrapper can be open across it (no '<' within a wrapper's longest reach
 // before it) and nothing extract counts back to before a URL is near it
 // (no bracket in its lookback).
@@ -167,7 +168,9 @@ func textCuts(br *bufio.Reader, piece int64) []Cut {
 		off += int64(len(l))
 		if err == nil {
 			line++
-			body := bytes.TrimSuffix(l[:len(l)-1], []byte("\r"))
+			// The last byte before the line's trailing white space: the
+			// scanner joins "a- \n b" as it joins "a-\nb".
+			body := bytes.TrimRight(l[:len(l)-1], " \t\r")
 			if len(body) > 0 {
 				prev = body[len(body)-1]
 			} else if len(l) > 0 {

@@ -485,7 +485,12 @@ func TestCensusCut(t *testing.T) {
 // of the whole text finds from there, on the same lines.
 func TestTextCuts(t *testing.T) {
 	text := rfcText(t) + prose + "\n\n(a\n\nhttp://x.example/) and\n\n<URL:http://y.example/\n\n  z> http://v.example/a-\nb\n" +
-		"http://w.example/a\u00ad\nb http://u.example/a\u2010\nb\n" + strings.Repeat("http://z.example/ x\n", 1000)
+		"http://w.example/a\u00ad\nb http://u.example/a\u2010\nb\n" +
+		strings.Repeat("http://z.example/ x\n", 1000) +
+		// A hyphen before trailing white space still joins the lines (far
+		// from any bracket, so that only the hyphen rule can keep a cut off).
+		"http://t.example/a- \nb\nhttp://s.example/a\u00ad \t\nb\nhttp://r.example/a-\t\r\nb\n" +
+		strings.Repeat("http://y.example/ x\n", 10)
 	cuts := textCuts(bufio.NewReader(strings.NewReader(text)), 1)
 	if len(cuts) < 50 {
 		t.Fatalf("%d cuts", len(cuts))
