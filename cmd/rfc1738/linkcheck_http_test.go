@@ -5,13 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
 // forwardProxy is a loopback http forward proxy (RFC 9112 §3.2.2: the
@@ -117,39 +113,8 @@ func TestLinkcheckNetrc(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	ca := testserver.NewCA(t)
-	dir := t.TempDir()
-	caFile := ca.WriteFile(t, dir)
-	rc := filepath.Join(dir, "netrc")
-	if err := os.WriteFile(rc, []byte("machine 127.0.0.1 login joe password s3cret\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var log hopLog
-	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.add(r)
-		if r.URL.Path == "/r2" {
-			http.Redirect(w, r, "/auth", http.StatusFound)
-			return
-		}
-		fmt.Fprint(w, "done")
-	}))
-	t.Cleanup(plain.Close)
-	var secure *httptest.Server
-	other := testserver.HTTPS(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.add(r)
-		http.Redirect(w, r, secure.URL+"/back", http.StatusFound)
-	}))
-	secure = testserver.HTTPS(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.add(r)
-		switch r.URL.Path {
-		case "/r":
-			http.Redirect(w, r, plain.URL+"/r2", http.StatusFound)
-		case "/away":
-			http.Redirect(w, r, other.URL+"/x", http.StatusFound)
-		default:
-			fmt.Fprint(w, "done")
-		}
-	}))
+	chain := newLoginChain(t, "")
+	rc, caFile, secure, log := chain.netrc, chain.caFile, chain.secure, &chain.log
 	basic := `auth="Basic am9lOnMzY3JldA=="`
 	for _, tt := range []struct {
 		path string
@@ -162,13 +127,13 @@ func TestLinkcheckNetrc(t *testing.T) {
 		log.reset()
 		out, errOut, status := runBinary(t, "", "linkcheck", "-q", "--netrc-file", rc, "--cacert", caFile, secure.URL+tt.path)
 		if status != 0 || log.String() != strings.Join(tt.want, "\n") {
-			t.Errorf("%s: status %d; the hops carried\n%s\nwant\n%s\nstdout %q stderr %q", tt.path, status, &log, strings.Join(tt.want, "\n"), out, errOut)
+			t.Errorf("%s: status %d; the hops carried\n%s\nwant\n%s\nstdout %q stderr %q", tt.path, status, log, strings.Join(tt.want, "\n"), out, errOut)
 		}
 	}
 	// Without --netrc no login is sent.
 	log.reset()
 	if _, errOut, status := runBinary(t, "", "linkcheck", "-q", "--cacert", caFile, secure.URL+"/page"); status != 0 || log.String() != `/page auth=""` {
-		t.Errorf("no --netrc: %d %q; the server saw\n%s", status, errOut, &log)
+		t.Errorf("no --netrc: %d %q; the server saw\n%s", status, errOut, log)
 	}
 }
 

@@ -55,48 +55,15 @@ func TestGetLoginNeverCrossesADowngrade(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	ca := testserver.NewCA(t)
-	dir := t.TempDir()
-	caFile := ca.WriteFile(t, dir)
-	rc := filepath.Join(dir, "netrc")
-	if err := os.WriteFile(rc, []byte("machine 127.0.0.1 login joe password s3cret\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var log hopLog
-	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.add(r)
-		if r.URL.Path == "/r2" {
-			http.Redirect(w, r, "/auth", http.StatusFound)
-			return
-		}
-		fmt.Fprint(w, "done")
-	}))
-	t.Cleanup(plain.Close)
-	var secure *httptest.Server
-	other := testserver.HTTPS(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.add(r)
-		http.Redirect(w, r, secure.URL+"/back", http.StatusFound)
-	}))
 	fake := testserver.NewFTPFake(t, testserver.FTPFakeOptions{Files: map[string]string{"/x": "ftp data"}})
-	secure = testserver.HTTPS(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.add(r)
-		switch r.URL.Path {
-		case "/r":
-			http.Redirect(w, r, plain.URL+"/r2", http.StatusFound)
-		case "/away":
-			http.Redirect(w, r, other.URL+"/x", http.StatusFound)
-		case "/ftp":
-			http.Redirect(w, r, "ftp://"+fake.Addr+"/x", http.StatusFound)
-		default:
-			fmt.Fprint(w, "done")
-		}
-	}))
+	chain := newLoginChain(t, "ftp://"+fake.Addr+"/x")
+	rc, caFile, secure, log := chain.netrc, chain.caFile, chain.secure, &chain.log
 	basic := `auth="Basic am9lOnMzY3JldA=="`
 
 	out, errOut, status := runBinary(t, "", "get", "--netrc-file", rc, "--cacert", caFile, secure.URL+"/r")
 	want := []string{"/r " + basic, `/r2 auth=""`, `/auth auth=""`}
 	if status != 0 || out != "done" || log.String() != strings.Join(want, "\n") {
-		t.Errorf("https → http → http: status %d %q; the hops carried\n%s\nwant\n%s\nstderr %q", status, out, &log, strings.Join(want, "\n"), errOut)
+		t.Errorf("https → http → http: status %d %q; the hops carried\n%s\nwant\n%s\nstderr %q", status, out, log, strings.Join(want, "\n"), errOut)
 	}
 	if !strings.Contains(errOut, "warning: redirect from https to http") {
 		t.Errorf("https → http: no warning: %q", errOut)
@@ -106,7 +73,7 @@ func TestGetLoginNeverCrossesADowngrade(t *testing.T) {
 	out, errOut, status = runBinary(t, "", "get", "--netrc-file", rc, "--cacert", caFile, secure.URL+"/away")
 	want = []string{"/away " + basic, `/x auth=""`, `/back auth=""`}
 	if status != 0 || out != "done" || log.String() != strings.Join(want, "\n") {
-		t.Errorf("out of the origin and back: status %d %q; the hops carried\n%s\nwant\n%s\nstderr %q", status, out, &log, strings.Join(want, "\n"), errOut)
+		t.Errorf("out of the origin and back: status %d %q; the hops carried\n%s\nwant\n%s\nstderr %q", status, out, log, strings.Join(want, "\n"), errOut)
 	}
 
 	out, errOut, status = runBinary(t, "", "get", "--netrc-file", rc, "--cacert", caFile, secure.URL+"/ftp")
@@ -156,4 +123,53 @@ func TestLinkcheckGopherSessionGuard(t *testing.T) {
 	if n := accepted.Load(); n != 0 {
 		t.Errorf("port 11211 saw %d connections, want none", n)
 	}
+}
+
+// loginChain is a netrc login and the servers of its redirect chains:
+// secure (https, the login's origin) answers /r with a redirect to plain
+// (http) /r2, which goes on to /auth; /away with one to other (https,
+// another port) /x, which comes back to secure /back; /ftp with one to
+// ftpURL ("" for none); anything else with "done". log has what each hop
+// carried.
+type loginChain struct {
+	netrc, caFile string
+	secure        *httptest.Server
+	log           hopLog
+}
+
+func newLoginChain(t *testing.T, ftpURL string) *loginChain {
+	t.Helper()
+	ca := testserver.NewCA(t)
+	dir := t.TempDir()
+	c := &loginChain{caFile: ca.WriteFile(t, dir), netrc: filepath.Join(dir, "netrc")}
+	if err := os.WriteFile(c.netrc, []byte("machine 127.0.0.1 login joe password s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.log.add(r)
+		if r.URL.Path == "/r2" {
+			http.Redirect(w, r, "/auth", http.StatusFound)
+			return
+		}
+		fmt.Fprint(w, "done")
+	}))
+	t.Cleanup(plain.Close)
+	other := testserver.HTTPS(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.log.add(r)
+		http.Redirect(w, r, c.secure.URL+"/back", http.StatusFound)
+	}))
+	c.secure = testserver.HTTPS(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.log.add(r)
+		switch {
+		case r.URL.Path == "/r":
+			http.Redirect(w, r, plain.URL+"/r2", http.StatusFound)
+		case r.URL.Path == "/away":
+			http.Redirect(w, r, other.URL+"/x", http.StatusFound)
+		case r.URL.Path == "/ftp" && ftpURL != "":
+			http.Redirect(w, r, ftpURL, http.StatusFound)
+		default:
+			fmt.Fprint(w, "done")
+		}
+	}))
+	return c
 }
