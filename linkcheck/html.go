@@ -16,7 +16,6 @@ import (
 // document, where it stands.
 type htmlLink struct {
 	ref          string
-	offset       int64 // of the value in the document
 	line, column int
 }
 
@@ -64,7 +63,7 @@ func htmlLinks(b []byte) (links []htmlLink, base string) {
 					}
 				} else {
 					line, col := pos.at(at)
-					links = append(links, htmlLink{ref: v, offset: at, line: line, column: col})
+					links = append(links, htmlLink{ref: v, line: line, column: col})
 				}
 			}
 			if !more {
