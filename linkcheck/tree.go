@@ -381,19 +381,26 @@ func scanText(name string) ([]docLink, error) {
 	return links, sc.Err()
 }
 
+// entry returns the entry of key in *m, made when it is not there yet:
+// the one place of a path's memo, which its sync.Once then fills once.
+func entry[E any](mu *sync.Mutex, m *map[string]*E, key string) *E {
+	mu.Lock()
+	defer mu.Unlock()
+	if *m == nil {
+		*m = map[string]*E{}
+	}
+	e := (*m)[key]
+	if e == nil {
+		e = new(E)
+		(*m)[key] = e
+	}
+	return e
+}
+
 // doc reads the document at abs once (HTML, Markdown or CSS), for its
 // links and anchors.
 func (t *Tree) doc(abs string) *docEntry {
-	t.docsMu.Lock()
-	if t.docs == nil {
-		t.docs = map[string]*docEntry{}
-	}
-	e := t.docs[abs]
-	if e == nil {
-		e = &docEntry{}
-		t.docs[abs] = e
-	}
-	t.docsMu.Unlock()
+	e := entry(&t.docsMu, &t.docs, abs)
 	e.once.Do(func() { e.kind, e.err = readDoc(abs, &e.scan) })
 	return e
 }
@@ -502,16 +509,7 @@ type fileEntry struct {
 }
 
 func (t *Tree) stat(p string) *fileEntry {
-	t.docsMu.Lock()
-	if t.stats == nil {
-		t.stats = map[string]*fileEntry{}
-	}
-	e := t.stats[p]
-	if e == nil {
-		e = &fileEntry{}
-		t.stats[p] = e
-	}
-	t.docsMu.Unlock()
+	e := entry(&t.docsMu, &t.stats, p)
 	e.once.Do(func() {
 		if e.info, e.err = os.Stat(p); e.err == nil {
 			e.real, _ = filepath.EvalSymlinks(p)
