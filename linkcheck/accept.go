@@ -74,10 +74,13 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 // retryWait is the wait before attempt+1: the back-off, or the server's
 // Retry-After when longer, at most MaxRetryWait.
 func (k *Checker) retryWait(backoff time.Duration, attempt int, asked time.Duration) time.Duration {
-	d := backoff << attempt
-	limit := k.MaxRetryWait
-	if limit <= 0 {
-		limit = DefaultMaxRetryWait
+	return max(backoff<<attempt, min(asked, k.maxRetryWait()))
+}
+
+// maxRetryWait is MaxRetryWait, or its default.
+func (k *Checker) maxRetryWait() time.Duration {
+	if k.MaxRetryWait > 0 {
+		return k.MaxRetryWait
 	}
-	return max(d, min(asked, limit))
+	return DefaultMaxRetryWait
 }

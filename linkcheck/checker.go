@@ -114,7 +114,9 @@ type outcome struct {
 	detail    string
 	transient bool          // worth another attempt
 	timeout   bool          // the attempt ran out of time
+	refused   bool          // the host refused the connection or could not be reached
 	wait      time.Duration // the peer asked to wait this long before another
+	code      int           // the server's status or reply code, when it answered
 }
 
 func okay(format string, args ...any) outcome {
@@ -128,7 +130,19 @@ func skipped(format string, args ...any) outcome {
 // broken makes the outcome of an error; transient says whether another
 // attempt may succeed.
 func broken(err error) outcome {
-	return outcome{status: Broken, detail: err.Error(), transient: transient(err), timeout: isTimeout(err)}
+	o := outcome{status: Broken, detail: err.Error(), transient: transient(err), timeout: isTimeout(err), refused: unreachable(err)}
+	var te *textproto.Error
+	if errors.As(err, &te) {
+		o.code = te.Code
+	}
+	return o
+}
+
+// unreachable reports an error that says the host took no connection:
+// refused, reset before a word, or no route to it.
+func unreachable(err error) bool {
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH) ||
+		errors.Is(err, syscall.ENETUNREACH)
 }
 
 // Check checks s: read as browsers and curl read it (rfc1738.Read; what
@@ -163,40 +177,11 @@ func (k *Checker) CheckURL(ctx context.Context, u rfc1738.URL) (Status, string) 
 // one GET whose document, when the answer is ok, is returned too.
 func (k *Checker) checkURL(ctx context.Context, u rfc1738.URL, read bool) (Status, string, *document) {
 	k.init()
-	timeout := k.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	backoff := k.Backoff
-	if backoff <= 0 {
-		backoff = DefaultBackoff
-	}
+	backoff := k.backoff()
 	for attempt := 0; ; attempt++ {
-		actx, cancel := context.WithTimeout(ctx, timeout)
-		var o outcome
-		var doc *document
-		if read && isHTTP(u) {
-			if o = k.guard(u); o.status == OK {
-				o, doc = k.checkHTTPRead(actx, u, 0, true)
-			}
-		} else {
-			o = k.check(actx, u)
-		}
-		// The connection's deadline (the attempt's) may fire before the
-		// context notices.
-		timedOut := (actx.Err() != nil || o.timeout) && ctx.Err() == nil
-		cancel()
-		if timedOut && o.status == Broken {
-			o.transient = true
-			if !strings.HasPrefix(o.detail, "timeout") {
-				o.detail = fmt.Sprintf("timeout after %v: %s", timeout, o.detail)
-			}
-		}
+		o, doc := k.attempt(ctx, u, read)
 		if !o.transient || attempt >= k.Retries || ctx.Err() != nil {
-			if attempt > 0 {
-				o.detail += fmt.Sprintf(" (after %d attempts)", attempt+1)
-			}
-			return o.status, oneLine(o.detail), doc
+			return o.status, afterAttempts(o.detail, attempt+1), doc
 		}
 		t := time.NewTimer(k.retryWait(backoff, attempt, o.wait))
 		select {
@@ -205,6 +190,52 @@ func (k *Checker) checkURL(ctx context.Context, u rfc1738.URL, read bool) (Statu
 			t.Stop()
 		}
 	}
+}
+
+// backoff is Backoff, or its default.
+func (k *Checker) backoff() time.Duration {
+	if k.Backoff > 0 {
+		return k.Backoff
+	}
+	return DefaultBackoff
+}
+
+// afterAttempts is the detail of a verdict reached after n attempts.
+func afterAttempts(detail string, n int) string {
+	if n > 1 {
+		detail += fmt.Sprintf(" (after %d attempts)", n)
+	}
+	return oneLine(detail)
+}
+
+// attempt makes one attempt at u, bounded by the Checker's timeout; an
+// attempt that ran out of time is broken and transient.
+func (k *Checker) attempt(ctx context.Context, u rfc1738.URL, read bool) (outcome, *document) {
+	timeout := k.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	actx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var o outcome
+	var doc *document
+	if read && isHTTP(u) {
+		if o = k.guard(u); o.status == OK {
+			o, doc = k.checkHTTPRead(actx, u, 0, true)
+		}
+	} else {
+		o = k.check(actx, u)
+	}
+	// The connection's deadline (the attempt's) may fire before the
+	// context notices.
+	timedOut := (actx.Err() != nil || o.timeout) && ctx.Err() == nil
+	if timedOut && o.status == Broken {
+		o.transient, o.timeout = true, true
+		if !strings.HasPrefix(o.detail, "timeout") {
+			o.detail = fmt.Sprintf("timeout after %v: %s", timeout, o.detail)
+		}
+	}
+	return o, doc
 }
 
 // check makes one attempt, by scheme.

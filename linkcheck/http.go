@@ -112,7 +112,7 @@ func (k *Checker) checkHTTPRead(ctx context.Context, u rfc1738.URL, depth int, r
 		}
 		return broken(err), nil
 	}
-	o := outcome{detail: status.text}
+	o := outcome{detail: status.text, code: status.code}
 	switch {
 	case k.accepts(status.code):
 		o.status = OK

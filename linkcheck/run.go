@@ -337,15 +337,21 @@ func (r *Run) robotsAllow(ctx context.Context, u rfc1738.URL) (outcome, bool) {
 	if e.err != nil {
 		return outcome{status: Broken, detail: e.err.Error() + " (RFC 9309 §2.3.1.4: the site is not crawled)"}, false
 	}
+	return robotsVerdict(e.rules, u)
+}
+
+// robotsVerdict reports whether rules let u be fetched; when not, the
+// outcome says why.
+func robotsVerdict(rules robotsRules, u rfc1738.URL) (outcome, bool) {
 	h, _ := u.HTTP()
-	ok, rule := e.rules.allowed(h.RequestURI())
+	ok, rule := rules.allowed(h.RequestURI())
 	if ok {
 		return outcome{}, true
 	}
-	if rule == "" || e.rules.disallowAll {
-		return skipped("%s", e.rules.why), false
+	if rule == "" || rules.disallowAll {
+		return skipped("%s", rules.why), false
 	}
-	return skipped("robots.txt disallows it (%s, in %s; RFC 9309)", rule, e.rules.why), false
+	return skipped("robots.txt disallows it (%s, in %s; RFC 9309)", rule, rules.why), false
 }
 
 // follow adds the links in what an ok URL retrieves (§3: the access

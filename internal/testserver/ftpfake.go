@@ -46,6 +46,11 @@ type FTPFakeOptions struct {
 	// 127.0.0.1. The data listener is on 127.0.0.1 whatever it says.
 	PASVHost string
 
+	// IP is the loopback address the fake listens on, control and data
+	// (and writes into 227 replies when PASVHost is empty); empty means
+	// 127.0.0.1.
+	IP string
+
 	// NoEPSV makes EPSV answer "502 EPSV not implemented.".
 	NoEPSV bool
 
@@ -91,7 +96,7 @@ type FTPSession struct {
 // closing every connection.
 func NewFTPFake(t testing.TB, opts FTPFakeOptions) *FTPFake {
 	t.Helper()
-	l := listen(t, "ftp fake")
+	l := listenOn(t, "ftp fake", opts.IP)
 	f := &FTPFake{Addr: l.addr(), listener: l, opts: opts}
 	l.serve(func(c net.Conn) {
 		f.mu.Lock()
@@ -103,6 +108,14 @@ func NewFTPFake(t testing.TB, opts FTPFakeOptions) *FTPFake {
 	})
 	t.Cleanup(f.Close)
 	return f
+}
+
+// ip is the address the fake listens on.
+func (f *FTPFake) ip() string {
+	if f.opts.IP != "" {
+		return f.opts.IP
+	}
+	return "127.0.0.1"
 }
 
 // Commands returns the command lines received so far, over all
@@ -219,7 +232,7 @@ func (s *FTPSession) closePasv() {
 
 func (s *FTPSession) listen() (int, bool) {
 	s.closePasv()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", net.JoinHostPort(s.fake.ip(), "0"))
 	if err != nil {
 		s.Reply("425 Cannot open passive listener.")
 		return 0, false
@@ -352,7 +365,7 @@ func (s *FTPSession) standard(line string) bool {
 			port = s.dataPort(port)
 			host := s.fake.opts.PASVHost
 			if host == "" {
-				host = "127.0.0.1"
+				host = s.fake.ip()
 			}
 			h := strings.ReplaceAll(host, ".", ",")
 			s.Reply(fmt.Sprintf("227 Entering Passive Mode (%s,%d,%d).", h, port>>8, port&255))

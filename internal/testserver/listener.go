@@ -21,7 +21,17 @@ type listener struct {
 // listen opens a listener on 127.0.0.1:0 for a fake named what.
 func listen(t testing.TB, what string) *listener {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return listenOn(t, what, "")
+}
+
+// listenOn opens a listener on a free port of a loopback address (""
+// means 127.0.0.1).
+func listenOn(t testing.TB, what, ip string) *listener {
+	t.Helper()
+	if ip == "" {
+		ip = "127.0.0.1"
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}

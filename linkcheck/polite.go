@@ -1,0 +1,260 @@
+package linkcheck
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rfc1738/rfc1738"
+	"github.com/rfc1738/rfc1738/crawl"
+)
+
+// DefaultMaxFailures is how many attempts in a row a host may refuse or
+// let time out before a Polite check gives it up, when
+// Polite.MaxFailures is zero.
+const DefaultMaxFailures = 3
+
+// A Polite checks the URLs of one site (scheme, host and port) as a
+// crawler of many hosts must: never more than PerHost requests at the
+// host at once, never two starting closer than Delay (retries and the
+// robots.txt fetch included), its robots.txt obeyed (RFC 9309), a
+// Retry-After honoured by the whole site, and a host that refuses or
+// times out MaxFailures times in a row given up: its remaining URLs are
+// broken without another connection. Each verdict is the Checker's own,
+// reached by the same attempts.
+type Polite struct {
+	// Checker makes each attempt; nil means a zero Checker. Its Retries,
+	// Backoff, Timeout, MaxRetryWait and Accept apply.
+	Checker *Checker
+	// PerHost is the checks of the site at once; zero means 1.
+	PerHost int
+	// Delay is the least time between the starts of two requests to the
+	// site.
+	Delay time.Duration
+	// NoRobots checks what the site's robots.txt disallows; by default a
+	// disallowed http or https URL is skipped, and a site whose
+	// robots.txt cannot be reached is not checked (RFC 9309 §2.3.1.4).
+	NoRobots bool
+	// MaxFailures is the attempts in a row the site may refuse or let
+	// time out; zero means DefaultMaxFailures.
+	MaxFailures int
+	// Strict holds each URL to RFC 1738 exactly (rfc1738.Parse); by
+	// default it is read as browsers and curl read it (rfc1738.Read).
+	Strict bool
+}
+
+// A Verdict is the outcome of a Polite check of one URL.
+type Verdict struct {
+	Status Status
+	Detail string // one line, safe to print
+	// Code is what the server answered, where the scheme has a code: the
+	// http status, or the ftp, nntp or smtp reply of a failure; 0 when
+	// none.
+	Code int
+	// At is when the verdict was reached.
+	At time.Time
+}
+
+// Site returns the site a URL is checked under: "scheme://host:port"
+// (the scheme's default port when none is written), or "" when it names
+// no host (file, mailto, news) or does not read as a URL.
+func Site(s string, strict bool) string {
+	u, _, err := readURL(s, strict)
+	if err != nil || crawl.HostKey(u) == "" {
+		return ""
+	}
+	return siteOf(u)
+}
+
+// politeHost is the state of one site during a check.
+type politeHost struct {
+	delay time.Duration
+	max   int
+
+	mu       sync.Mutex
+	next     time.Time // the earliest start of the next request
+	failures int       // refused or timed-out attempts in a row
+	down     string    // why the site was given up; "" while it is not
+
+	robotsOnce sync.Once
+	robots     robotsRules
+	robotsErr  error
+}
+
+// wait returns when the next request may start: Delay after the start of
+// the one before, and not before a Retry-After ends.
+func (h *politeHost) wait(ctx context.Context) error {
+	h.mu.Lock()
+	now := time.Now()
+	at := now
+	if h.next.After(now) {
+		at = h.next
+	}
+	h.next = at.Add(h.delay)
+	h.mu.Unlock()
+	if d := at.Sub(now); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// record counts an attempt's outcome toward giving the site up, and
+// postpones its next request by what the server asked.
+func (h *politeHost) record(o outcome, wait time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if wait > 0 {
+		if t := time.Now().Add(wait); t.After(h.next) {
+			h.next = t
+		}
+	}
+	if !o.refused && !o.timeout {
+		h.failures = 0
+		return
+	}
+	h.failures++
+	if h.failures >= h.max && h.down == "" {
+		h.down = fmt.Sprintf("host unreachable: %d attempts in a row refused or timed out (the last: %s); not tried", h.failures, oneLine(o.detail))
+	}
+}
+
+// gone is why the site was given up, or "".
+func (h *politeHost) gone() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.down
+}
+
+// CheckHost checks urls, all of one site (Site is the same for each, or
+// "" for each). found is told each verdict, from one goroutine at a time,
+// in the order they are reached; i is the URL's index in urls. It returns
+// when every URL has its verdict, or ctx ends (the URLs not reached then
+// are not told).
+func (p *Polite) CheckHost(ctx context.Context, urls []string, found func(i int, v Verdict)) {
+	k := p.Checker
+	if k == nil {
+		k = &Checker{}
+	}
+	k.init()
+	h := &politeHost{delay: p.Delay, max: p.MaxFailures}
+	if h.max <= 0 {
+		h.max = DefaultMaxFailures
+	}
+	jobs := max(p.PerHost, 1)
+	var mu sync.Mutex
+	tell := func(i int, o outcome) {
+		mu.Lock()
+		defer mu.Unlock()
+		found(i, Verdict{Status: o.status, Detail: oneLine(o.detail), Code: o.code, At: time.Now()})
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(jobs, len(urls)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if o, ok := p.checkOne(ctx, k, h, urls[i]); ok {
+					tell(i, o)
+				}
+			}
+		}()
+	}
+	for i := range urls {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// checkOne reaches the verdict on one URL of the site; false when ctx
+// ended first.
+func (p *Polite) checkOne(ctx context.Context, k *Checker, h *politeHost, s string) (outcome, bool) {
+	u, _, err := readURL(s, p.Strict)
+	if err != nil {
+		return outcome{status: Invalid, detail: invalidDetail(err)}, true
+	}
+	if crawl.HostKey(u) == "" {
+		// No host: nothing to be polite to (a local stat, an address's
+		// syntax, a news server that is configured, or not).
+		o, _ := k.attempt(ctx, u, false)
+		return o, ctx.Err() == nil
+	}
+	if why := h.gone(); why != "" {
+		return outcome{status: Broken, detail: why}, true
+	}
+	if o := k.guard(u); o.status != OK {
+		return o, true // §6: nothing is sent, robots.txt included
+	}
+	if !p.NoRobots && isHTTP(u) {
+		if o, ok := p.robotsAllow(ctx, k, h, u); !ok {
+			return o, ctx.Err() == nil
+		}
+	}
+	backoff := k.backoff()
+	for attempt := 0; ; attempt++ {
+		if why := h.gone(); why != "" {
+			return outcome{status: Broken, detail: why}, true
+		}
+		if h.wait(ctx) != nil {
+			return outcome{}, false
+		}
+		o, _ := k.attempt(ctx, u, false)
+		if ctx.Err() != nil {
+			return outcome{}, false
+		}
+		asked := min(o.wait, k.maxRetryWait())
+		h.record(o, asked)
+		if !o.transient || attempt >= k.Retries {
+			o.detail = afterAttempts(o.detail, attempt+1)
+			return o, true
+		}
+		t := time.NewTimer(k.retryWait(backoff, attempt, o.wait))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return outcome{}, false
+		}
+	}
+}
+
+// robotsAllow fetches the site's robots.txt once (RFC 9309 §2.3.1), as a
+// request of the site, and reports whether it lets u be fetched; when
+// not, the outcome says why, as a recursive Run says it.
+func (p *Polite) robotsAllow(ctx context.Context, k *Checker, h *politeHost, u rfc1738.URL) (outcome, bool) {
+	h.robotsOnce.Do(func() {
+		if h.robotsErr = h.wait(ctx); h.robotsErr != nil {
+			return
+		}
+		h.robots, h.robotsErr = k.fetchRobots(ctx, u)
+		if h.robotsErr != nil {
+			o := broken(h.robotsErr)
+			h.record(o, 0)
+			h.mu.Lock()
+			if h.down == "" {
+				// §2.3.1.4: an unreachable robots.txt keeps the whole
+				// site from being crawled.
+				h.down = h.robotsErr.Error() + " (RFC 9309 §2.3.1.4: the site is not crawled)"
+			}
+			h.mu.Unlock()
+		}
+	})
+	if ctx.Err() != nil {
+		return outcome{}, false
+	}
+	if h.robotsErr != nil {
+		return outcome{status: Broken, detail: h.gone()}, false
+	}
+	return robotsVerdict(h.robots, u)
+}

@@ -1,0 +1,237 @@
+package linkcheck
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rfc1738/rfc1738/internal/testserver"
+)
+
+// politeRun checks urls with p and returns their verdicts by index.
+func politeRun(t *testing.T, p *Polite, urls []string) []Verdict {
+	t.Helper()
+	out := make([]Verdict, len(urls))
+	seen := make([]bool, len(urls))
+	p.CheckHost(context.Background(), urls, func(i int, v Verdict) {
+		if seen[i] {
+			t.Errorf("%s: told twice", urls[i])
+		}
+		seen[i] = true
+		out[i] = v
+	})
+	for i, ok := range seen {
+		if !ok {
+			t.Errorf("%s: no verdict", urls[i])
+		}
+	}
+	return out
+}
+
+// TestPoliteSpacing: never more than PerHost requests at the host at
+// once, never two starting closer than Delay, robots.txt included.
+func TestPoliteSpacing(t *testing.T) {
+	net := testserver.NewInternet(t)
+	host := net.HTTP(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(150 * time.Millisecond)
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+		}
+	})
+	var urls []string
+	for i := range 8 {
+		urls = append(urls, fmt.Sprintf("http://%s/page%d", host, i))
+	}
+	const delay = 60 * time.Millisecond
+	k := &Checker{}
+	defer k.Close()
+	start := time.Now()
+	vs := politeRun(t, &Polite{Checker: k, PerHost: 2, Delay: delay}, urls)
+	for i, v := range vs {
+		if v.Status != OK || v.Code != 200 {
+			t.Errorf("%s: %v %d %q", urls[i], v.Status, v.Code, v.Detail)
+		}
+	}
+	hits := net.Hits(host)
+	if len(hits) != 9 || hits[0].Request != "GET /robots.txt" {
+		t.Fatalf("hits: %d, first %+v; want robots.txt then 8 HEADs", len(hits), hits[0])
+	}
+	if p := net.Peak(host); p != 2 {
+		t.Errorf("peak %d requests at once, want 2 (PerHost)", p)
+	}
+	// The server sees a request a little after it is sent: a gap may
+	// look a few milliseconds shorter than it was made.
+	if gap, pair := net.MinGap(host); gap < delay-10*time.Millisecond {
+		t.Errorf("two requests %v apart (%+v), want at least %v", gap, pair, delay)
+	}
+	// 9 requests, 2 at a time, 150 ms each: at least 5 rounds.
+	if el := time.Since(start); el < 5*150*time.Millisecond {
+		t.Errorf("done in %v: the requests were not served as said", el)
+	}
+}
+
+// TestPoliteGivesUp: a host that refuses MaxFailures attempts in a row is
+// given up; its other URLs are broken without a connection. With
+// robots.txt asked for, the first refusal keeps the site from being
+// checked at all (RFC 9309 §2.3.1.4).
+func TestPoliteGivesUp(t *testing.T) {
+	net := testserver.NewInternet(t)
+	closed := net.Closed()
+	var urls []string
+	for i := range 10 {
+		urls = append(urls, fmt.Sprintf("http://%s/%d", closed, i))
+	}
+	k := &Checker{}
+	defer k.Close()
+	vs := politeRun(t, &Polite{Checker: k, NoRobots: true, MaxFailures: 3}, urls)
+	refused, given := 0, 0
+	for _, v := range vs {
+		switch {
+		case v.Status == Broken && strings.Contains(v.Detail, "connection refused") && !strings.HasPrefix(v.Detail, "host unreachable"):
+			refused++
+		case v.Status == Broken && strings.HasPrefix(v.Detail, "host unreachable: 3 attempts in a row refused or timed out"):
+			given++
+		default:
+			t.Errorf("verdict %v %q", v.Status, v.Detail)
+		}
+	}
+	if refused != 3 || given != 7 {
+		t.Errorf("%d refused, %d given up; want 3 and 7", refused, given)
+	}
+
+	vs = politeRun(t, &Polite{Checker: k}, urls)
+	for _, v := range vs {
+		if v.Status != Broken || !strings.HasPrefix(v.Detail, "robots.txt unreachable") || !strings.Contains(v.Detail, "§2.3.1.4") {
+			t.Errorf("with robots.txt: %v %q", v.Status, v.Detail)
+		}
+	}
+
+	// A host that takes the connection and never answers: timeouts count
+	// as refusals do, each attempt one request.
+	slow := net.HTTP(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+	})
+	k2 := &Checker{Timeout: 100 * time.Millisecond}
+	defer k2.Close()
+	urls = urls[:0]
+	for i := range 6 {
+		urls = append(urls, fmt.Sprintf("http://%s/%d", slow, i))
+	}
+	vs = politeRun(t, &Polite{Checker: k2, NoRobots: true, MaxFailures: 2}, urls)
+	if n := len(net.Hits(slow)); n != 2 {
+		t.Errorf("%d requests to a host that times out, want 2 (MaxFailures)", n)
+	}
+	for i, v := range vs[2:] {
+		if !strings.HasPrefix(v.Detail, "host unreachable: 2 attempts") {
+			t.Errorf("%s: %q", urls[i+2], v.Detail)
+		}
+	}
+}
+
+// TestPoliteRetryAfter: a 429's Retry-After holds back every request to
+// the site sent after it came, the retry's and another URL's.
+func TestPoliteRetryAfter(t *testing.T) {
+	net := testserver.NewInternet(t)
+	var mu sync.Mutex
+	first := true
+	host := net.HTTP(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/b" {
+			// Busy while the 429 comes: /c is asked for after it.
+			time.Sleep(300 * time.Millisecond)
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if first && r.URL.Path == "/a" {
+			first = false
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
+	})
+	urls := []string{"http://" + host + "/a", "http://" + host + "/b", "http://" + host + "/c"}
+	k := &Checker{Retries: 2, Backoff: time.Millisecond}
+	defer k.Close()
+	vs := politeRun(t, &Polite{Checker: k, PerHost: 2, NoRobots: true}, urls)
+	for i, v := range vs {
+		if v.Status != OK {
+			t.Errorf("%s: %v %q", urls[i], v.Status, v.Detail)
+		}
+	}
+	hits := net.Hits(host)
+	if len(hits) != 4 {
+		t.Fatalf("%d requests, want 4 (one refused with 429, then 3)", len(hits))
+	}
+	var refused testserver.Hit
+	for _, h := range hits {
+		if h.Request == "HEAD /a" {
+			refused = h
+			break
+		}
+	}
+	for _, h := range hits {
+		if h.Request == "HEAD /b" || h == refused {
+			continue
+		}
+		if d := h.Start.Sub(refused.Start); d < 950*time.Millisecond {
+			t.Errorf("%s %v after the 429 asked for 1 s", h.Request, d)
+		}
+	}
+}
+
+// TestPoliteRobots: what robots.txt disallows is skipped and never
+// asked for; the verdicts of the rest are the Checker's own.
+func TestPoliteRobots(t *testing.T) {
+	net := testserver.NewInternet(t)
+	host := net.HTTP(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+		case "/gone":
+			w.WriteHeader(http.StatusGone)
+		case "/hop1":
+			http.Redirect(w, r, "/hop2", http.StatusFound)
+		case "/hop2":
+			http.Redirect(w, r, "/public", http.StatusMovedPermanently)
+		case "/missing":
+			http.NotFound(w, r)
+		}
+	})
+	urls := []string{"http://" + host + "/private/x", "http://" + host + "/public", "http://" + host + "/gone",
+		"http://" + host + "/hop1", "http://" + host + "/missing"}
+	k := &Checker{}
+	defer k.Close()
+	vs := politeRun(t, &Polite{Checker: k}, urls)
+	if v := vs[0]; v.Status != Skipped || !strings.Contains(v.Detail, "robots.txt disallows it (Disallow: /private") {
+		t.Errorf("disallowed: %v %q", v.Status, v.Detail)
+	}
+	for _, h := range net.Hits(host) {
+		if strings.Contains(h.Request, "/private") {
+			t.Errorf("asked for %s", h.Request)
+		}
+	}
+	for i, u := range urls[1:] {
+		st, detail := k.Check(context.Background(), u)
+		if v := vs[i+1]; v.Status != st || v.Detail != detail {
+			t.Errorf("%s: %v %q; Check says %v %q", u, v.Status, v.Detail, st, detail)
+		}
+	}
+	if vs[2].Code != 410 || vs[4].Code != 404 || vs[3].Code != 200 {
+		t.Errorf("codes %d %d %d", vs[2].Code, vs[4].Code, vs[3].Code)
+	}
+	// URLs of no site: no request, the Checker's verdicts.
+	urls = []string{"http://[::1/x", "mailto:a@b.example", "file:///nonexistent/rfc1738-polite"}
+	vs = politeRun(t, &Polite{Checker: k}, urls)
+	for i, u := range urls {
+		st, detail := k.Check(context.Background(), u)
+		if v := vs[i]; v.Status != st || v.Detail != detail || v.Code != 0 {
+			t.Errorf("%s: %v %q %d; Check says %v %q", u, v.Status, v.Detail, v.Code, st, detail)
+		}
+	}
+	if vs[0].Status != Invalid || !strings.HasPrefix(vs[0].Detail, "offset ") {
+		t.Errorf("%s: %v %q", urls[0], vs[0].Status, vs[0].Detail)
+	}
+}
