@@ -19,6 +19,10 @@ type HTTPOptions struct {
 	// DialContext, when set, opens the TCP connections (a resolver of
 	// the caller's own, say); the transport is then the HTTP's alone.
 	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+	// BeforeRequest, when set, is called before each request is sent,
+	// each redirect's included; an error is the request's (a crawler's
+	// per-host spacing, say: it returns when the request may go).
+	BeforeRequest func(req *http.Request) error
 }
 
 // HTTP sends http and https requests as the http handler does: the same
@@ -55,7 +59,35 @@ func (c *Client) NewHTTP(o HTTPOptions) *HTTP {
 		}
 	}
 	hc.CheckRedirect = c.checkRedirect
+	if o.BeforeRequest != nil {
+		hc.Transport = &gatedTransport{next: hc.Transport, before: o.BeforeRequest}
+	}
 	return &HTTP{c: c, hc: hc}
+}
+
+// gatedTransport asks before each request it sends, a redirect's
+// included.
+type gatedTransport struct {
+	next   http.RoundTripper
+	before func(*http.Request) error
+}
+
+func (t *gatedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := t.before(req); err != nil {
+		if req.Body != nil {
+			req.Body.Close() // a RoundTripper closes the body, even on error
+		}
+		return nil, err
+	}
+	return t.next.RoundTrip(req)
+}
+
+// CloseIdleConnections closes the idle connections of the transport it
+// gates.
+func (t *gatedTransport) CloseIdleConnections() {
+	if c, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
 }
 
 // Do sends req, with the Client's User-Agent unless req has one, and the

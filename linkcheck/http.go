@@ -37,8 +37,9 @@ func (k *Checker) userAgent() string {
 func (k *Checker) httpClient() *access.HTTP {
 	dns := &dnsCache{resolver: net.DefaultResolver}
 	return k.Client.NewHTTP(access.HTTPOptions{
-		PerHost:     k.PerHost,
-		DialContext: dns.dial(&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}),
+		PerHost:       k.PerHost,
+		DialContext:   dns.dial(&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}),
+		BeforeRequest: beforeRequest,
 	})
 }
 

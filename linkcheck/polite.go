@@ -3,6 +3,10 @@ package linkcheck
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,8 +71,43 @@ func Site(s string, strict bool) string {
 	return siteOf(u)
 }
 
+// gateKey is the context key of a politeHost whose requests are spaced
+// by the http client itself (beforeRequest): each request, a redirect's
+// or a GET after a refused HEAD included.
+type gateKey struct{}
+
+// beforeRequest waits, for a request to the site of the politeHost in
+// its context, until the site may be asked again.
+func beforeRequest(req *http.Request) error {
+	h, _ := req.Context().Value(gateKey{}).(*politeHost)
+	if h == nil {
+		return nil
+	}
+	h.mu.Lock()
+	site := h.site
+	h.mu.Unlock()
+	if requestSite(req.URL) != site {
+		return nil // a redirect to another site: not this one's to space
+	}
+	return h.wait(req.Context())
+}
+
+// requestSite is the site a request goes to: scheme, host and port (the
+// scheme's default when none is written), lower case.
+func requestSite(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if strings.EqualFold(u.Scheme, "https") {
+			port = "443"
+		}
+	}
+	return strings.ToLower(u.Scheme + "://" + net.JoinHostPort(u.Hostname(), port))
+}
+
 // politeHost is the state of one site during a check.
 type politeHost struct {
+	site  string // requestSite of its http URLs
 	delay time.Duration
 	max   int
 
@@ -105,6 +144,25 @@ func (h *politeHost) wait(ctx context.Context) error {
 	return nil
 }
 
+// await returns when the site may be asked again, without taking the
+// turn: the request that then goes takes it (wait, at the gate).
+func (h *politeHost) await(ctx context.Context) error {
+	h.mu.Lock()
+	d := time.Until(h.next)
+	h.mu.Unlock()
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // record counts an attempt's outcome toward giving the site up, and
 // postpones its next request by what the server asked.
 func (h *politeHost) record(o outcome, wait time.Duration) {
@@ -123,6 +181,13 @@ func (h *politeHost) record(o outcome, wait time.Duration) {
 	if h.failures >= h.max && h.down == "" {
 		h.down = fmt.Sprintf("host unreachable: %d attempts in a row refused or timed out (the last: %s); not tried", h.failures, oneLine(o.detail))
 	}
+}
+
+// setSite sets the site the http client's gate spaces.
+func (h *politeHost) setSite(site string) {
+	h.mu.Lock()
+	h.site = site
+	h.mu.Unlock()
 }
 
 // gone is why the site was given up, or "".
@@ -196,6 +261,14 @@ func (p *Polite) checkOne(ctx context.Context, k *Checker, h *politeHost, s stri
 	if o := k.guard(u); o.status != OK {
 		return o, true // §6: nothing is sent, robots.txt included
 	}
+	gated := isHTTP(u)
+	if gated {
+		// The http client waits before each request to the site.
+		if t, err := url.Parse(httpTarget(u)); err == nil {
+			h.setSite(requestSite(t))
+		}
+		ctx = context.WithValue(ctx, gateKey{}, h)
+	}
 	if !p.NoRobots && isHTTP(u) {
 		if o, ok := p.robotsAllow(ctx, k, h, u); !ok {
 			return o, ctx.Err() == nil
@@ -206,7 +279,9 @@ func (p *Polite) checkOne(ctx context.Context, k *Checker, h *politeHost, s stri
 		if why := h.gone(); why != "" {
 			return outcome{status: Broken, detail: why}, true
 		}
-		if h.wait(ctx) != nil {
+		// An http attempt's requests wait at the gate, within the
+		// attempt's time: the wait for a Retry-After is made before it.
+		if gated && h.await(ctx) != nil || !gated && h.wait(ctx) != nil {
 			return outcome{}, false
 		}
 		o, _ := k.attempt(ctx, u, false)
@@ -234,10 +309,7 @@ func (p *Polite) checkOne(ctx context.Context, k *Checker, h *politeHost, s stri
 // not, the outcome says why, as a recursive Run says it.
 func (p *Polite) robotsAllow(ctx context.Context, k *Checker, h *politeHost, u rfc1738.URL) (outcome, bool) {
 	h.robotsOnce.Do(func() {
-		if h.robotsErr = h.wait(ctx); h.robotsErr != nil {
-			return
-		}
-		h.robots, h.robotsErr = k.fetchRobots(ctx, u)
+		h.robots, h.robotsErr = k.fetchRobots(ctx, u) // spaced by the gate in ctx
 		if h.robotsErr != nil {
 			o := broken(h.robotsErr)
 			h.record(o, 0)

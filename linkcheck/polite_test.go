@@ -235,3 +235,39 @@ func TestPoliteRobots(t *testing.T) {
 		t.Errorf("%s: %v %q", urls[0], vs[0].Status, vs[0].Detail)
 	}
 }
+
+// TestPoliteRedirects: a redirect to the same site is a request of the
+// site, spaced like the others; one to another site is not held back.
+func TestPoliteRedirects(t *testing.T) {
+	net := testserver.NewInternet(t)
+	other := net.HTTP(func(w http.ResponseWriter, r *http.Request) {})
+	host := net.HTTP(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/r1":
+			http.Redirect(w, r, "/r2", http.StatusFound)
+		case "/r2":
+			http.Redirect(w, r, "/r3", http.StatusFound)
+		case "/away":
+			http.Redirect(w, r, "http://"+other+"/there", http.StatusFound)
+		}
+	})
+	k := &Checker{}
+	defer k.Close()
+	const delay = 120 * time.Millisecond
+	start := time.Now()
+	vs := politeRun(t, &Polite{Checker: k, Delay: delay, NoRobots: true}, []string{"http://" + host + "/r1", "http://" + host + "/away"})
+	for _, v := range vs {
+		if v.Status != OK {
+			t.Errorf("%v %q", v.Status, v.Detail)
+		}
+	}
+	if n := len(net.Hits(host)); n != 4 {
+		t.Errorf("%d requests, want 4", n)
+	}
+	if gap, pair := net.MinGap(host); gap < delay-10*time.Millisecond {
+		t.Errorf("%v between %+v", gap, pair)
+	}
+	if hits := net.Hits(other); len(hits) != 1 || hits[0].Start.Sub(start) > 3*delay+100*time.Millisecond {
+		t.Errorf("the other site: %+v", hits)
+	}
+}
