@@ -30,14 +30,15 @@ import (
 // element on the embedded runner.
 //
 //	batch   = version:uvarint buckets:uvarint ndocs:uvarint *str nurls:uvarint *url nhosts:uvarint *host
-//	url     = str flags:byte scheme:str [rule:str if invalid]
+//	url     = str flags:byte scheme:str [rule:str if invalid] [year:uvarint if dated]
 //	          count:uvarint nsamples:uvarint *(document:uvarint line:uvarint column:uvarint)
 //	host    = str count:uvarint
 //	str     = length:uvarint bytes
 //
 // The documents of the samples are written once, in a table at the start,
 // and a sample names its document by its index in the table. flags is 1
-// for a valid URL, 0 for an invalid one. Counts are at least 1; lines and
+// for a valid URL, 0 for an invalid one, plus 2 when a year follows (the
+// earliest of the dated documents the URL is in). Counts are at least 1; lines and
 // columns are 64-bit (a URL after 2 GiB of one line has a column past
 // 2^31, and the census counts it where it stands).
 //
@@ -58,7 +59,7 @@ type urlEntry struct {
 	Stats *URLStats
 }
 
-const batchVersion = 3
+const batchVersion = 4
 
 // shardOf is the bucket of a URL or a host: its FNV-1a hash modulo n.
 func shardOf(s string, n int) int {
@@ -145,13 +146,20 @@ func (w *batchWriter) add(url string, u *URLStats) {
 		w.docs = map[string]int{}
 	}
 	dst := appendStr(w.urls, url)
+	var flags byte
 	if u.Valid {
-		dst = append(dst, 1)
-		dst = appendStr(dst, u.Scheme)
-	} else {
-		dst = append(dst, 0)
-		dst = appendStr(dst, u.Scheme)
+		flags = 1
+	}
+	if u.Year > 0 {
+		flags |= 2
+	}
+	dst = append(dst, flags)
+	dst = appendStr(dst, u.Scheme)
+	if !u.Valid {
 		dst = appendStr(dst, u.Rule)
+	}
+	if u.Year > 0 {
+		dst = binary.AppendUvarint(dst, uint64(u.Year))
 	}
 	dst = binary.AppendUvarint(dst, uint64(u.Count))
 	dst = binary.AppendUvarint(dst, uint64(len(u.Samples)))
@@ -344,14 +352,17 @@ func (r *batchReader) next() bool {
 	at := d.off
 	switch f := d.byte("the flags"); {
 	case d.err != nil:
-	case f == 1:
-		r.stats.Valid = true
-		r.stats.Scheme = d.str("a scheme")
-	case f == 0:
-		r.stats.Scheme = d.str("a scheme")
-		r.stats.Rule = d.str("a rule")
+	case f > 3:
+		d.fail(at, fmt.Sprintf("flags %d, want 0 to 3", f))
 	default:
-		d.fail(at, fmt.Sprintf("flags %d, want 0 or 1", f))
+		r.stats.Valid = f&1 != 0
+		r.stats.Scheme = d.str("a scheme")
+		if !r.stats.Valid {
+			r.stats.Rule = d.str("a rule")
+		}
+		if f&2 != 0 {
+			r.stats.Year = d.int("a year", maxYear)
+		}
 	}
 	r.stats.Count = d.positive("a URL's count")
 	ns := d.count("the sample count", 3)

@@ -36,6 +36,9 @@ type URLStats struct {
 	Host   string // lower case; "" when invalid or when the URL has none
 	Rule   string // the §5 rule of the first error, when invalid
 	Count  int64  // occurrences
+	// Year is the year of the earliest dated document the URL is in (a
+	// WARC record's WARC-Date, or --date-from-path); 0 when none is.
+	Year int
 	// Samples are the first places (by document, line, column) it was
 	// found, at most the census's sample limit.
 	Samples []Place
@@ -57,7 +60,19 @@ func mergeSamples(a, b []Place, max int) []Place {
 // merge adds b's occurrences to a.
 func (a URLStats) merge(b URLStats, samples int) URLStats {
 	a.Count += b.Count
+	a.Year = earliestYear(a.Year, b.Year)
 	a.Samples = mergeSamples(a.Samples, b.Samples, samples)
+	return a
+}
+
+// maxYear bounds the year of a document.
+const maxYear = 9999
+
+// earliestYear is the earlier of two years, 0 being none.
+func earliestYear(a, b int) int {
+	if a == 0 || b != 0 && b < a {
+		return b
+	}
 	return a
 }
 
@@ -65,6 +80,7 @@ func (a URLStats) merge(b URLStats, samples int) URLStats {
 type census struct {
 	samples int
 	urls    map[string]*URLStats
+	year    int // of the document being read; 0: undated
 }
 
 func newCensus(samples int) *census {
@@ -105,6 +121,7 @@ func (c *census) add(doc string, lines int, m extract.Match) {
 		}
 	}
 	e.Count++
+	e.Year = earliestYear(e.Year, c.year)
 	p := Place{Document: doc, Line: lines + m.Start.Line, Column: m.Start.Column}
 	// Places arrive in order within a document; keep the least ones.
 	if len(e.Samples) < c.samples {

@@ -63,6 +63,10 @@ type piece struct {
 	line  int   // the line number of its start (text)
 }
 
+// scanDoc scans one document: its name, the year of its date (0: none),
+// the lines of it before r.
+type scanDoc func(doc string, year, lines int, r io.Reader) error
+
 // eachDocument calls scan for each document of the piece of a file read
 // from r: the whole file when it is text (gzip or not), or each record of
 // a WARC file (gzip or not) whose block is a document — "conversion"
@@ -72,7 +76,7 @@ type piece struct {
 // what and where; the documents before it were scanned. A malformed WARC
 // record is counted in n with its offset, and the records after it are
 // still read.
-func (rd *readers) eachDocument(name string, r io.Reader, p piece, n *docCounts, scan func(doc string, lines int, r io.Reader) error) error {
+func (rd *readers) eachDocument(name string, r io.Reader, p piece, n *docCounts, scan scanDoc) error {
 	rd.raw = resetReader(rd.raw, r)
 	text := rd.raw
 	switch p.kind {
@@ -80,7 +84,7 @@ func (rd *readers) eachDocument(name string, r io.Reader, p piece, n *docCounts,
 		if p.first {
 			return rd.textFile(name, text, n, scan)
 		}
-		return scan(name, p.line-1, text)
+		return scan(name, 0, p.line-1, text)
 	case kindWARC:
 		return eachRecord(name, text, p.uoff, n, scan)
 	}
@@ -106,19 +110,19 @@ func (rd *readers) eachDocument(name string, r io.Reader, p piece, n *docCounts,
 
 // textFile scans a text file from its start: one document, unless a NUL
 // byte early says it is not text.
-func (rd *readers) textFile(name string, text *bufio.Reader, n *docCounts, scan func(doc string, lines int, r io.Reader) error) error {
+func (rd *readers) textFile(name string, text *bufio.Reader, n *docCounts, scan scanDoc) error {
 	if i, err := nulIn(text, sniffSize); err != nil {
 		return err
 	} else if i >= 0 {
 		return fmt.Errorf("not text: a NUL byte at offset %d", i)
 	}
 	n.Documents++
-	return scan(name, 0, text)
+	return scan(name, 0, 0, text)
 }
 
 // eachRecord reads the WARC records of text, which starts at offset off of
 // the file's uncompressed stream.
-func eachRecord(name string, text *bufio.Reader, off int64, n *docCounts, scan func(doc string, lines int, r io.Reader) error) error {
+func eachRecord(name string, text *bufio.Reader, off int64, n *docCounts, scan scanDoc) error {
 	wr := newWARCReader(text)
 	wr.off = off
 	for {
@@ -152,7 +156,7 @@ func eachRecord(name string, text *bufio.Reader, off int64, n *docCounts, scan f
 			doc = fmt.Sprintf("%s@%d", name, rec.Offset)
 		}
 		n.Documents++
-		if err := scan(doc, 0, wr.Block()); errors.As(err, &bad) {
+		if err := scan(doc, rec.Year, 0, wr.Block()); errors.As(err, &bad) {
 			n.malformed(bad) // a block cut short: the URLs before the cut count
 		} else if err != nil {
 			return err

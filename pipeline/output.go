@@ -74,6 +74,10 @@ type ShardResult struct {
 	Temp          string // the shard's file, until the commit renames it
 	Totals        Totals
 	Schemes       []SchemeCount
+	// Checks marks a checks-*.jsonl shard, and Check is its part of the
+	// summary.
+	Checks bool
+	Check  CheckPart
 }
 
 func init() {
@@ -83,11 +87,11 @@ func init() {
 	register.Emitter1[ShardResult]()
 	register.Emitter1[Count]()
 	register.Emitter2[string, int64]()
-	register.DoFn10x1[context.Context, int, func(*int64) bool, func(*ShardResult) bool, func(*ScanStats) bool, func(*[]Count) bool, func(*[]Count) bool,
+	register.DoFn9x1[context.Context, int, func(*int64) bool, func(*ShardResult) bool, func(*ScanStats) bool, func(*Top) bool,
 		func(*BadInput) bool, func(*MalformedRecord) bool, func(*int64) bool, error](&commitFn{})
 	register.Iter1[ShardResult]()
 	register.Iter1[ScanStats]()
-	register.Iter1[[]Count]()
+	register.Iter1[Top]()
 	register.Iter1[BadInput]()
 	register.Iter1[MalformedRecord]()
 }
@@ -297,7 +301,7 @@ func topK(all []Count, k int) []Count {
 
 // commitInputs are the collections the commit is made of.
 type commitInputs struct {
-	Results, Scan, TopHosts, TopRules, Bad, Malformed, Distinct, Size beam.PCollection
+	Results, Scan, Tops, Bad, Malformed, Distinct, Size beam.PCollection
 }
 
 // commit adds the job's last step: everything before it brought together
@@ -309,9 +313,9 @@ type commitInputs struct {
 // key is there however empty the rest.
 func commit(s beam.Scope, o Options, in commitInputs) {
 	grouped := beam.CoGroupByKey(s, beam.AddFixedKey(s, in.Size), beam.AddFixedKey(s, in.Results), beam.AddFixedKey(s, in.Scan),
-		beam.AddFixedKey(s, in.TopHosts), beam.AddFixedKey(s, in.TopRules), beam.AddFixedKey(s, in.Bad),
+		beam.AddFixedKey(s, in.Tops), beam.AddFixedKey(s, in.Bad),
 		beam.AddFixedKey(s, in.Malformed), beam.AddFixedKey(s, in.Distinct))
-	beam.ParDo0(s, &commitFn{Input: o.Input, Output: o.Output, Shards: o.Shards, Top: o.Top}, grouped)
+	beam.ParDo0(s, &commitFn{Input: o.Input, Output: o.Output, Shards: o.Shards, Top: o.Top, Check: o.Check != nil}, grouped)
 }
 
 // Summary is summary.json.
@@ -333,6 +337,8 @@ type Summary struct {
 	// MalformedRecords lists each malformed WARC record (at most
 	// maxMalformedListed per file; warc_records_malformed counts them all).
 	MalformedRecords []MalformedRecord `json:"malformed_warc_records"`
+	// Check is there when the run checked its URLs (--check).
+	Check *CheckSummary `json:"check,omitempty"`
 }
 
 // commitFn publishes the output of a job: it renames every shard into
@@ -345,10 +351,11 @@ type Summary struct {
 type commitFn struct {
 	Input, Output string
 	Shards, Top   int
+	Check         bool
 }
 
 func (fn *commitFn) ProcessElement(ctx context.Context, _ int, size func(*int64) bool, results func(*ShardResult) bool, scans func(*ScanStats) bool,
-	topHosts, topRules func(*[]Count) bool, bad func(*BadInput) bool, malformed func(*MalformedRecord) bool, distinct func(*int64) bool) error {
+	tops func(*Top) bool, bad func(*BadInput) bool, malformed func(*MalformedRecord) bool, distinct func(*int64) bool) error {
 	shards := shardCount(fn.Shards, sideSum(distinct), sideSum(size))
 	sum := Summary{Input: fn.Input, Shards: shards, Schemes: map[string]SchemeStats{},
 		TopHosts: []Count{}, TopErrorRules: []Count{}, BadInputs: []BadInput{}, MalformedRecords: []MalformedRecord{}}
@@ -359,21 +366,44 @@ func (fn *commitFn) ProcessElement(ctx context.Context, _ int, size func(*int64)
 	sum.Files, sum.Bytes = st.Files, st.Bytes
 	sum.Documents, sum.Records, sum.RecordsSkipped, sum.RecordsMalformed = st.Documents, st.Records, st.RecordsSkipped, st.RecordsMalformed
 	temps := make([]string, shards)
+	var checkTemps []string
+	years := map[int]*YearRow{}
+	if fn.Check {
+		checkTemps = make([]string, shards)
+		sum.Check = &CheckSummary{Verdicts: map[string]int64{}, Schemes: map[string]map[string]int64{}, TopBrokenHosts: []Count{}}
+	}
 	for v := (ShardResult{}); results(&v); {
-		if v.Shards != shards || v.Shard < 0 || v.Shard >= shards || temps[v.Shard] != "" {
+		into := temps
+		if v.Checks {
+			into = checkTemps
+		}
+		if v.Shards != shards || v.Shard < 0 || v.Shard >= len(into) || into[v.Shard] != "" {
 			return fmt.Errorf("commit: shard %d of %d, in a run of %d shards (or twice)", v.Shard, v.Shards, shards)
 		}
-		temps[v.Shard] = v.Temp
+		into[v.Shard] = v.Temp
+		if v.Checks {
+			sum.Check.addCheckPart(v.Check, years)
+			continue
+		}
 		sum.Totals = sum.Totals.add(v.Totals)
 		for _, sc := range v.Schemes {
 			sum.Schemes[sc.Scheme] = sum.Schemes[sc.Scheme].add(sc.Stats)
 		}
 	}
-	for v := []Count(nil); topHosts(&v); {
-		sum.TopHosts = v
+	for v := (Top{}); tops(&v); {
+		switch v.Kind {
+		case "hosts":
+			sum.TopHosts = v.Counts
+		case "rules":
+			sum.TopErrorRules = v.Counts
+		case "broken_hosts":
+			if sum.Check != nil {
+				sum.Check.TopBrokenHosts = v.Counts
+			}
+		}
 	}
-	for v := []Count(nil); topRules(&v); {
-		sum.TopErrorRules = v
+	if sum.Check != nil {
+		sum.Check.ByYear = yearTable(years)
 	}
 	sum.BadInputs = badInputs(bad)
 	sum.FilesBad = int64(len(sum.BadInputs))
@@ -389,32 +419,22 @@ func (fn *commitFn) ProcessElement(ctx context.Context, _ int, size func(*int64)
 		return err
 	}
 	keep := map[string]bool{}
-	for shard, temp := range temps {
-		name := joinPath(fn.Output, shardName(shard, shards))
-		keep[name] = true
-		if temp == "" {
-			// Empty, so whole once it is there: no temporary file.
-			f, err := fsys.OpenWrite(ctx, name)
-			if err == nil {
-				err = f.Close()
-			}
-			if err != nil {
-				return fmt.Errorf("commit: writing %s: %w", name, err)
-			}
-		} else if err := filesystem.Rename(ctx, fsys, temp, name); err != nil {
-			return fmt.Errorf("commit: renaming %s to %s: %w", temp, name, err)
-		}
+	if err := publish(ctx, fsys, fn.Output, temps, shardName, keep); err != nil {
+		return err
+	}
+	if err := publish(ctx, fsys, fn.Output, checkTemps, checksName, keep); err != nil {
+		return err
 	}
 	// The shards of earlier runs, and what failed attempts left.
-	old, err := fsys.List(ctx, joinPath(fn.Output, "urls-*-of-*.jsonl"))
-	if err != nil {
-		return fmt.Errorf("commit: listing %s: %w", fn.Output, err)
+	var stale []string
+	for _, glob := range []string{"urls-*-of-*.jsonl", "checks-*-of-*.jsonl", tempDir + "/urls-*.tmp", tempDir + "/checks-*.tmp"} {
+		names, err := fsys.List(ctx, joinPath(fn.Output, glob))
+		if err != nil {
+			return fmt.Errorf("commit: listing %s: %w", fn.Output, err)
+		}
+		stale = append(stale, names...)
 	}
-	left, err := fsys.List(ctx, joinPath(fn.Output, tempDir+"/urls-*.tmp"))
-	if err != nil {
-		return fmt.Errorf("commit: listing %s: %w", fn.Output, err)
-	}
-	for _, name := range append(old, left...) {
+	for _, name := range stale {
 		if !keep[name] && shardFile.MatchString(path.Base(name)) {
 			if err := removeIfThere(ctx, fsys, name); err != nil {
 				return err
@@ -435,8 +455,31 @@ func (fn *commitFn) ProcessElement(ctx context.Context, _ int, size func(*int64)
 	return writeFile(ctx, summary, buf.Bytes())
 }
 
+// publish renames each shard's temporary file into place under its name,
+// and writes the shards that got nothing, empty; keep gets their names.
+func publish(ctx context.Context, fsys filesystem.Interface, output string, temps []string, name func(shard, shards int) string, keep map[string]bool) error {
+	shards := len(temps)
+	for shard, temp := range temps {
+		name := joinPath(output, name(shard, shards))
+		keep[name] = true
+		if temp == "" {
+			// Empty, so whole once it is there: no temporary file.
+			f, err := fsys.OpenWrite(ctx, name)
+			if err == nil {
+				err = f.Close()
+			}
+			if err != nil {
+				return fmt.Errorf("commit: writing %s: %w", name, err)
+			}
+		} else if err := filesystem.Rename(ctx, fsys, temp, name); err != nil {
+			return fmt.Errorf("commit: renaming %s to %s: %w", temp, name, err)
+		}
+	}
+	return nil
+}
+
 // shardFile is the name of a shard, or of a shard's temporary file.
-var shardFile = regexp.MustCompile(`^urls-[0-9]{5,}-of-[0-9]{5,}\.jsonl(\.[0-9a-f]{16}\.tmp)?$`)
+var shardFile = regexp.MustCompile(`^(urls|checks)-[0-9]{5,}-of-[0-9]{5,}\.jsonl(\.[0-9a-f]{16}\.tmp)?$`)
 
 // removeIfThere removes a file, if it is there and the file system can.
 func removeIfThere(ctx context.Context, fsys filesystem.Interface, name string) error {

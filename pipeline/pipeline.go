@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"regexp"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
@@ -28,6 +30,12 @@ type Options struct {
 	Shards  int    // how many urls-*.jsonl files; 0: from the count of distinct URLs
 	Samples int    // places kept per URL
 	Top     int    // hosts and error rules listed in the summary
+
+	// DateFromPath dates the files that are not WARC by their path (see
+	// scanFn); "": undated.
+	DateFromPath string
+	// Check, when set, checks every distinct URL (checks-*.jsonl).
+	Check *CheckOptions
 
 	// The sizes files are cut to (see cutFn); 0: pieceBytes, rangeBytes.
 	PieceBytes, RangeBytes int64
@@ -188,17 +196,25 @@ func Build(s beam.Scope, o Options) {
 	files = beam.Reshuffle(s, files)
 	ranges := beam.ParDo(s, &cutFn{Piece: o.PieceBytes, Range: o.RangeBytes, Shards: o.Shards}, files, beam.SideInput{Input: size})
 	ranges = beam.Reshuffle(s, ranges)
-	parts, scans, bad, malformed := beam.ParDo4(s, &scanFn{Samples: o.Samples}, ranges)
+	parts, scans, bad, malformed := beam.ParDo4(s, &scanFn{Samples: o.Samples, DateFromPath: o.DateFromPath}, ranges)
 	merged := beam.CombinePerKey(s, &mergeFn{Samples: o.Samples}, parts)
 	distinct := stats.Sum(s, beam.ParDo(s, distinctOf, merged))
 	shards := beam.ParDo(s, &assignFn{Shards: o.Shards}, merged, beam.SideInput{Input: distinct}, beam.SideInput{Input: size})
 	results, hosts, rules := beam.ParDo3(s, &writeShardFn{Output: o.Output, Samples: o.Samples, Top: o.Top},
 		beam.GroupByKey(s, shards))
+	tops := []beam.PCollection{
+		beam.ParDo(s, &tagTopFn{Kind: "hosts"}, top.Largest(s, hosts, o.Top, lessCount)),
+		beam.ParDo(s, &tagTopFn{Kind: "rules"}, top.Largest(s, beam.ParDo(s, ruleCount, stats.SumPerKey(s, rules)), o.Top, lessCount)),
+	}
+	if o.Check != nil {
+		checks, brokenTop := writeChecks(s, o, checkStage(s, o.Check, merged), distinct, size)
+		results = beam.Flatten(s, results, checks)
+		tops = append(tops, beam.ParDo(s, &tagTopFn{Kind: "broken_hosts"}, brokenTop))
+	}
 	in := commitInputs{
 		Results:   results,
 		Scan:      beam.Combine(s, addScanStats, beam.Flatten(s, scans, unreadStats)),
-		TopHosts:  top.Largest(s, hosts, o.Top, lessCount),
-		TopRules:  top.Largest(s, beam.ParDo(s, ruleCount, stats.SumPerKey(s, rules)), o.Top, lessCount),
+		Tops:      beam.Flatten(s, tops...),
 		Bad:       beam.Flatten(s, unread, bad),
 		Malformed: malformed,
 		Distinct:  distinct,
@@ -223,10 +239,32 @@ func ruleCount(rule string, n int64) Count { return Count{rule, n} }
 // worker while it runs (dynamic work rebalancing).
 type scanFn struct {
 	Samples int
+	// DateFromPath, a regular expression, dates a file that is not WARC
+	// by its path: the year its first group (or its match) starts with.
+	DateFromPath string
 
-	fs map[string]filesystem.Interface // by the scheme of a path, made on first use
-	rd readers
-	sc *extract.Scanner
+	fs     map[string]filesystem.Interface // by the scheme of a path, made on first use
+	rd     readers
+	sc     *extract.Scanner
+	dateRE *regexp.Regexp
+}
+
+// pathYear is the year of a file's date by its path; 0 when it has none.
+func (fn *scanFn) pathYear(path string) int {
+	if fn.DateFromPath == "" {
+		return 0
+	}
+	if fn.dateRE == nil {
+		fn.dateRE = regexp.MustCompile(fn.DateFromPath) // checked by main
+	}
+	m := fn.dateRE.FindStringSubmatch(path)
+	switch {
+	case len(m) > 1:
+		return yearOf(m[1])
+	case len(m) == 1:
+		return yearOf(m[0])
+	}
+	return 0
 }
 
 func (fn *scanFn) CreateInitialRestriction(r Range) offsetrange.Restriction {
@@ -265,7 +303,9 @@ func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, r Ra
 	c := newCensus(fn.Samples)
 	flush := func() {
 		c.batches(r.Buckets, emitBatch)
+		year := c.year // of the document being read
 		c = newCensus(fn.Samples)
+		c.year = year
 	}
 	if fn.sc == nil {
 		fn.sc = extract.NewScanner(nil)
@@ -281,6 +321,7 @@ func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, r Ra
 			f.Close()
 		}
 	}()
+	pathYear := fn.pathYear(r.Path)
 	start := rt.GetRestriction().(offsetrange.Restriction).Start
 	for i := start; rt.TryClaim(i); i++ {
 		from, to := r.Cuts[i].Off, r.Cuts[i+1].Off
@@ -308,8 +349,9 @@ func (fn *scanFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, r Ra
 			}
 		}
 		lr := &io.LimitedReader{R: f, N: to - from}
-		failed = fn.rd.eachDocument(r.Path, lr, r.piece(int(i)), &n, func(doc string, lines int, rd io.Reader) error {
+		failed = fn.rd.eachDocument(r.Path, lr, r.piece(int(i)), &n, func(doc string, year, lines int, rd io.Reader) error {
 			fn.sc.Reset(rd)
+			c.year = cmp.Or(year, pathYear)
 			for fn.sc.Scan() {
 				urls++
 				c.add(doc, lines, fn.sc.Match())

@@ -608,7 +608,7 @@ func TestCommit(t *testing.T) {
 	// A commit that fails removes the old summary first and writes none.
 	fn := &commitFn{Input: "x", Output: out, Shards: 2, Top: 1}
 	err = fn.ProcessElement(context.Background(), 0, iterOf([]int64{1}), iterOf([]ShardResult{{Shard: 0, Shards: 2, Temp: filepath.Join(out, tempDir, "gone")}}),
-		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}))
+		iterOf([]ScanStats{}), iterOf([]Top{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}))
 	if err == nil || !strings.Contains(err.Error(), "gone") {
 		t.Errorf("got %v, want the rename of the missing file to fail", err)
 	}
@@ -617,7 +617,7 @@ func TestCommit(t *testing.T) {
 	}
 	// A result of another shard count is an error.
 	err = fn.ProcessElement(context.Background(), 0, iterOf([]int64{1}), iterOf([]ShardResult{{Shard: 0, Shards: 3}}),
-		iterOf([]ScanStats{}), iterOf([][]Count{}), iterOf([][]Count{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}))
+		iterOf([]ScanStats{}), iterOf([]Top{}), iterOf([]BadInput{}), iterOf([]MalformedRecord{}), iterOf([]int64{}))
 	if err == nil {
 		t.Error("a shard of another run committed")
 	}

@@ -36,6 +36,9 @@ type warcRecord struct {
 	Type      string // WARC-Type
 	TargetURI string // WARC-Target-URI
 	Length    int64  // Content-Length
+	// Year is the year of WARC-Date (WARC 1.1 §5.4: a W3C-DTF timestamp,
+	// "2016-09-19T17:20:24Z"); 0 when it has none that reads.
+	Year int
 }
 
 // warcError is a malformed record: where it is in the uncompressed stream
@@ -218,6 +221,8 @@ func (w *warcReader) field(name, value []byte, continued bool) error {
 		w.rec.Type = join(w.rec.Type, value, continued)
 	case bytes.EqualFold(name, []byte("WARC-Target-URI")):
 		w.rec.TargetURI = join(w.rec.TargetURI, value, continued)
+	case bytes.EqualFold(name, []byte("WARC-Date")) && !continued:
+		w.rec.Year = yearOf(string(value))
 	case bytes.EqualFold(name, []byte("Content-Length")) && !continued:
 		n, err := strconv.ParseInt(string(value), 10, 64)
 		if err != nil || n < 0 || len(value) == 0 || value[0] == '+' {
@@ -293,3 +298,24 @@ func (e *exactReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// yearOf is the year a date or a path starts with, its first four digits
+// when they stand alone ("2016-09-19T17:20:24Z", "2016/05/a.txt"), between
+// 1 and maxYear; 0 when there are none.
+func yearOf(s string) int {
+	for i := 0; i+4 <= len(s); i++ {
+		if i > 0 && isDigit(s[i-1]) || !isDigit(s[i]) {
+			continue
+		}
+		if isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) && (i+4 == len(s) || !isDigit(s[i+4])) {
+			n, _ := strconv.Atoi(s[i : i+4])
+			if n >= 1 && n <= maxYear {
+				return n
+			}
+		}
+		return 0
+	}
+	return 0
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
