@@ -25,7 +25,7 @@ type CheckOptions struct {
 	AllowPorts   []int         // ports the §6 guard lets through
 	Timeout      time.Duration // one attempt (linkcheck.DefaultTimeout)
 	Retries      int           // further attempts after a transient failure
-	Jobs         int           // sites checked at once by one worker (64)
+	Jobs         int           // sites checked at once by one worker (256)
 	UserAgent    string        // "": access.DefaultUserAgent
 
 	// From is the output folder of an earlier run whose verdicts younger

@@ -51,7 +51,7 @@ var (
 	hostFailures = flag.Int("host-failures", linkcheck.DefaultMaxFailures, "refusals or timeouts in a row after which a site is unreachable and its other URLs are not tried")
 	checkTimeout = flag.Duration("timeout", linkcheck.DefaultTimeout, "bound on one attempt at a check")
 	retries      = flag.Int("retries", 2, "attempts again after a transient failure (4xx of ftp or nntp, http 429 or 503, a timeout)")
-	checkJobs    = flag.Int("check-jobs", 64, "sites one worker checks at once")
+	checkJobs    = flag.Int("check-jobs", 256, "sites one worker checks at once")
 	checkFrom    = flag.String("check-from", "", "an earlier run's output folder: its verdicts younger than --max-age are kept, not checked again")
 	maxAge       = flag.Duration("max-age", 168*time.Hour, "with --check-from: how old a verdict may be and still be kept")
 	allowPorts   portList

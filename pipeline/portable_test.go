@@ -4,12 +4,16 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rfc1738/rfc1738/internal/testserver"
 )
 
 // TestPortableRunner: the census run through Beam's portable runner path
@@ -75,6 +79,7 @@ func TestPortableRunner(t *testing.T) {
 		t.Fatalf("the census on %s: %v\n%s", endpoint, err, out)
 	}
 	sameOutputs(t, "embedded", embedded, "portable", portable)
+	portableCheck(t, dir, filepath.Join(bin, "pipeline"), endpoint)
 	if !strings.Contains(string(out), "census: 8 files") || !strings.Contains(string(out), "urls-*-of-00003.jsonl") {
 		t.Errorf("no closing line with the totals and the output:\n%s", out)
 	}
@@ -91,4 +96,43 @@ func freePort(t *testing.T) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// portableCheck: the census's check on the portable runner writes what
+// the embedded runner writes, apart from the times of the verdicts.
+func portableCheck(t *testing.T, dir, bin, endpoint string) {
+	n := testserver.NewInternet(t)
+	ok := n.HTTP(func(w http.ResponseWriter, r *http.Request) {})
+	missing := n.HTTP(http.NotFound)
+	gopher := n.Gopher(func(string) string { return "text\r\n.\r\n" })
+	in := filepath.Join(dir, "check-in.txt")
+	text := fmt.Sprintf("http://%s/a http://%s/b\nhttp://%s/x gopher://%s/0/t mailto:a@b.example\n", ok, ok, missing, gopher)
+	if err := os.WriteFile(in, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	embedded := filepath.Join(dir, "check-embedded")
+	o := Options{Input: in, Output: embedded, Shards: 2, Samples: 1, Top: 5, Check: checkOptions()}
+	runCensus(t, o)
+	portable := filepath.Join(dir, "check-portable")
+	run := exec.Command(bin, "--runner=universal", "--endpoint="+endpoint, "--environment_type=LOOPBACK",
+		"--input", in, "--output", portable, "--shards", "2", "--samples", "1", "--top", "5",
+		"--check", "--host-delay", "100ms", "--timeout", "1500ms")
+	run.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the census --check on %s: %v\n%s", endpoint, err, out)
+	}
+	if !strings.Contains(string(out), "check: 5 URLs (5 checked, 0 reused): 3 ok, 1 broken, 0 invalid, 1 skipped") {
+		t.Errorf("no check line:\n%s", out)
+	}
+	checkedAt := regexp.MustCompile(`"checked_at":"[^"]*"`)
+	a, b := outputs(t, embedded), outputs(t, portable)
+	if len(a) != 5 || len(b) != len(a) {
+		t.Fatalf("embedded: %d files, portable: %d", len(a), len(b))
+	}
+	for name, data := range a {
+		if x, y := checkedAt.ReplaceAllString(data, ""), checkedAt.ReplaceAllString(b[name], ""); x != y {
+			t.Errorf("%s differs apart from times:\nembedded\n%s\nportable\n%s", name, x, y)
+		}
+	}
 }
