@@ -54,17 +54,19 @@ type CheckLine struct {
 	Shards int  `json:"-"`
 }
 
-// checkItem is a distinct URL on its way to its check.
+// checkItem is a distinct URL on its way to its check, with the run's
+// shard count (its line goes to the shard its urls-*.jsonl line is in).
 type checkItem struct {
 	URL, Scheme string
 	Year        int
+	Shards      int
 }
 
 func init() {
 	for _, t := range []any{CheckLine{}, checkItem{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
-	register.Function3x0(checkItems)
+	register.Function3x1(checkItems)
 	register.Emitter1[checkItem]()
 	register.Function2x0(bySite)
 	register.Emitter2[string, checkItem]()
@@ -79,19 +81,24 @@ var (
 	sitesCounter   = beam.NewCounter("check", "sites")
 )
 
-// checkItems hands on each distinct URL of a merged batch.
-func checkItems(_ int, packed []byte, emit func(checkItem)) {
-	raw, err := unpackBatch(packed)
+// checkItems hands on each distinct URL of a shard part (appendPart):
+// the part brings the shard count, so that no step of the check reads a
+// side input (Prism re-examines such a step without pause while it waits,
+// which took most of a core for the whole check).
+func checkItems(_ int, part []byte, emit func(checkItem)) error {
+	shards, packed, err := readPart(part)
+	var raw []byte
+	if err == nil {
+		raw, err = unpackBatch(packed)
+	}
 	if err != nil {
-		panic(err) // the merge made it: not reached
+		return err
 	}
 	r := newBatchReader(raw)
 	for r.next() {
-		emit(checkItem{URL: r.url, Scheme: r.stats.Scheme, Year: r.stats.Year})
+		emit(checkItem{URL: r.url, Scheme: r.stats.Scheme, Year: r.stats.Year, Shards: shards})
 	}
-	if r.err() != nil {
-		panic(r.err())
-	}
+	return r.err()
 }
 
 // bySite keys a URL by its site ("scheme://host:port"), the unit of
@@ -100,11 +107,12 @@ func bySite(it checkItem, emit func(string, checkItem)) {
 	emit(linkcheck.Site(it.URL, false), it)
 }
 
-// checkStage checks the distinct URLs of the census, those an earlier
-// run's verdicts do not answer, and returns every URL's CheckLine.
-func checkStage(s beam.Scope, o *CheckOptions, merged beam.PCollection) beam.PCollection {
+// checkStage checks the distinct URLs of the census's shard parts, those
+// an earlier run's verdicts do not answer, and returns every URL's
+// CheckLine.
+func checkStage(s beam.Scope, o *CheckOptions, parts beam.PCollection) beam.PCollection {
 	s = s.Scope("check")
-	items := beam.ParDo(s, checkItems, merged)
+	items := beam.ParDo(s, checkItems, parts)
 	var kept beam.PCollection
 	if o.From != "" {
 		items, kept = reuseChecks(s, o, items)
@@ -212,7 +220,7 @@ func (fn *checkSiteFn) checkSite(site string, items []checkItem) {
 	p.CheckHost(fn.ctx, urls, func(i int, v linkcheck.Verdict) {
 		it := items[i]
 		l := CheckLine{URL: it.URL, Scheme: it.Scheme, Host: host, Verdict: v.Status.String(), Detail: v.Detail,
-			Status: v.Code, CheckedAt: v.At.UTC().Format(time.RFC3339), Year: it.Year}
+			Status: v.Code, CheckedAt: v.At.UTC().Format(time.RFC3339), Year: it.Year, Shards: it.Shards}
 		fn.mu.Lock()
 		fn.ready = append(fn.ready, l)
 		fn.mu.Unlock()

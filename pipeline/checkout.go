@@ -66,7 +66,7 @@ func init() {
 	for _, t := range []any{CheckPart{}, VerdictCount{}, YearRow{}, Top{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
-	register.DoFn4x0[CheckLine, func(*int64) bool, func(*int64) bool, func(int, CheckLine)](&assignCheckFn{})
+	register.Function2x0(keyByShard)
 	register.Emitter2[int, CheckLine]()
 	register.DoFn5x1[context.Context, int, func(*CheckLine) bool, func(ShardResult), func(string, int64), error](&writeChecksFn{})
 	register.Iter1[CheckLine]()
@@ -85,9 +85,9 @@ func checksName(shard, shards int) string {
 // shard is sorted and written to a temporary file, and the hosts with
 // most broken URLs are ranked. It returns the shards' results and the
 // ranking.
-func writeChecks(s beam.Scope, o Options, lines, distinct, size beam.PCollection) (results, brokenTop beam.PCollection) {
+func writeChecks(s beam.Scope, o Options, lines beam.PCollection) (results, brokenTop beam.PCollection) {
 	s = s.Scope("checks")
-	keyed := beam.ParDo(s, &assignCheckFn{Shards: o.Shards}, lines, beam.SideInput{Input: distinct}, beam.SideInput{Input: size})
+	keyed := beam.ParDo(s, keyByShard, lines)
 	results, broken := beam.ParDo2(s, &writeChecksFn{Output: o.Output}, beam.GroupByKey(s, keyed))
 	brokenTop = top.Largest(s, beam.ParDo(s, hostCount, stats.SumPerKey(s, broken)), o.Top, lessCount)
 	return results, brokenTop
@@ -96,15 +96,9 @@ func writeChecks(s beam.Scope, o Options, lines, distinct, size beam.PCollection
 // hostCount is a host's summed broken URLs as a Count.
 func hostCount(host string, n int64) Count { return Count{host, n} }
 
-// assignCheckFn hands each verdict to its URL's shard.
-type assignCheckFn struct {
-	Shards int
-}
-
-func (fn *assignCheckFn) ProcessElement(l CheckLine, distinct, size func(*int64) bool, emit func(int, CheckLine)) {
-	n := shardCount(fn.Shards, sideSum(distinct), sideSum(size))
-	l.Shards = n
-	emit(shardOf(l.URL, n), l)
+// keyByShard hands each verdict to its URL's shard.
+func keyByShard(l CheckLine, emit func(int, CheckLine)) {
+	emit(shardOf(l.URL, l.Shards), l)
 }
 
 // writeChecksFn writes one checks shard, sorted as urls-*.jsonl is, to a

@@ -207,7 +207,7 @@ func Build(s beam.Scope, o Options) {
 		beam.ParDo(s, &tagTopFn{Kind: "rules"}, top.Largest(s, beam.ParDo(s, ruleCount, stats.SumPerKey(s, rules)), o.Top, lessCount)),
 	}
 	if o.Check != nil {
-		checks, brokenTop := writeChecks(s, o, checkStage(s, o.Check, merged), distinct, size)
+		checks, brokenTop := writeChecks(s, o, checkStage(s, o.Check, shards))
 		results = beam.Flatten(s, results, checks)
 		tops = append(tops, beam.ParDo(s, &tagTopFn{Kind: "broken_hosts"}, brokenTop))
 	}

@@ -127,7 +127,7 @@ func (fn *reuseFn) ProcessElement(url string, items func(*checkItem) bool, olds 
 		at, err := time.Parse(time.RFC3339, old.CheckedAt)
 		// A verdict from the future (a clock set wrong) is not young.
 		if err == nil && !at.After(now) && now.Sub(at) <= fn.MaxAge {
-			old.Reused, old.Year, old.Scheme = true, it.Year, it.Scheme
+			old.Reused, old.Year, old.Scheme, old.Shards = true, it.Year, it.Scheme, it.Shards
 			emitKept(old)
 			return
 		}
