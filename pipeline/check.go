@@ -62,30 +62,46 @@ type checkItem struct {
 	Shards      int
 }
 
+// siteItems are the URLs of one site from one shard part: what crosses
+// the runner on the way to the check is a few elements per site, not one
+// per URL (Prism holds and copies every element: a million URLs as
+// elements of their own took 1.5 GB and 145 s of CPU, most of it Prism's).
+type siteItems struct {
+	Items []checkItem
+}
+
+// siteOld are the earlier verdicts of one site from one checks file.
+type siteOld struct {
+	Lines []CheckLine
+}
+
 func init() {
-	for _, t := range []any{CheckLine{}, checkItem{}} {
+	for _, t := range []any{CheckLine{}, checkItem{}, siteItems{}, siteOld{}, checkBatch{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	register.Function3x1(checkItems)
-	register.Emitter1[checkItem]()
-	register.Function2x0(bySite)
-	register.Emitter2[string, checkItem]()
-	register.DoFn4x0[context.Context, string, func(*checkItem) bool, func(CheckLine)](&checkSiteFn{})
-	register.Iter1[checkItem]()
-	register.Emitter1[CheckLine]()
+	register.Emitter2[string, siteItems]()
+	register.DoFn6x0[context.Context, string, func(*siteItems) bool, func(*siteOld) bool, func(int, checkBatch), func(string, int64)](&checkSiteFn{})
+	register.Iter1[siteItems]()
+	register.Iter1[siteOld]()
+	register.Emitter2[int, checkBatch]()
+	register.Emitter2[string, int64]()
 }
 
 var (
 	checkedCounter = beam.NewCounter("check", "urls_checked")
+	reusedCounter  = beam.NewCounter("check", "urls_reused")
 	brokenCounter  = beam.NewCounter("check", "urls_broken")
 	sitesCounter   = beam.NewCounter("check", "sites")
 )
 
-// checkItems hands on each distinct URL of a shard part (appendPart):
-// the part brings the shard count, so that no step of the check reads a
-// side input (Prism re-examines such a step without pause while it waits,
-// which took most of a core for the whole check).
-func checkItems(_ int, part []byte, emit func(checkItem)) error {
+// checkItems hands on the distinct URLs of a shard part (appendPart),
+// one element per site (linkcheck.Site: "scheme://host:port"; the URLs
+// that name no host share ""). The part brings the shard count, so that
+// no step of the check reads a side input (Prism re-examines such a step
+// without pause while it waits, which took most of a core for the whole
+// check).
+func checkItems(_ int, part []byte, emit func(string, siteItems)) error {
 	shards, packed, err := readPart(part)
 	var raw []byte
 	if err == nil {
@@ -94,61 +110,68 @@ func checkItems(_ int, part []byte, emit func(checkItem)) error {
 	if err != nil {
 		return err
 	}
+	bySite := map[string][]checkItem{}
 	r := newBatchReader(raw)
 	for r.next() {
-		emit(checkItem{URL: r.url, Scheme: r.stats.Scheme, Year: r.stats.Year, Shards: shards})
+		site := linkcheck.Site(r.url, false)
+		bySite[site] = append(bySite[site], checkItem{URL: r.url, Scheme: r.stats.Scheme, Year: r.stats.Year, Shards: shards})
 	}
-	return r.err()
-}
-
-// bySite keys a URL by its site ("scheme://host:port"), the unit of
-// politeness; URLs that name no host share the key "".
-func bySite(it checkItem, emit func(string, checkItem)) {
-	emit(linkcheck.Site(it.URL, false), it)
+	if r.err() != nil {
+		return r.err()
+	}
+	for site, items := range bySite {
+		emit(site, siteItems{items})
+	}
+	return nil
 }
 
 // checkStage checks the distinct URLs of the census's shard parts, those
-// an earlier run's verdicts do not answer, and returns every URL's
-// CheckLine.
-func checkStage(s beam.Scope, o *CheckOptions, parts beam.PCollection) beam.PCollection {
+// an earlier run's verdicts do not answer, and returns the verdicts as
+// batches keyed by shard, and each host's broken URLs.
+func checkStage(s beam.Scope, o *CheckOptions, parts beam.PCollection) (batches, broken beam.PCollection) {
 	s = s.Scope("check")
 	items := beam.ParDo(s, checkItems, parts)
-	var kept beam.PCollection
-	if o.From != "" {
-		items, kept = reuseChecks(s, o, items)
-	}
-	sites := beam.GroupByKey(s, beam.ParDo(s, bySite, items))
-	checked := beam.ParDo(s, newCheckSiteFn(o), sites)
-	if o.From != "" {
-		return beam.Flatten(s, checked, kept)
-	}
-	return checked
+	old := oldVerdicts(s, o.From)
+	return beam.ParDo2(s, newCheckSiteFn(o), beam.CoGroupByKey(s, items, old))
 }
 
 // checkSiteFn checks the URLs of each site it is given with a
 // linkcheck.Polite of its own, Jobs sites at a time: a site's URLs all
 // arrive in one element, so a site is served by one place at a time, and
-// the sites of a bundle are checked side by side. The verdicts are handed
-// on as they come, the last ones when the bundle ends.
+// the sites of a bundle are checked side by side. A URL whose earlier
+// verdict (--check-from) is younger than MaxAge keeps it. The verdicts
+// are gathered per shard into sorted batches of at most batchLines,
+// handed on as they fill and when the bundle ends.
 type checkSiteFn struct {
 	PerHost, HostFailures, Retries, Jobs int
-	HostDelay, Timeout                   time.Duration
+	HostDelay, Timeout, MaxAge           time.Duration
 	NoRobots                             bool
 	AllowPorts                           []int
 	UserAgent                            string
+	Now                                  string // RFC 3339: the run's time, the same on every worker
 
 	k      *linkcheck.Checker
 	slots  chan struct{}
 	wg     sync.WaitGroup
 	mu     sync.Mutex
-	ready  []CheckLine
+	acc    map[int]*batchAcc // by shard
+	ready  []shardBatch
+	broken map[string]int64 // by host, for the sites done
+	counts [3]int64         // checked, reused, broken since handed on
 	cancel context.CancelFunc
 	ctx    context.Context
 }
 
+// shardBatch is a batch ready to be handed on, with its shard.
+type shardBatch struct {
+	shard int
+	b     checkBatch
+}
+
 func newCheckSiteFn(o *CheckOptions) *checkSiteFn {
 	return &checkSiteFn{PerHost: o.PerHost, HostFailures: o.HostFailures, Retries: o.Retries, Jobs: o.Jobs,
-		HostDelay: o.HostDelay, Timeout: o.Timeout, NoRobots: o.NoRobots, AllowPorts: o.AllowPorts, UserAgent: o.UserAgent}
+		HostDelay: o.HostDelay, Timeout: o.Timeout, MaxAge: o.MaxAge, NoRobots: o.NoRobots, AllowPorts: o.AllowPorts,
+		UserAgent: o.UserAgent, Now: o.Now.UTC().Format(time.RFC3339Nano)}
 }
 
 func (fn *checkSiteFn) Setup() {
@@ -160,6 +183,8 @@ func (fn *checkSiteFn) Setup() {
 	fn.k = &linkcheck.Checker{Client: c, PerHost: max(fn.PerHost, 1), Timeout: fn.Timeout, Retries: fn.Retries}
 	fn.slots = make(chan struct{}, max(fn.Jobs, 1))
 	fn.ctx, fn.cancel = context.WithCancel(context.Background())
+	fn.acc = map[int]*batchAcc{}
+	fn.broken = map[string]int64{}
 }
 
 func (fn *checkSiteFn) Teardown() {
@@ -167,62 +192,129 @@ func (fn *checkSiteFn) Teardown() {
 	fn.k.Close()
 }
 
-func (fn *checkSiteFn) ProcessElement(ctx context.Context, site string, urls func(*checkItem) bool, emit func(CheckLine)) {
-	var items []checkItem
-	for it := (checkItem{}); urls(&it); {
-		items = append(items, it)
+func (fn *checkSiteFn) ProcessElement(ctx context.Context, site string, items func(*siteItems) bool, olds func(*siteOld) bool,
+	emit func(int, checkBatch), emitBroken func(string, int64)) {
+	var all []checkItem
+	for v := (siteItems{}); items(&v); {
+		all = append(all, v.Items...)
 	}
-	fn.handOn(ctx, emit)
+	if len(all) == 0 {
+		return // verdicts of an earlier run for a site this run does not name
+	}
+	old := map[string]CheckLine{}
+	for v := (siteOld{}); olds(&v); {
+		for _, l := range v.Lines {
+			old[l.URL] = l
+		}
+	}
+	fn.handOn(ctx, emit, emitBroken)
 	fn.slots <- struct{}{}
 	sitesCounter.Inc(ctx, 1)
 	fn.wg.Add(1)
 	go func() {
 		defer func() { <-fn.slots; fn.wg.Done() }()
-		fn.checkSite(site, items)
+		fn.checkSite(site, all, old)
 	}()
 }
 
-func (fn *checkSiteFn) FinishBundle(ctx context.Context, emit func(CheckLine)) {
+func (fn *checkSiteFn) FinishBundle(ctx context.Context, emit func(int, checkBatch), emitBroken func(string, int64)) {
 	fn.wg.Wait()
-	fn.handOn(ctx, emit)
-}
-
-// handOn emits the verdicts reached so far.
-func (fn *checkSiteFn) handOn(ctx context.Context, emit func(CheckLine)) {
 	fn.mu.Lock()
-	ready := fn.ready
-	fn.ready = nil
-	fn.mu.Unlock()
-	var broken int64
-	for _, l := range ready {
-		if l.Verdict == "broken" {
-			broken++
-		}
-		emit(l)
+	for shard, a := range fn.acc {
+		fn.ready = append(fn.ready, shardBatch{shard, a.finish()})
 	}
-	checkedCounter.Inc(ctx, int64(len(ready)))
-	brokenCounter.Inc(ctx, broken)
+	clear(fn.acc)
+	fn.mu.Unlock()
+	fn.handOn(ctx, emit, emitBroken)
 }
 
-// checkSite checks one site's URLs.
-func (fn *checkSiteFn) checkSite(site string, items []checkItem) {
+// handOn emits the batches that are full, the broken counts of the
+// sites done, and the counters.
+func (fn *checkSiteFn) handOn(ctx context.Context, emit func(int, checkBatch), emitBroken func(string, int64)) {
+	fn.mu.Lock()
+	ready, broken, counts := fn.ready, fn.broken, fn.counts
+	fn.ready, fn.broken, fn.counts = nil, map[string]int64{}, [3]int64{}
+	fn.mu.Unlock()
+	for _, b := range ready {
+		emit(b.shard, b.b)
+	}
+	for host, n := range broken {
+		emitBroken(host, n)
+	}
+	checkedCounter.Inc(ctx, counts[0])
+	reusedCounter.Inc(ctx, counts[1])
+	brokenCounter.Inc(ctx, counts[2])
+}
+
+// checkSite checks one site's URLs, those without a fresh verdict.
+func (fn *checkSiteFn) checkSite(site string, items []checkItem, old map[string]CheckLine) {
+	host := ""
+	if i := strings.Index(site, "://"); i >= 0 {
+		host = site[i+3:]
+	}
+	now, _ := time.Parse(time.RFC3339Nano, fn.Now)
+	var todo []checkItem
+	var kept []CheckLine
+	for _, it := range items {
+		if l, ok := old[it.URL]; ok && fresh(l, now, fn.MaxAge) {
+			l.Reused, l.Year, l.Scheme, l.Shards = true, it.Year, it.Scheme, it.Shards
+			kept = append(kept, l)
+		} else {
+			todo = append(todo, it)
+		}
+	}
+	fn.add(kept...)
 	p := &linkcheck.Polite{Checker: fn.k, PerHost: max(fn.PerHost, 1), Delay: fn.HostDelay,
 		NoRobots: fn.NoRobots, MaxFailures: fn.HostFailures}
 	if site == "" {
 		// No host to be polite to: nothing waits for another.
 		p.PerHost, p.Delay = 8, 0
 	}
-	urls := make([]string, len(items))
-	for i, it := range items {
+	urls := make([]string, len(todo))
+	for i, it := range todo {
 		urls[i] = it.URL
 	}
-	host := strings.TrimPrefix(site[strings.Index(site, ":")+1:], "//")
 	p.CheckHost(fn.ctx, urls, func(i int, v linkcheck.Verdict) {
-		it := items[i]
-		l := CheckLine{URL: it.URL, Scheme: it.Scheme, Host: host, Verdict: v.Status.String(), Detail: v.Detail,
-			Status: v.Code, CheckedAt: v.At.UTC().Format(time.RFC3339), Year: it.Year, Shards: it.Shards}
-		fn.mu.Lock()
-		fn.ready = append(fn.ready, l)
-		fn.mu.Unlock()
+		it := todo[i]
+		fn.add(CheckLine{URL: it.URL, Scheme: it.Scheme, Host: host, Verdict: v.Status.String(), Detail: v.Detail,
+			Status: v.Code, CheckedAt: v.At.UTC().Format(time.RFC3339), Year: it.Year, Shards: it.Shards})
 	})
+}
+
+// fresh reports whether an earlier verdict is young enough to keep; one
+// from the future (a clock set wrong) is not.
+func fresh(l CheckLine, now time.Time, maxAge time.Duration) bool {
+	at, err := time.Parse(time.RFC3339, l.CheckedAt)
+	return err == nil && !at.After(now) && now.Sub(at) <= maxAge
+}
+
+// add puts verdicts into their shards' batches; a batch that fills is
+// made ready.
+func (fn *checkSiteFn) add(lines ...CheckLine) {
+	fn.mu.Lock()
+	defer fn.mu.Unlock()
+	for _, l := range lines {
+		shard := shardOf(l.URL, l.Shards)
+		a := fn.acc[shard]
+		if a == nil {
+			a = &batchAcc{}
+			fn.acc[shard] = a
+		}
+		a.add(l)
+		if l.Reused {
+			fn.counts[1]++
+		} else {
+			fn.counts[0]++
+		}
+		if l.Verdict == "broken" {
+			fn.counts[2]++
+			if l.Host != "" {
+				fn.broken[l.Host]++
+			}
+		}
+		if len(a.lines) >= batchLines {
+			fn.ready = append(fn.ready, shardBatch{shard, a.finish()})
+			delete(fn.acc, shard)
+		}
+	}
 }

@@ -2,9 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
+	"compress/flate"
+	"container/heap"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"slices"
@@ -66,10 +71,8 @@ func init() {
 	for _, t := range []any{CheckPart{}, VerdictCount{}, YearRow{}, Top{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
-	register.Function2x0(keyByShard)
-	register.Emitter2[int, CheckLine]()
-	register.DoFn5x1[context.Context, int, func(*CheckLine) bool, func(ShardResult), func(string, int64), error](&writeChecksFn{})
-	register.Iter1[CheckLine]()
+	register.DoFn4x1[context.Context, int, func(*checkBatch) bool, func(ShardResult), error](&writeChecksFn{})
+	register.Iter1[checkBatch]()
 	register.DoFn2x0[[]Count, func(Top)](&tagTopFn{})
 	register.Emitter1[Top]()
 	register.Function2x1(hostCount)
@@ -80,75 +83,41 @@ func checksName(shard, shards int) string {
 	return fmt.Sprintf("checks-%05d-of-%05d.jsonl", shard, shards)
 }
 
-// writeChecks adds the writing of the checks shards: each verdict goes to
-// the shard of its URL (the shard its line has in urls-*.jsonl), each
-// shard is sorted and written to a temporary file, and the hosts with
-// most broken URLs are ranked. It returns the shards' results and the
-// ranking.
-func writeChecks(s beam.Scope, o Options, lines beam.PCollection) (results, brokenTop beam.PCollection) {
-	s = s.Scope("checks")
-	keyed := beam.ParDo(s, keyByShard, lines)
-	results, broken := beam.ParDo2(s, &writeChecksFn{Output: o.Output}, beam.GroupByKey(s, keyed))
-	brokenTop = top.Largest(s, beam.ParDo(s, hostCount, stats.SumPerKey(s, broken)), o.Top, lessCount)
-	return results, brokenTop
+// batchLines bounds the verdicts of a check batch.
+const batchLines = 1 << 14
+
+// checkBatch is verdicts of one shard, sorted as their lines are: each a
+// record (its URL, then its line) in a DEFLATE stream, and what they add
+// to the summary.
+type checkBatch struct {
+	Shards int
+	N      int
+	Packed []byte
+	Part   CheckPart
 }
 
-// hostCount is a host's summed broken URLs as a Count.
-func hostCount(host string, n int64) Count { return Count{host, n} }
-
-// keyByShard hands each verdict to its URL's shard.
-func keyByShard(l CheckLine, emit func(int, CheckLine)) {
-	emit(shardOf(l.URL, l.Shards), l)
+// batchAcc gathers the verdicts of one shard until they make a batch.
+type batchAcc struct {
+	lines []CheckLine
 }
 
-// writeChecksFn writes one checks shard, sorted as urls-*.jsonl is, to a
-// temporary file of its own, and hands on its part of the summary and
-// each host's broken URLs.
-type writeChecksFn struct {
-	Output string
-}
+func (a *batchAcc) add(l CheckLine) { a.lines = append(a.lines, l) }
 
-func (fn *writeChecksFn) ProcessElement(ctx context.Context, shard int, lines func(*CheckLine) bool,
-	emit func(ShardResult), emitBroken func(string, int64)) error {
-	var all []CheckLine
-	for l := (CheckLine{}); lines(&l); {
-		all = append(all, l)
-	}
-	if len(all) == 0 {
-		return nil // not reached: a key comes with its values
-	}
-	shards := all[0].Shards
-	slices.SortFunc(all, func(a, b CheckLine) int { return compareURLs(a.URL, b.URL) })
-	res := ShardResult{Shard: shard, Shards: shards, Checks: true}
-	res.Temp = joinPath(fn.Output, tempDir+"/"+checksName(shard, shards)+"."+randomSuffix())
-	fsys, err := filesystem.New(ctx, res.Temp)
-	if err != nil {
-		return err
-	}
-	defer fsys.Close()
-	f, err := fsys.OpenWrite(ctx, res.Temp)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", res.Temp, err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
+// finish sorts the verdicts, tallies them and packs them.
+func (a *batchAcc) finish() checkBatch {
+	slices.SortFunc(a.lines, func(x, y CheckLine) int { return compareURLs(x.URL, y.URL) })
+	b := checkBatch{N: len(a.lines)}
 	verdicts := map[[2]string]int64{}
 	years := map[int]*YearRow{}
-	broken := map[string]int64{}
-	var line []byte
-	for i, l := range all {
-		if l.Shards != shards || i > 0 && all[i-1].URL == l.URL {
-			err = fmt.Errorf("checks shard %d: %q twice, or of two shard counts", shard, l.URL)
-			break
-		}
+	var raw, line []byte
+	for _, l := range a.lines {
+		b.Shards = l.Shards
 		if l.Reused {
-			res.Check.Reused++
+			b.Part.Reused++
 		} else {
-			res.Check.Checked++
+			b.Part.Checked++
 		}
 		verdicts[[2]string{l.Scheme, l.Verdict}]++
-		if l.Verdict == "broken" && l.Host != "" {
-			broken[l.Host]++
-		}
 		if l.Year > 0 {
 			y := years[l.Year]
 			if y == nil {
@@ -164,8 +133,140 @@ func (fn *writeChecksFn) ProcessElement(ctx context.Context, shard int, lines fu
 			}
 		}
 		line = appendCheckLine(line[:0], l)
-		if _, err = w.Write(line); err != nil {
+		raw = appendStr(raw, l.URL)
+		raw = appendStr(raw, string(line))
+	}
+	for k, n := range verdicts {
+		b.Part.Verdicts = append(b.Part.Verdicts, VerdictCount{k[0], k[1], n})
+	}
+	for _, y := range years {
+		b.Part.Years = append(b.Part.Years, *y)
+	}
+	var out bytes.Buffer
+	zw, _ := compressors.Get().(*flate.Writer)
+	if zw == nil {
+		zw, _ = flate.NewWriter(&out, flate.BestSpeed) // only fails for a bad level
+	} else {
+		zw.Reset(&out)
+	}
+	zw.Write(raw) // a bytes.Buffer does not fail
+	zw.Close()
+	compressors.Put(zw)
+	b.Packed = out.Bytes()
+	a.lines = nil
+	return b
+}
+
+// batchRecords reads the records of a packed check batch in order.
+type batchRecords struct {
+	br       *bufio.Reader
+	left     int
+	url      string
+	line     []byte
+	err      error
+	shards   int
+	position int // of the batch, for errors
+}
+
+func newBatchRecords(b checkBatch, i int) *batchRecords {
+	return &batchRecords{br: bufio.NewReaderSize(flate.NewReader(bytes.NewReader(b.Packed)), 4096), left: b.N, shards: b.Shards, position: i}
+}
+
+// next reads the next record; false at the end or at an error.
+func (r *batchRecords) next() bool {
+	if r.left == 0 || r.err != nil {
+		return false
+	}
+	r.left--
+	url, err := readStr(r.br)
+	if err == nil {
+		r.url = string(url)
+		r.line, err = readStr(r.br)
+	}
+	if err != nil {
+		r.err = fmt.Errorf("check batch %d: %w", r.position, err)
+		return false
+	}
+	return true
+}
+
+// readStr reads a length and that many bytes.
+func readStr(br *bufio.Reader) ([]byte, error) {
+	n, err := binary.ReadUvarint(br)
+	if err != nil || n > 1<<30 {
+		return nil, fmt.Errorf("a record's length: %v", err)
+	}
+	b := make([]byte, n)
+	_, err = io.ReadFull(br, b)
+	return b, err
+}
+
+// writeChecks adds the writing of the checks shards: a GroupByKey brings
+// each shard its batches, whose records its writer merges into its
+// sorted file; the hosts' broken URLs are summed and ranked.
+func writeChecks(s beam.Scope, o Options, batches, broken beam.PCollection) (results, brokenTop beam.PCollection) {
+	s = s.Scope("checks")
+	results = beam.ParDo(s, &writeChecksFn{Output: o.Output}, beam.GroupByKey(s, batches))
+	brokenTop = top.Largest(s, beam.ParDo(s, hostCount, stats.SumPerKey(s, broken)), o.Top, lessCount)
+	return results, brokenTop
+}
+
+// hostCount is a host's summed broken URLs as a Count.
+func hostCount(host string, n int64) Count { return Count{host, n} }
+
+// writeChecksFn writes one checks shard to a temporary file of its own,
+// merging its batches (each sorted) as they are read, and hands on its
+// part of the summary.
+type writeChecksFn struct {
+	Output string
+}
+
+func (fn *writeChecksFn) ProcessElement(ctx context.Context, shard int, batches func(*checkBatch) bool, emit func(ShardResult)) error {
+	res := ShardResult{Shard: shard, Checks: true}
+	years := map[int]*YearRow{}
+	var h recordHeap
+	for b := (checkBatch{}); batches(&b); {
+		if res.Shards != 0 && b.Shards != res.Shards {
+			return fmt.Errorf("checks shard %d: batches of %d and of %d shards", shard, res.Shards, b.Shards)
+		}
+		res.Shards = b.Shards
+		addPart(&res.Check, b.Part, years)
+		if r := newBatchRecords(b, len(h)); r.next() {
+			h = append(h, r)
+		} else if r.err != nil {
+			return r.err
+		}
+	}
+	for _, y := range years {
+		res.Check.Years = append(res.Check.Years, *y)
+	}
+	heap.Init(&h)
+	res.Temp = joinPath(fn.Output, tempDir+"/"+checksName(shard, res.Shards)+"."+randomSuffix())
+	fsys, err := filesystem.New(ctx, res.Temp)
+	if err != nil {
+		return err
+	}
+	defer fsys.Close()
+	f, err := fsys.OpenWrite(ctx, res.Temp)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", res.Temp, err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	last := ""
+	for first := true; len(h) > 0 && err == nil; first = false {
+		r := h[0]
+		if !first && r.url == last {
+			err = fmt.Errorf("checks shard %d: %q twice", shard, r.url)
 			break
+		}
+		last = r.url
+		if _, err = w.Write(r.line); err != nil {
+			break
+		}
+		if r.next() {
+			heap.Fix(&h, 0)
+		} else if err = r.err; err == nil {
+			heap.Pop(&h)
 		}
 	}
 	if err == nil {
@@ -180,17 +281,39 @@ func (fn *writeChecksFn) ProcessElement(ctx context.Context, shard int, lines fu
 		}
 		return fmt.Errorf("checks shard %d: %w", shard, err)
 	}
-	for k, n := range verdicts {
-		res.Check.Verdicts = append(res.Check.Verdicts, VerdictCount{k[0], k[1], n})
-	}
-	for _, y := range years {
-		res.Check.Years = append(res.Check.Years, *y)
-	}
-	for h, n := range broken {
-		emitBroken(h, n)
-	}
 	emit(res)
 	return nil
+}
+
+// recordHeap orders the batches of a checks shard by their current URL.
+type recordHeap []*batchRecords
+
+func (h recordHeap) Len() int           { return len(h) }
+func (h recordHeap) Less(i, j int) bool { return compareURLs(h[i].url, h[j].url) < 0 }
+func (h recordHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *recordHeap) Push(x any)        { *h = append(*h, x.(*batchRecords)) }
+func (h *recordHeap) Pop() any {
+	old := *h
+	r := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return r
+}
+
+// addPart adds a batch's tallies to a shard's (its years to years).
+func addPart(dst *CheckPart, p CheckPart, years map[int]*YearRow) {
+	dst.Checked += p.Checked
+	dst.Reused += p.Reused
+	dst.Verdicts = append(dst.Verdicts, p.Verdicts...)
+	for _, y := range p.Years {
+		r := years[y.Year]
+		if r == nil {
+			r = &YearRow{Year: y.Year}
+			years[y.Year] = r
+		}
+		r.URLs += y.URLs
+		r.OK += y.OK
+		r.Broken += y.Broken
+	}
 }
 
 // appendCheckLine appends l as its JSON line, keys in a fixed order,

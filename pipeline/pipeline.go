@@ -207,7 +207,8 @@ func Build(s beam.Scope, o Options) {
 		beam.ParDo(s, &tagTopFn{Kind: "rules"}, top.Largest(s, beam.ParDo(s, ruleCount, stats.SumPerKey(s, rules)), o.Top, lessCount)),
 	}
 	if o.Check != nil {
-		checks, brokenTop := writeChecks(s, o, checkStage(s, o.Check, shards))
+		batches, broken := checkStage(s, o.Check, shards)
+		checks, brokenTop := writeChecks(s, o, batches, broken)
 		results = beam.Flatten(s, results, checks)
 		tops = append(tops, beam.ParDo(s, &tagTopFn{Kind: "broken_hosts"}, brokenTop))
 	}

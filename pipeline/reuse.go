@@ -5,34 +5,28 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/rfc1738/rfc1738/linkcheck"
 )
 
 func init() {
 	register.DoFn3x1[context.Context, []byte, func(string), error](&listChecksFn{})
 	register.Emitter1[string]()
 	register.Function3x1(readChecks)
-	register.Emitter2[string, CheckLine]()
-	register.Function2x0(itemKey)
-	register.DoFn5x0[string, func(*checkItem) bool, func(*CheckLine) bool, func(checkItem), func(CheckLine)](&reuseFn{})
-	register.Iter1[CheckLine]()
+	register.Emitter2[string, siteOld]()
 }
 
-// reuseChecks reads the verdicts of an earlier run (o.From) and splits
-// the distinct URLs of this one: those whose verdict there is younger
-// than o.MaxAge keep it (a CheckLine marked Reused), the others are
-// handed on to be checked. The join is keyed by URL, so no worker holds
-// the earlier verdicts whole.
-func reuseChecks(s beam.Scope, o *CheckOptions, items beam.PCollection) (toCheck, kept beam.PCollection) {
+// oldVerdicts reads the verdicts of an earlier run (from; none when ""),
+// keyed by site like this run's URLs, a few elements per site: the check
+// joins the two by site, so no worker holds an earlier run whole.
+func oldVerdicts(s beam.Scope, from string) beam.PCollection {
 	s = s.Scope("reuse")
-	files := beam.Reshuffle(s, beam.ParDo(s, &listChecksFn{From: o.From}, beam.Impulse(s)))
-	old := beam.ParDo(s, readChecks, files)
-	joined := beam.CoGroupByKey(s, beam.ParDo(s, itemKey, items), old)
-	return beam.ParDo2(s, &reuseFn{MaxAge: o.MaxAge, Now: o.Now.UTC().Format(time.RFC3339Nano)}, joined)
+	files := beam.Reshuffle(s, beam.ParDo(s, &listChecksFn{From: from}, beam.Impulse(s)))
+	return beam.ParDo(s, readChecks, files)
 }
 
 // listChecksFn names the checks files of an earlier run: the run must
@@ -43,6 +37,9 @@ type listChecksFn struct {
 }
 
 func (fn *listChecksFn) ProcessElement(ctx context.Context, _ []byte, emit func(string)) error {
+	if fn.From == "" {
+		return nil
+	}
 	name := joinPath(fn.From, "summary.json")
 	fsys, err := filesystem.New(ctx, name)
 	if err != nil {
@@ -70,10 +67,10 @@ func (fn *listChecksFn) ProcessElement(ctx context.Context, _ []byte, emit func(
 	return nil
 }
 
-// readChecks reads one checks file, each line keyed by its URL; a line
-// that does not read fails the run, naming the file and the line: a
-// verdict is kept only from a file read whole.
-func readChecks(ctx context.Context, name string, emit func(string, CheckLine)) error {
+// readChecks reads one checks file, its lines gathered by site (at most
+// batchLines at a time); a line that does not read fails the run, naming
+// the file and the line: a verdict is kept only from a file read whole.
+func readChecks(ctx context.Context, name string, emit func(string, siteOld)) error {
 	fsys, err := filesystem.New(ctx, name)
 	if err != nil {
 		return err
@@ -86,6 +83,15 @@ func readChecks(ctx context.Context, name string, emit func(string, CheckLine)) 
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	bySite := map[string][]CheckLine{}
+	held := 0
+	flush := func() {
+		for site, lines := range bySite {
+			emit(site, siteOld{lines})
+		}
+		clear(bySite)
+		held = 0
+	}
 	for n := 1; sc.Scan(); n++ {
 		var l CheckLine
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil || l.URL == "" || l.Verdict == "" {
@@ -94,43 +100,15 @@ func readChecks(ctx context.Context, name string, emit func(string, CheckLine)) 
 			}
 			return fmt.Errorf("--check-from: %s:%d: %w", name, n, err)
 		}
-		emit(l.URL, l)
+		site := linkcheck.Site(l.URL, false)
+		bySite[site] = append(bySite[site], l)
+		if held++; held >= batchLines {
+			flush()
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("--check-from: %s: %w", name, err)
 	}
+	flush()
 	return nil
-}
-
-// itemKey keys a URL of this run by itself.
-func itemKey(it checkItem, emit func(string, checkItem)) {
-	emit(it.URL, it)
-}
-
-// reuseFn keeps an earlier verdict that is young enough, and hands on
-// the URLs that have none to be checked. An earlier URL this run does not
-// have is dropped.
-type reuseFn struct {
-	MaxAge time.Duration
-	Now    string // RFC 3339: the run's time, the same on every worker
-}
-
-func (fn *reuseFn) ProcessElement(url string, items func(*checkItem) bool, olds func(*CheckLine) bool,
-	emitCheck func(checkItem), emitKept func(CheckLine)) {
-	var it checkItem
-	if !items(&it) {
-		return
-	}
-	now, _ := time.Parse(time.RFC3339Nano, fn.Now)
-	var old CheckLine
-	if olds(&old) {
-		at, err := time.Parse(time.RFC3339, old.CheckedAt)
-		// A verdict from the future (a clock set wrong) is not young.
-		if err == nil && !at.After(now) && now.Sub(at) <= fn.MaxAge {
-			old.Reused, old.Year, old.Scheme, old.Shards = true, it.Year, it.Scheme, it.Shards
-			emitKept(old)
-			return
-		}
-	}
-	emitCheck(it)
 }
