@@ -491,7 +491,7 @@ func jsonOf(v any) string {
 // byte for byte, whatever its strings hold.
 func TestAppendURLLine(t *testing.T) {
 	strs := []string{"", "http://a.example/~x?y=1&z=<2>", `say "hi"\`, "tab\there", "\x7f", "\xff\xfe",
-		"ünï", "line\u2028sep\u2029", "nul\x00", "http://host/%7E"}
+		"ünï", "line\u2028sep\u2029", "nul\x00", "http://host/%7E", "a\uFFFDb", "é\xc3", "§6 \U0001F600", "\xed\xa0\x80"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 300 {
 		b := make([]byte, rng.IntN(12))

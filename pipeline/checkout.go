@@ -134,7 +134,8 @@ func (a *batchAcc) finish() checkBatch {
 		}
 		line = appendCheckLine(line[:0], l)
 		raw = appendStr(raw, l.URL)
-		raw = appendStr(raw, string(line))
+		raw = binary.AppendUvarint(raw, uint64(len(line)))
+		raw = append(raw, line...)
 	}
 	for k, n := range verdicts {
 		b.Part.Verdicts = append(b.Part.Verdicts, VerdictCount{k[0], k[1], n})

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -248,10 +249,18 @@ func appendURLLine(b []byte, l urlLine) []byte {
 }
 
 // appendJSONString appends s as a JSON string. encoding/json writes
-// printable ASCII other than '"' and '\' as it is; any other string is
-// left to it (control bytes, invalid UTF-8, U+2028 and U+2029 are escaped).
+// printable ASCII other than '"' and '\', and valid UTF-8 other than
+// U+2028 and U+2029, as it is; any other string is left to it (control
+// bytes, invalid UTF-8, U+2028 and U+2029 are escaped).
 func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf {
+			// Valid UTF-8 is written as it is, but for U+2028 and U+2029.
+			if r, size := utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError && r != '\u2028' && r != '\u2029' {
+				i += size - 1
+				continue
+			}
+		}
 		if !plainOctet(s[i]) {
 			var buf bytes.Buffer
 			enc := json.NewEncoder(&buf)
