@@ -121,27 +121,29 @@ type politeHost struct {
 	robotsErr  error
 }
 
-// wait returns when the next request may start: Delay after the start of
-// the one before, and not before a Retry-After ends.
+// wait returns when the next request may start: Delay after the one
+// before started, and not before a Retry-After ends. The turn is taken
+// when wait returns, at the time it returns: a waiter woken late does
+// not bring the next one closer.
 func (h *politeHost) wait(ctx context.Context) error {
-	h.mu.Lock()
-	now := time.Now()
-	at := now
-	if h.next.After(now) {
-		at = h.next
-	}
-	h.next = at.Add(h.delay)
-	h.mu.Unlock()
-	if d := at.Sub(now); d > 0 {
+	for {
+		h.mu.Lock()
+		now := time.Now()
+		d := h.next.Sub(now)
+		if d <= 0 {
+			h.next = now.Add(h.delay)
+			h.mu.Unlock()
+			return nil
+		}
+		h.mu.Unlock()
 		t := time.NewTimer(d)
-		defer t.Stop()
 		select {
 		case <-t.C:
 		case <-ctx.Done():
+			t.Stop()
 			return ctx.Err()
 		}
 	}
-	return nil
 }
 
 // await returns when the site may be asked again, without taking the

@@ -4,8 +4,9 @@
 // Each answers 200 to any page and 404 to robots.txt, and logs nothing
 // but, on SIGINT or SIGTERM, its totals: the requests the hosts served,
 // the most at once at one host, the least time between the starts of two
-// at one host, and how many such gaps were shorter than -short (as the
-// server sees them: a busy machine may start a handler late).
+// at one host, and how many such gaps were shorter than -short, as the
+// server sees them: on a busy machine a handler may start late, which
+// makes the gap after it short and the one before it long.
 //
 //	benchhosts -hosts 100 -port 18080
 package main
@@ -48,6 +49,7 @@ func (h *host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if gap < shortGap {
 			h.short++
 		}
+
 	}
 	h.last = now
 	h.mu.Unlock()
