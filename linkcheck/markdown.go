@@ -73,7 +73,7 @@ func scanMarkdown(src []byte, d *docScan) error {
 		}
 		var in docScan
 		in.ids = d.ids
-		scanHTML(bytes.NewReader(src[start:stop]), li.position(start), &in)
+		scanHTMLBytes(src[start:stop], li.position(start), &in)
 		d.links = append(d.links, in.links...)
 	}
 	var err error

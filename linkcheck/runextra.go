@@ -1,7 +1,6 @@
 package linkcheck
 
 import (
-	"bytes"
 	"context"
 	"net/url"
 	"sync"
@@ -98,6 +97,6 @@ func pageAnchors(status Status, doc *document) anchors {
 		return nil
 	}
 	var d docScan
-	scanHTML(bytes.NewReader(doc.body), position{line: 1}, &d)
+	scanHTMLBytes(doc.body, position{line: 1}, &d)
 	return d.ids
 }

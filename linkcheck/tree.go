@@ -2,7 +2,6 @@ package linkcheck
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -432,9 +431,9 @@ func readDoc(abs string, d *docScan) (docKind, error) {
 			if err != nil && err != io.ErrUnexpectedEOF {
 				return k, err
 			}
-			return k, scanHTML(bytes.NewReader(b[:n]), position{line: 1}, d)
+			return k, scanHTMLBytes(b[:n], position{line: 1}, d)
 		}
-		return k, scanHTML(bufio.NewReaderSize(f, 64<<10), position{line: 1}, d)
+		return k, scanHTML(f, position{line: 1}, d)
 	case kindMarkdown:
 		b, err := io.ReadAll(io.LimitReader(f, MaxHTMLSize+1))
 		if err != nil {
