@@ -8,9 +8,9 @@ type tagScratch struct {
 	tok, end int
 	saved    []int32 // per attribute, its index among the tokenizer's, or -1
 	nSaved   int
-	starts   []int // appendRawAttrValues of the tag
+	nNamed   int
 	haveSave bool
-	state    int8 // of starts: 0 not read, 1 read, -1 not usable
+	state    int8 // of the values' places: 0 not known, 1 usable, -1 not
 	refresh  int8 // 0 not known, 1 a refresh, -1 not
 	raw, val []byte
 }
@@ -43,15 +43,45 @@ const (
 // elementOf returns the element named name (its ASCII capitals as small
 // letters, as the tokenizer lowers them).
 func elementOf(name []byte) int {
-	for _, e := range [...]struct {
-		name string
-		el   int
-	}{{"a", elA}, {"base", elBase}, {"img", elImg}, {"meta", elMeta}, {"object", elObject}, {"source", elSource}, {"style", elStyle}} {
-		if foldEq(name, e.name) {
-			return e.el
+	var e string
+	switch len(name) {
+	case 1:
+		e = "a"
+	case 3:
+		e = "img"
+	case 4:
+		e = "base"
+		if name[0]|0x20 == 'm' {
+			e = "meta"
 		}
+	case 5:
+		e = "style"
+	case 6:
+		e = "object"
+		if name[0]|0x20 == 's' {
+			e = "source"
+		}
+	default:
+		return elOther
 	}
-	return elOther
+	if !foldEq(name, e) {
+		return elOther
+	}
+	switch e {
+	case "a":
+		return elA
+	case "img":
+		return elImg
+	case "base":
+		return elBase
+	case "meta":
+		return elMeta
+	case "style":
+		return elStyle
+	case "object":
+		return elObject
+	}
+	return elSource
 }
 
 // attrOf returns the attribute named key.
@@ -108,7 +138,7 @@ func (s *htmlScanner) startTag(tok, end int) {
 	s.rawTag = rawTagOf(name)
 	el := elementOf(name)
 	t := &s.tag
-	t.tok, t.end, t.haveSave, t.state, t.refresh = tok, end, false, 0, 0
+	t.tok, t.end, t.haveSave, t.state, t.refresh, t.nNamed = tok, end, false, 0, 0, 0
 	if el == elStyle {
 		s.style = !s.selfClosing(end)
 	}
@@ -306,15 +336,21 @@ func (s *htmlScanner) decode(ai int) []byte {
 func (s *htmlScanner) found(ref string, ai, within int) {
 	t := &s.tag
 	if t.state == 0 {
-		t.starts = appendRawAttrValues(t.starts[:0], s.buf[t.tok:t.end])
+		// Values are placed only when no name is repeated (when what
+		// the tokenizer keeps is every attribute with a name).
 		t.state = 1
-		if len(t.starts) != t.nSaved {
+		for _, a := range s.attrs {
+			if a.ke > a.ks {
+				t.nNamed++
+			}
+		}
+		if t.nNamed != t.nSaved {
 			t.state = -1
 		}
 	}
 	i := 0
-	if t.state > 0 && t.starts[t.saved[ai]] >= 0 {
-		i = t.starts[t.saved[ai]] + within
+	if rs := s.attrs[ai].rs; t.state > 0 && rs >= 0 {
+		i = rs - t.tok + within
 	}
 	s.d.links = append(s.d.links, s.place(ref, t.tok, t.end, i))
 }

@@ -19,8 +19,9 @@ import (
 var errTooLong = errors.New("a token longer than 16 MiB: the rest of the document is not read")
 
 // An attrSpan is an attribute of the current start tag: its name is
-// buf[ks:ke] and its value buf[vs:ve], as written.
-type attrSpan struct{ ks, ke, vs, ve int }
+// buf[ks:ke] and its value buf[vs:ve], as written; rs is where the value
+// is placed: after the '=' and the space after it, -1 without a '='.
+type attrSpan struct{ ks, ke, vs, ve, rs int }
 
 // tokKind is the kind of a token, as far as a tree cares.
 type tokKind uint8
@@ -102,7 +103,10 @@ func newHTMLScanner(p position, d *docScan, limit int) *htmlScanner {
 func (s *htmlScanner) run() error {
 	tok := 0
 	for tok < len(s.buf) || !s.eof {
-		end, far, kind, ok := s.next(tok)
+		var end, far int
+		var kind tokKind
+		var ok bool
+		tok, end, far, kind, ok = s.next(tok)
 		if !ok { // the token goes on past buf
 			if s.eof || len(s.buf)-tok >= s.limit {
 				return s.stop(tok, len(s.buf))
@@ -169,51 +173,53 @@ func (s *htmlScanner) fill(tok int) int {
 	return 0
 }
 
-// next reads the token at tok: its end, the end of what the tokenizer
+// next reads the token at tok, or the one after it when it is text of
+// no interest: where it starts, its end, the end of what the tokenizer
 // reads to find it (its lookahead), and its kind; ok is false when it
 // goes on past buf.
-func (s *htmlScanner) next(tok int) (end, far int, kind tokKind, ok bool) {
+func (s *htmlScanner) next(tok int) (start, end, far int, kind tokKind, ok bool) {
 	if s.rawTag != "" {
 		end, far, ok = s.rawText(tok)
-		return end, far, tokRaw, ok
+		return tok, end, far, tokRaw, ok
 	}
 	b := s.buf
 	j, found, ok := s.markup(tok)
 	if !ok {
-		return 0, 0, tokOther, false
+		return tok, 0, 0, tokOther, false
 	}
 	if !found {
-		return len(b), len(b), tokOther, true
+		return tok, len(b), len(b), tokOther, true
 	}
-	if j > tok { // text before it
-		return j, j + 2, tokOther, true
+	if j > tok && j+2-tok >= s.limit { // text too long
+		return tok, j, j + 2, tokOther, true
 	}
+	tok = j
 	switch c := b[tok+1]; {
 	case isLetter(c):
 		end, ok = s.tagAt(tok+1, true)
-		return end, end, tokStart, ok
+		return tok, end, end, tokStart, ok
 	case c == '/':
 		if tok+2 == len(b) {
 			if !s.eof {
-				return 0, 0, tokOther, false
+				return tok, 0, 0, tokOther, false
 			}
-			return len(b), len(b), tokOther, true // "</" at the end is text
+			return tok, len(b), len(b), tokOther, true // "</" at the end is text
 		}
 		switch c := b[tok+2]; {
 		case c == '>':
-			return tok + 3, tok + 3, tokOther, true
+			return tok, tok + 3, tok + 3, tokOther, true
 		case isLetter(c):
 			end, ok = s.tagAt(tok+2, false)
-			return end, end, tokOther, ok
+			return tok, end, end, tokOther, ok
 		}
 		end, ok = s.closeAngle(tok + 2)
-		return end, max(end, tok+3), tokOther, ok
+		return tok, end, max(end, tok+3), tokOther, ok
 	case c == '!':
 		end, far, ok = s.declaration(tok)
-		return end, far, tokOther, ok
+		return tok, end, far, tokOther, ok
 	default: // '?': a bogus comment (§13.2.5.6)
 		end, ok = s.closeAngle(tok + 1)
-		return end, end, tokOther, ok
+		return tok, end, end, tokOther, ok
 	}
 }
 

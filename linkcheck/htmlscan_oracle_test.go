@@ -145,3 +145,56 @@ func (p *position) advance(piece []byte) {
 	}
 	p.off += int64(len(piece))
 }
+
+// appendRawAttrValues appends to out, for each attribute of the raw start
+// tag raw in order, the index where its value starts (-1 for one without
+// a value), reading the tag as the HTML tokenizer does (HTML
+// §13.2.5.32–.40).
+func appendRawAttrValues(out []int, raw []byte) []int {
+	i := 1
+	for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
+		i++
+	}
+	for i < len(raw) {
+		for i < len(raw) && (isSpace(raw[i]) || raw[i] == '/') {
+			i++
+		}
+		if i >= len(raw) || raw[i] == '>' {
+			break
+		}
+		ks := i
+		for i < len(raw) {
+			c := raw[i]
+			if isSpace(c) || c == '/' || c == '>' || c == '=' && i > ks {
+				break
+			}
+			i++
+		}
+		for i < len(raw) && isSpace(raw[i]) {
+			i++
+		}
+		if i >= len(raw) || raw[i] != '=' {
+			out = append(out, -1)
+			continue
+		}
+		i++
+		for i < len(raw) && isSpace(raw[i]) {
+			i++
+		}
+		if i < len(raw) && (raw[i] == '"' || raw[i] == '\'') {
+			q := raw[i]
+			i++
+			out = append(out, i)
+			for i < len(raw) && raw[i] != q {
+				i++
+			}
+			i++
+			continue
+		}
+		out = append(out, i)
+		for i < len(raw) && !isSpace(raw[i]) && raw[i] != '>' {
+			i++
+		}
+	}
+	return out
+}

@@ -18,9 +18,8 @@ func (s *htmlScanner) tagAt(name int, save bool) (end int, ok bool) {
 		return 0, false
 	}
 	s.nameEnd = k
-	if save {
-		s.attrs = s.attrs[:0]
-	}
+	attrs := s.attrs[:0]
+	defer func() { s.attrs = attrs }()
 	for {
 		for k < n && tagSpace[b[k]] {
 			k++
@@ -42,7 +41,7 @@ func (s *htmlScanner) tagAt(name int, save bool) (end int, ok bool) {
 			return 0, false
 		}
 		ke := k
-		a := attrSpan{ks, ke, ke, ke}
+		a := attrSpan{ks, ke, ke, ke, -1}
 		for k < n && tagSpace[b[k]] {
 			k++
 		}
@@ -58,6 +57,7 @@ func (s *htmlScanner) tagAt(name int, save bool) (end int, ok bool) {
 			if k == n {
 				return 0, false
 			}
+			a.rs = k
 			switch q := b[k]; q {
 			case '>':
 			case '"', '\'': // §13.2.5.38–.39
@@ -65,7 +65,7 @@ func (s *htmlScanner) tagAt(name int, save bool) (end int, ok bool) {
 				if j < 0 {
 					return 0, false
 				}
-				a.vs, a.ve = k+1, k+1+j
+				a.vs, a.ve, a.rs = k+1, k+1+j, k+1
 				k += j + 2
 			default: // §13.2.5.40 "attribute value (unquoted)"
 				a.vs = k
@@ -81,7 +81,7 @@ func (s *htmlScanner) tagAt(name int, save bool) (end int, ok bool) {
 			}
 		}
 		if save {
-			s.attrs = append(s.attrs, a)
+			attrs = append(attrs, a)
 		}
 	}
 }
@@ -89,6 +89,9 @@ func (s *htmlScanner) tagAt(name int, save bool) (end int, ok bool) {
 // rawTagOf returns the element named name if the tokenizer reads its
 // text as raw text or RCDATA, up to its end tag (§13.1.2.1), else "".
 func rawTagOf(name []byte) string {
+	if len(name) < 3 || len(name) > 9 {
+		return ""
+	}
 	var names []string
 	switch name[0] | 0x20 {
 	case 'i':

@@ -2,6 +2,7 @@ package linkcheck
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // hostilePages are documents that a reading of HTML easily gets wrong,
@@ -124,12 +126,23 @@ func checkScan(t testing.TB, src []byte) {
 	same("streamed", MaxToken, func(d *docScan) error {
 		return scanHTMLStream(chunks{bytes.NewReader(src), 1 + len(src)%7}, position{line: 1}, d, MaxToken, small)
 	})
+	// A reader's error ends the reading as the end of the document does,
+	// and is returned.
+	var broken docScan
+	berr := scanHTML(io.MultiReader(bytes.NewReader(src), iotest.ErrReader(errDisk)), position{line: 1}, &broken)
+	var want docScan
+	werr := tokenizerScanHTML(io.MultiReader(bytes.NewReader(src), iotest.ErrReader(errDisk)), position{line: 1}, &want, MaxToken)
+	if berr != werr || !reflect.DeepEqual(broken, want) {
+		t.Fatalf("a failing reader of %q:\ngot  %+v, %v\nwant %+v, %v", abbrev(src), broken, berr, want, werr)
+	}
 	limit := 1 + len(src)%61
 	same("read whole", limit, func(d *docScan) error { return scanHTMLLimit(src, position{line: 1}, d, limit) })
 	same("streamed", limit, func(d *docScan) error {
 		return scanHTMLStream(bytes.NewReader(src), position{line: 1}, d, limit, small)
 	})
 }
+
+var errDisk = errors.New("disk error")
 
 func abbrev(b []byte) []byte {
 	if len(b) > 300 {
