@@ -19,7 +19,6 @@ func (s *htmlScanner) tagAt(name int, save bool) (end int, ok bool) {
 	}
 	s.nameEnd = k
 	attrs := s.attrs[:0]
-	defer func() { s.attrs = attrs }()
 	for {
 		for k < n && tagSpace[b[k]] {
 			k++
@@ -28,6 +27,9 @@ func (s *htmlScanner) tagAt(name int, save bool) (end int, ok bool) {
 			return 0, false
 		}
 		if b[k] == '>' {
+			if save {
+				s.attrs = attrs
+			}
 			return k + 1, true
 		}
 		// §13.2.5.32 "before attribute name": '=' first is part of the
