@@ -48,6 +48,8 @@ var hostilePages = []string{
 	`<script><!--<>--><a href=s1></script><a href=s2>`,
 	`<script><!--<x></script><a href=s2>`,
 	`<script><!--<-></script><a href=s2>`,
+	`<script><!--<1<script></script><a href=s2></script><a href=s3>`,
+	
 	`<script/><a href=s1></script><a href=s2>`, `<script`, `<script>`, `<script><`, `<script><!--<script>`,
 	// <style> as CSS only as a start tag that is not self-closing
 	`<style/>url(a)</style><style a=/>url(b)</style><style a="/"/>url(c)</style><STYLE>url(d)</STYLE>`,
@@ -178,6 +180,25 @@ func TestScanHTMLTooLong(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("got %+v, want %+v", got.links, want.links)
 		}
+	}
+}
+
+// TestScanHTMLAllocs: a tag costs no allocation unless it has a value
+// that is kept (a link or an anchor).
+func TestScanHTMLAllocs(t *testing.T) {
+	tags := `<p class="x"><span class="pre" title='t'>x</span> <b>y</b> &amp; <!-- c --><a rel=r href=#f id=i></a></p>` + "\n"
+	allocs := func(page string) float64 {
+		return testing.AllocsPerRun(20, func() {
+			d := docScan{ids: anchors{}}
+			scanHTMLBytes([]byte(page), position{line: 1}, &d)
+		})
+	}
+	one, many := allocs(tags), allocs(strings.Repeat(tags, 1000))
+	// The link's string each time, the growth of the slice of links; the
+	// anchor is kept once.
+	t.Logf("%v allocations for one tag, %v for 1,000", one, many)
+	if many > one+999+24 {
+		t.Errorf("%v allocations for 1,000 tags, %v for one", many, one)
 	}
 }
 
