@@ -86,49 +86,49 @@ func elementOf(name []byte) int {
 
 // attrOf returns the attribute named key.
 func attrOf(key []byte) int {
-	var names []string
-	switch len(key) {
-	case 2:
-		names = []string{"id"}
-	case 3:
-		names = []string{"src"}
-	case 4:
-		names = []string{"name", "href", "data"}
-	case 5:
-		names = []string{"style"}
-	case 6:
-		names = []string{"action", "poster", "srcset"}
-	case 7:
-		names = []string{"content"}
-	case 10:
-		names = []string{"xlink:href", "formaction", "background", "http-equiv"}
-	default:
+	if len(key) < 2 {
 		return atNone
 	}
-	for _, n := range names {
-		if foldEq(key, n) {
-			switch n {
-			case "id":
-				return atID
-			case "name":
-				return atName
-			case "href", "xlink:href":
-				return atHref
-			case "data":
-				return atData
-			case "srcset":
-				return atSrcset
-			case "style":
-				return atStyle
-			case "content":
-				return atContent
-			case "http-equiv":
-				return atHTTPEquiv
-			}
-			return atSrc
+	var name string
+	at := atSrc
+	switch key[0] | 0x20 {
+	case 'i':
+		name, at = "id", atID
+	case 'n':
+		name, at = "name", atName
+	case 'h':
+		name, at = "href", atHref
+		if len(key) == 10 {
+			name, at = "http-equiv", atHTTPEquiv
 		}
+	case 'x':
+		name, at = "xlink:href", atHref
+	case 's':
+		switch len(key) {
+		case 3:
+			name = "src"
+		case 5:
+			name, at = "style", atStyle
+		case 6:
+			name, at = "srcset", atSrcset
+		}
+	case 'a':
+		name = "action"
+	case 'f':
+		name = "formaction"
+	case 'p':
+		name = "poster"
+	case 'b':
+		name = "background"
+	case 'd':
+		name, at = "data", atData
+	case 'c':
+		name, at = "content", atContent
 	}
-	return atNone
+	if !foldEq(key, name) {
+		return atNone
+	}
+	return at
 }
 
 // startTag reads the start tag buf[tok:end], its attributes in attrs.

@@ -91,30 +91,39 @@ func (s *htmlScanner) tagAt(name int, save bool) (end int, ok bool) {
 // rawTagOf returns the element named name if the tokenizer reads its
 // text as raw text or RCDATA, up to its end tag (§13.1.2.1), else "".
 func rawTagOf(name []byte) string {
-	if len(name) < 3 || len(name) > 9 {
-		return ""
-	}
-	var names []string
+	var t string
 	switch name[0] | 0x20 {
 	case 'i':
-		names = []string{"iframe"}
+		t = "iframe"
 	case 'n':
-		names = []string{"noembed", "noframes", "noscript"}
-	case 'p':
-		names = []string{"plaintext"}
-	case 's':
-		names = []string{"script", "style"}
-	case 't':
-		names = []string{"textarea", "title"}
-	case 'x':
-		names = []string{"xmp"}
-	}
-	for _, t := range names {
-		if foldEq(name, t) {
-			return t
+		switch len(name) {
+		case 7:
+			t = "noembed"
+		case 8:
+			t = "noframes"
+			if name[2]|0x20 == 's' {
+				t = "noscript"
+			}
 		}
+	case 'p':
+		t = "plaintext"
+	case 's':
+		t = "style"
+		if len(name) == 6 {
+			t = "script"
+		}
+	case 't':
+		t = "title"
+		if len(name) == 8 {
+			t = "textarea"
+		}
+	case 'x':
+		t = "xmp"
 	}
-	return ""
+	if !foldEq(name, t) {
+		return ""
+	}
+	return t
 }
 
 // foldEq reports whether b is lower, its ASCII capitals read as small

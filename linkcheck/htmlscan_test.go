@@ -49,7 +49,6 @@ var hostilePages = []string{
 	`<script><!--<x></script><a href=s2>`,
 	`<script><!--<-></script><a href=s2>`,
 	`<script><!--<1<script></script><a href=s2></script><a href=s3>`,
-	
 	`<script/><a href=s1></script><a href=s2>`, `<script`, `<script>`, `<script><`, `<script><!--<script>`,
 	// <style> as CSS only as a start tag that is not self-closing
 	`<style/>url(a)</style><style a=/>url(b)</style><style a="/"/>url(c)</style><STYLE>url(d)</STYLE>`,
