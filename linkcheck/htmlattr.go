@@ -306,7 +306,7 @@ func (s *htmlScanner) decode(ai int) []byte {
 	a := s.attrs[ai]
 	v := s.buf[a.vs:a.ve]
 	i := 0
-	for i < len(v) && v[i] != 0 && v[i] != '\r' && v[i] != '&' {
+	for i < len(v) && !valueSpecial[v[i]] {
 		i++
 	}
 	if i == len(v) {
@@ -330,6 +330,9 @@ func (s *htmlScanner) decode(ai int) []byte {
 	t.val = unescapeAttr(t.val[:0], t.raw)
 	return t.val
 }
+
+// valueSpecial are the bytes that make decode change a value.
+var valueSpecial = [256]bool{0: true, '\r': true, '&': true}
 
 // found adds the link ref, at index within of the value of attribute ai
 // (or at the tag when the tag's values cannot be placed).
