@@ -95,10 +95,10 @@ func TestPackBatch(t *testing.T) {
 func TestBatchMalformed(t *testing.T) {
 	good := appendBatch(nil, sampleBatch())
 	// one URL: "u", valid, scheme "s", count 1, no samples
-	one := []byte{3, 2, 0, 1, 1, 'u', 1, 1, 's', 1, 0, 0}
+	one := []byte{4, 2, 0, 1, 1, 'u', 1, 1, 's', 1, 0, 0}
 	with := func(i int, c byte) []byte { b := slices.Clone(one); b[i] = c; return b }
 	// one document "d"; one URL as above with one sample: document 0, line 1, column 1
-	sampled := []byte{3, 1, 1, 1, 'd', 1, 1, 'u', 1, 1, 's', 1, 1, 0, 1, 1, 0}
+	sampled := []byte{4, 1, 1, 1, 'd', 1, 1, 'u', 1, 1, 's', 1, 1, 0, 1, 1, 0}
 	for _, tc := range []struct {
 		name string
 		in   []byte
@@ -106,13 +106,15 @@ func TestBatchMalformed(t *testing.T) {
 		msg  string
 	}{
 		{"empty", nil, 0, "want the version: a varint, found the end"},
-		{"version", []byte{2, 1, 0, 0, 0}, 0, "version 2, want 3"},
-		{"no buckets", []byte{3, 0, 0, 0, 0}, 1, "a bucket count of 0"},
-		{"too many buckets", []byte{3, 0x80, 0x80, 0x80, 0x80, 0x10, 0, 0, 0}, 1, "the bucket count of 4294967296, more than"},
-		{"varint overflow", []byte{3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 1, "an overflow"},
-		{"document count past the end", []byte{3, 1, 5, 'a'}, 2, "the document count of 5, more than the 1 bytes left hold"},
-		{"URL count past the end", []byte{3, 1, 0, 3, 1, 'u', 1, 0, 0, 1, 0}, 3, "the URL count of 3, more than the 7 bytes left hold"},
-		{"flags", with(6, 2), 6, "flags 2, want 0 or 1"},
+		{"version", []byte{3, 1, 0, 0, 0}, 0, "version 3, want 4"},
+		{"no buckets", []byte{4, 0, 0, 0, 0}, 1, "a bucket count of 0"},
+		{"too many buckets", []byte{4, 0x80, 0x80, 0x80, 0x80, 0x10, 0, 0, 0}, 1, "the bucket count of 4294967296, more than"},
+		{"varint overflow", []byte{4, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 1, "an overflow"},
+		{"document count past the end", []byte{4, 1, 5, 'a'}, 2, "the document count of 5, more than the 1 bytes left hold"},
+		{"URL count past the end", []byte{4, 1, 0, 3, 1, 'u', 1, 0, 0, 1, 0}, 3, "the URL count of 3, more than the 7 bytes left hold"},
+		{"flags", with(6, 4), 6, "flags 4, want 0 to 3"},
+		// flags 3: valid, and a year follows the scheme.
+		{"year too big", []byte{4, 2, 0, 1, 1, 'u', 3, 1, 's', 0x90, 0x4e, 1, 0, 0}, 9, "a year of 10000, more than 9999"},
 		{"count 0", with(9, 0), 9, "a URL's count of 0, not a count"},
 		{"string past the end", with(4, 40), 4, "a URL of 40 bytes, 7 left"},
 		{"sample count", with(10, 1), 10, "the sample count of 1, more than the 1 bytes left hold"},
