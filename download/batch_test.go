@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // recordOrder replaces the sync and rename steps with ones that log
@@ -71,6 +73,115 @@ func addAll(t *testing.T, b *Batch, dir string, n int) {
 		}()
 	}
 	wg.Wait()
+}
+
+// within runs f and fails the test when it has not returned after a few
+// seconds: a batch that deadlocks fails its test instead of hanging it.
+func within(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		t.Fatalf("%s has not returned after 3 s: a deadlock", what)
+	}
+}
+
+// addWaiting reports whether a goroutine is parked in Add, waiting for
+// room in the batch.
+func addWaiting() bool {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "sync.(*Cond).Wait") && strings.Contains(g, "download.(*Batch).Add") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestBatchBoundsPending: while a sync is under way, Add queues up to
+// batchMaxPending parts and waits at the next one; the flusher then syncs
+// and renames the queued parts as one batch, and the waiting part after
+// them. (First of the package's tests: under -failfast a batch that
+// deadlocks fails here, before a test below hangs on it.)
+func TestBatchBoundsPending(t *testing.T) {
+	log, _ := recordOrder(t, "")
+	entered, release := make(chan struct{}), make(chan struct{})
+	recorded := syncFile
+	var once sync.Once
+	syncFile = func(f *os.File) error {
+		once.Do(func() {
+			close(entered)
+			<-release
+		})
+		return recorded(f)
+	}
+	dir := t.TempDir()
+	part := func(i int) *Part {
+		p, err := OpenPart(filepath.Join(dir, fmt.Sprintf("f%03d", i)), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	parts := make([]*Part, batchMaxPending+2)
+	for i := range parts {
+		parts[i] = part(i)
+	}
+	b := &Batch{}
+	within(t, "the first Add", func() { b.Add(parts[0]) })
+	within(t, "the first sync", func() { <-entered })
+	// The flusher holds f000 in its sync: these queue.
+	within(t, "the Adds up to batchMaxPending", func() {
+		for _, p := range parts[1 : batchMaxPending+1] {
+			b.Add(p)
+		}
+	})
+	last := parts[batchMaxPending+1]
+	added := make(chan struct{})
+	go func() {
+		defer close(added)
+		b.Add(last)
+	}()
+	within(t, "the Add over batchMaxPending", func() {
+		for !addWaiting() {
+			select {
+			case <-added:
+				t.Errorf("Add returned with %d parts queued", batchMaxPending)
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	})
+	close(release)
+	within(t, "the waiting Add", func() { <-added })
+	within(t, "Close", func() {
+		if err := b.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	// The syncs of a batch all come before its renames: the runs of
+	// syncs are the batches.
+	var batches []int
+	run := 0
+	for _, e := range log() {
+		if strings.HasPrefix(e, "sync ") {
+			run++
+		} else if run > 0 {
+			batches, run = append(batches, run), 0
+		}
+	}
+	if fmt.Sprint(batches) != fmt.Sprint([]int{1, batchMaxPending, 1}) {
+		t.Errorf("batches of %v, want 1, %d, 1", batches, batchMaxPending)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != batchMaxPending+2 {
+		t.Errorf("%d files, want %d", len(entries), batchMaxPending+2)
+	}
 }
 
 // TestBatchSyncsBeforeRename: a batch syncs each file before it renames

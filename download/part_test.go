@@ -99,3 +99,51 @@ func TestCheckTarget(t *testing.T) {
 		t.Errorf("a new file in an existing folder: %v", err)
 	}
 }
+
+// TestPartResumeEdges: the empty files at the edges of a resume. An
+// empty .part counts as none: a resume takes the final file over it. An
+// empty final file is nothing to resume: it is left alone. An adopted
+// file that a restart emptied is put back, but holds nothing to resume.
+func TestPartResumeEdges(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	os.WriteFile(PartPath(path), nil, 0o600)
+	os.WriteFile(path, []byte("hello"), 0o644)
+	p, err := OpenPart(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Adopted || p.Found != 5 || p.Offset() != 5 {
+		t.Errorf("resume over an empty part: adopted %v found %d offset %d, want the final file's 5 bytes", p.Adopted, p.Found, p.Offset())
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the adopted file is still under its final name (%v)", err)
+	}
+	// The server sends the whole resource: the adopted file is emptied,
+	// then the download fails. The file goes back, with nothing to resume.
+	if err := p.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if p.Abort(true) {
+		t.Error("Abort(true) of an emptied adopted file reports bytes kept")
+	}
+	if p.Name != path {
+		t.Errorf("the adopted file was not put back: %s", p.Name)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() != 0 {
+		t.Fatalf("the final file after the abort: %v, %v", fi, err)
+	}
+
+	// The final file is there and empty, no .part: nothing is adopted.
+	p, err = OpenPart(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Adopted || p.Found != -1 || p.Offset() != 0 {
+		t.Errorf("resume over an empty final file: adopted %v found %d offset %d, want none", p.Adopted, p.Found, p.Offset())
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("the empty final file was taken: %v", err)
+	}
+	p.Abort(false)
+}

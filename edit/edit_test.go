@@ -93,7 +93,8 @@ func TestSetAppend(t *testing.T) {
 		{"http://a.org/x?q=1#f", "set", "path", "/a b", "http://a.org/a%20b?q=1#f"},
 		{"https://a.org/x?q=1#f", "set", "path", "/new", "https://a.org/new?q=1#f"}, // RFC 1808 §2.4.4
 		{"http://a.org/x?q=1", "set", "query", "a b=c", "http://a.org/x?a%20b=c"},
-		{"http://a.org", "set", "query", "a", "http://a.org/?a"}, // §3.3: the "/" before "?"
+		{"http://a.org/x", "set", "query", "a;b", "http://a.org/x?a%3Bb"}, // §3.3: ";" is reserved in an http searchpart
+		{"http://a.org", "set", "query", "a", "http://a.org/?a"},          // §3.3: the "/" before "?"
 		{"http://a.org/x?q=1#f", "set", "query", "", "http://a.org/x#f"},
 		{"https://a.org/x#f", "set", "query", "a&b", "https://a.org/x?a&b#f"},
 		{"https://a.org/x?a", "append", "query", "b c", "https://a.org/x?a&b%20c"},

@@ -137,6 +137,7 @@ func TestExpandTemplates(t *testing.T) {
 		{`\{{host}\[`, "{h[", "{H["}, // tests.json: "\\{{scheme}\\["
 		{`\\[`, `\[`, `\[`},
 		{`a\tb\nc\rd\x`, "a\tb\nc\rd\\x", "a\tb\nc\rd\\x"},
+		{`{host}\`, `h\`, `H\`}, // a backslash at the end is itself
 	} {
 		got, err := expand(t, u, tc.tmpl, nil)
 		if err != nil || got != tc.want {
@@ -200,6 +201,10 @@ func TestExpandQueryAndPrefixes(t *testing.T) {
 	}
 	if got, err := Expand(u, "{strict:query:name}"); err == nil {
 		t.Errorf("{strict:query:name} with a NUL = %q, no error", got)
+	}
+	// A NUL that opens the value is refused too.
+	if got, err := Expand(mustParse(t, "https://curl.se/?name=%00smith"), "{strict:query:name}"); err == nil {
+		t.Errorf("{strict:query:name} with a leading NUL = %q, no error", got)
 	}
 }
 

@@ -52,6 +52,14 @@ func TestEditReadURL(t *testing.T) {
 	if got, err = Set(u, "port", "9090"); err != nil || got.String() != "http://[::1]:9090/a?x" {
 		t.Errorf("Set port = %q, %v", got, err)
 	}
+	// A "/" in the search (RFC 3986 §3.4) is kept as Read took it.
+	v, _, err := rfc1738.Read("http://[::1]/p?a/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Set(v, "port", "9090"); err != nil || got.String() != "http://[::1]:9090/p?a/b" {
+		t.Errorf("Set port with a \"/\" in the search = %q, %v", got, err)
+	}
 	// Nothing else Parse refuses gets through: a host that is no name.
 	if got, err = Set(u, "host", "a_b"); err == nil {
 		t.Errorf("Set host a_b = %q", got)
