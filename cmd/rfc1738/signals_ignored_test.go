@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -143,6 +144,14 @@ func TestIgnoredSignalsStayIgnored(t *testing.T) {
 			})
 		}
 		t.Run("get stops on SIG"+name, func(t *testing.T) {
+			if signal.Ignored(sig) {
+				// The tests themselves run with it ignored (nohup), and
+				// a child inherits that: a handler of ours here makes
+				// the child's disposition the default again.
+				ch := make(chan os.Signal, 1)
+				signal.Notify(ch, sig)
+				defer signal.Stop(ch)
+			}
 			cmd, stderr, done, _ := start(t, t.TempDir(), "", "get", "-q", "-o", "out.bin", srv.URL+"/f")
 			cmd.Process.Signal(sig)
 			select {
