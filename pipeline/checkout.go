@@ -270,16 +270,7 @@ func (fn *writeChecksFn) ProcessElement(ctx context.Context, shard int, batches 
 			heap.Pop(&h)
 		}
 	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		if rm, ok := fsys.(filesystem.Remover); ok {
-			rm.Remove(ctx, res.Temp)
-		}
+	if err := closeTemp(ctx, fsys, f, w, res.Temp, err); err != nil {
 		return fmt.Errorf("checks shard %d: %w", shard, err)
 	}
 	emit(res)

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path"
 	"regexp"
 	"slices"
@@ -179,16 +180,7 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, parts fun
 		_, err := w.Write(line)
 		return err
 	}, hosts.add)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		if rm, ok := fsys.(filesystem.Remover); ok {
-			rm.Remove(ctx, res.Temp)
-		}
+	if err := closeTemp(ctx, fsys, f, w, res.Temp, err); err != nil {
 		return fmt.Errorf("shard %d: %w", shard, err)
 	}
 	if hosts.buckets%shards != 0 {
@@ -205,6 +197,24 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, parts fun
 	}
 	emit(res)
 	return nil
+}
+
+// closeTemp ends the writing of a shard's temporary file: flushed and
+// closed after err (the writing's own error, or nil); a file that failed
+// is removed, so that nothing partial is left to look whole.
+func closeTemp(ctx context.Context, fsys filesystem.Interface, f io.WriteCloser, w *bufio.Writer, temp string, err error) error {
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if rm, ok := fsys.(filesystem.Remover); ok {
+			rm.Remove(ctx, temp)
+		}
+	}
+	return err
 }
 
 // randomSuffix tells apart the files of two attempts at one shard.
