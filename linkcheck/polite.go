@@ -46,6 +46,11 @@ type Polite struct {
 	// Strict holds each URL to RFC 1738 exactly (rfc1738.Parse); by
 	// default it is read as browsers and curl read it (rfc1738.Read).
 	Strict bool
+	// Elsewhere says the URLs were found in documents not read from this
+	// machine's files (a crawl, an archive): a file URL is then skipped
+	// and nothing local is opened for it (§3.10: it names a file of the
+	// machine that reads it, which the report must not disclose).
+	Elsewhere bool
 }
 
 // A Verdict is the outcome of a Polite check of one URL.
@@ -250,6 +255,9 @@ func (p *Polite) checkOne(ctx context.Context, k *Checker, h *politeHost, s stri
 	u, _, err := readURL(s, p.Strict)
 	if err != nil {
 		return outcome{status: Invalid, detail: invalidDetail(err)}, true
+	}
+	if p.Elsewhere && u.Kind() == rfc1738.KindFile {
+		return outcome{status: Skipped, detail: notLocal}, true
 	}
 	if crawl.HostKey(u) == "" {
 		// No host: nothing to be polite to (a local stat, an address's

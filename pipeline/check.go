@@ -265,7 +265,7 @@ func (fn *checkSiteFn) checkSite(site string, items []checkItem, old map[string]
 	}
 	fn.add(kept...)
 	p := &linkcheck.Polite{Checker: fn.k, PerHost: max(fn.PerHost, 1), Delay: fn.HostDelay,
-		NoRobots: fn.NoRobots, MaxFailures: fn.HostFailures}
+		NoRobots: fn.NoRobots, MaxFailures: fn.HostFailures, Elsewhere: true}
 	if site == "" {
 		// No host to be polite to: nothing waits for another.
 		p.PerHost, p.Delay = 8, 0
