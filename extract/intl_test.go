@@ -19,6 +19,7 @@ func TestInternationalNames(t *testing.T) {
 		{"(http://пример.испытание)", "http://пример.испытание", "http://xn--e1afmkfd.xn--80akhbyknj4f", "xn--e1afmkfd.xn--80akhbyknj4f"},
 		{"http://bu\u0308cher.test/", "http://bu\u0308cher.test/", "http://xn--bcher-kva.test/", "xn--bcher-kva.test"}, // a combining mark: UTS #46 maps it to ü
 		{"http://bücher.test«", "http://bücher.test", "http://xn--bcher-kva.test", "xn--bcher-kva.test"},               // « is no letter
+		{"go to http://測試", "http://測試", "http://xn--g6w251d", "xn--g6w251d"},                                          // its letters end the text
 	}
 	for _, tt := range tests {
 		ms := All(tt.in)
@@ -31,16 +32,19 @@ func TestInternationalNames(t *testing.T) {
 			t.Errorf("All(%q): valid %v, repaired %q, want invalid, %q", tt.in, m.Valid, m.Repaired, tt.repaired)
 		}
 		found := false
+		host := int64(strings.Index(tt.in, "://") + len("://"))
 		for _, n := range m.Notes {
-			found = found || strings.Contains(n.Message, "its A-label is "+tt.alabel) && strings.Contains(n.Message, "§3.1")
+			found = found || strings.Contains(n.Message, "its A-label is "+tt.alabel) && strings.Contains(n.Message, "§3.1") && n.Offset == host
 		}
 		if !found {
-			t.Errorf("All(%q): notes %+v name no A-label %s", tt.in, m.Notes, tt.alabel)
+			t.Errorf("All(%q): notes %+v name no A-label %s at offset %d (the host)", tt.in, m.Notes, tt.alabel, host)
 		}
 	}
 	for in, want := range map[string]string{
 		"http://a.org/café":       "http://a.org/caf", // the path: as before
 		"http://u@é.org/":         "http://u@",        // the login is no host name
+		"http://@é.org/":          "http://@",         // nor is an empty login
+		"http:///é.org/":          "http:///",         // nor a path
 		"http://a.org?é":          "http://a.org",     // the search
 		"mailto:josé@example.org": "mailto:jos",
 	} {
