@@ -44,6 +44,126 @@ func decideRun(t *testing.T, opt Options) (*run, string, *bytes.Buffer) {
 	return &run{opt: opt, root: root, man: m, jobs: map[string]job{}}, dir, &log
 }
 
+// TestWalkerListsAhead: a directory waiting is listed before the files
+// only while fewer than listAhead files wait; at listAhead the next file
+// goes first. The files go first in, first out; the directories deepest
+// (last added) first. (The walker's tests come first in the package:
+// under -failfast a walker that waits for ever fails here, before a
+// Mirror test hangs on it.)
+func TestWalkerListsAhead(t *testing.T) {
+	var got []string
+	mark := func(s string) job {
+		return func(context.Context, *watchdog.Watchdog) { got = append(got, s) }
+	}
+	w := newWalker()
+	for i := range listAhead {
+		w.addFile(mark("f" + strconv.Itoa(i)))
+	}
+	w.addDir(mark("d1"))
+	w.addDir(mark("d2"))
+	// next, but a walker that would wait for ever fails the test.
+	next := func() job {
+		c := make(chan job, 1)
+		go func() { c <- w.next() }()
+		select {
+		case j := <-c:
+			return j
+		case <-time.After(5 * time.Second):
+			t.Fatal("the walker waits for ever")
+			return nil
+		}
+	}
+	take := func() {
+		j := next()
+		if j == nil {
+			t.Fatal("the walk ended early")
+		}
+		j(nil, nil)
+		w.finished()
+	}
+	take() // listAhead files wait: a file first
+	take() // listAhead-1: the last directory added
+	take() // still fewer: the other directory
+	take() // none left: a file
+	if want := []string{"f0", "d2", "d1", "f1"}; !slices.Equal(got, want) {
+		t.Errorf("taken %v, want %v", got, want)
+	}
+	for range listAhead - 2 {
+		take()
+	}
+	if j := next(); j != nil {
+		t.Errorf("a job after the last one")
+	}
+	if got[len(got)-1] != "f"+strconv.Itoa(listAhead-1) || len(w.files) != 0 || w.head != 0 {
+		t.Errorf("last taken %s; queue %d slots from %d", got[len(got)-1], len(w.files), w.head)
+	}
+}
+
+// TestWalkerLinksLast: a link waits until nothing else is left; then
+// the links go, each while fewer than listAhead files wait (a link
+// listed gives files too); at listAhead the next file goes first. The
+// walk ends when every job is done; one on two workers runs them all.
+func TestWalkerLinksLast(t *testing.T) {
+	var got []string
+	w := newWalker()
+	mark := func(s string) job {
+		return func(context.Context, *watchdog.Watchdog) { got = append(got, s) }
+	}
+	w.addLink(mark("l1"))
+	w.addLink(func(context.Context, *watchdog.Watchdog) {
+		got = append(got, "l2")
+		for i := range listAhead {
+			w.addFile(mark("f" + strconv.Itoa(i)))
+		}
+	})
+	w.addFile(mark("first"))
+	next := func() job {
+		c := make(chan job, 1)
+		go func() { c <- w.next() }()
+		select {
+		case j := <-c:
+			return j
+		case <-time.After(5 * time.Second):
+			t.Fatal("the walker waits for ever")
+			return nil
+		}
+	}
+	for range 4 {
+		j := next()
+		if j == nil {
+			t.Fatal("the walk ended early")
+		}
+		j(nil, nil)
+		w.finished()
+	}
+	if want := []string{"first", "l2", "f0", "l1"}; !slices.Equal(got, want) {
+		t.Errorf("taken %v, want %v", got, want)
+	}
+	for j := next(); j != nil; j = next() {
+		j(nil, nil)
+		w.finished()
+	}
+	if len(got) != 3+listAhead {
+		t.Errorf("%d jobs taken, want %d", len(got), 3+listAhead)
+	}
+
+	var ran atomic.Int32
+	w = newWalker()
+	for range 3 {
+		w.addFile(func(context.Context, *watchdog.Watchdog) { ran.Add(1) })
+	}
+	done := make(chan error, 1)
+	go func() { done <- w.run(context.Background(), 2, func(ctx context.Context, j job) { j(ctx, nil) }) }()
+	select {
+	case err := <-done:
+		if err != nil || ran.Load() != 3 {
+			t.Errorf("run = %v after %d of 3 jobs", err, ran.Load())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the walk did not end")
+	}
+}
+
 // TestDecideFilters: --include keeps only matching files, --exclude drops
 // matching ones; a glob without "/" matches the base name, one with "/"
 // the path from the top; --max-size skips a file listed larger than it,
@@ -619,59 +739,6 @@ func TestLimitedAsks(t *testing.T) {
 	}
 }
 
-// TestWalkerListsAhead: a directory waiting is listed before the files
-// only while fewer than listAhead files wait; at listAhead the next file
-// goes first. The files go first in, first out; the directories deepest
-// (last added) first.
-func TestWalkerListsAhead(t *testing.T) {
-	var got []string
-	mark := func(s string) job {
-		return func(context.Context, *watchdog.Watchdog) { got = append(got, s) }
-	}
-	w := newWalker()
-	for i := range listAhead {
-		w.addFile(mark("f" + strconv.Itoa(i)))
-	}
-	w.addDir(mark("d1"))
-	w.addDir(mark("d2"))
-	// next, but a walker that would wait for ever fails the test.
-	next := func() job {
-		c := make(chan job, 1)
-		go func() { c <- w.next() }()
-		select {
-		case j := <-c:
-			return j
-		case <-time.After(5 * time.Second):
-			t.Fatal("the walker waits for ever")
-			return nil
-		}
-	}
-	take := func() {
-		j := next()
-		if j == nil {
-			t.Fatal("the walk ended early")
-		}
-		j(nil, nil)
-		w.finished()
-	}
-	take() // listAhead files wait: a file first
-	take() // listAhead-1: the last directory added
-	take() // still fewer: the other directory
-	take() // none left: a file
-	if want := []string{"f0", "d2", "d1", "f1"}; !slices.Equal(got, want) {
-		t.Errorf("taken %v, want %v", got, want)
-	}
-	for range listAhead - 2 {
-		take()
-	}
-	if j := next(); j != nil {
-		t.Errorf("a job after the last one")
-	}
-	if got[len(got)-1] != "f"+strconv.Itoa(listAhead-1) || len(w.files) != 0 || w.head != 0 {
-		t.Errorf("last taken %s; queue %d slots from %d", got[len(got)-1], len(w.files), w.head)
-	}
-}
-
 // TestMirrorIdleBound: Options.IdleTimeout, when set, is the bound of a
 // stalled item (not DefaultIdleTimeout); the run gives up on the item and
 // goes on. A cancelled run ends with the context's error.
@@ -750,6 +817,44 @@ func TestWalkerQueueCompacted(t *testing.T) {
 		}
 		if w.head != tt.head || len(w.files) != tt.left {
 			t.Errorf("%d files, %d taken: head %d of %d; want %d of %d", tt.files, tt.take, w.head, len(w.files), tt.head, tt.left)
+		}
+	}
+}
+
+// TestChargeMaxTotal: a menu, listing or attribute reply whose bytes
+// reach --max-total exactly is kept; one more byte is dropped.
+func TestChargeMaxTotal(t *testing.T) {
+	r, _, _ := decideRun(t, Options{MaxTotal: 10})
+	if !r.charge(4) || !r.charge(6) {
+		t.Errorf("4 and 6 bytes of 10: refused")
+	}
+	if r.charge(1) {
+		t.Errorf("the 11th byte of 10: kept")
+	}
+	if r.planned.Load() != 11 {
+		t.Errorf("planned %d bytes, want 11", r.planned.Load())
+	}
+}
+
+// TestPartialNames: only ".NAME" and partialSuffix, NAME not empty, is a
+// partial transfer's name; "%" and two hex digits, of either case, are
+// an escape.
+func TestPartialNames(t *testing.T) {
+	for name, want := range map[string]bool{
+		".f" + partialSuffix: true,
+		"." + partialSuffix:  false, // no NAME
+		partialSuffix:        false,
+		"f" + partialSuffix:  false,
+		".f":                 false,
+	} {
+		if got := isPartial(name); got != want {
+			t.Errorf("isPartial(%q) = %v", name, got)
+		}
+	}
+	for c := 0; c < 256; c++ {
+		want := strings.ContainsRune("0123456789abcdefABCDEF", rune(c))
+		if got := isHex(byte(c)); got != want {
+			t.Errorf("isHex(%q) = %v", rune(c), got)
 		}
 	}
 }

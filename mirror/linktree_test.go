@@ -196,6 +196,46 @@ func TestMirrorKeptLinkBecomesDir(t *testing.T) {
 	}
 }
 
+// TestMirrorKeptLinkDryRun: a dry run over a kept z/y/cur -> ../../a
+// that the server now lists as a directory says it would replace the
+// link, changes nothing, and would delete nothing: the files the link
+// reaches are a/'s, not cur's.
+func TestMirrorKeptLinkDryRun(t *testing.T) {
+	first := linkTree{
+		"/top": "d", "/top/a": "d", "/top/a/f.txt": "f:f\n",
+		"/top/z": "d", "/top/z/y": "d", "/top/z/y/cur": "l:../../a",
+	}
+	second := linkTree{"/top": "d", "/top/a": "d", "/top/a/f.txt": "f:f\n",
+		"/top/z": "d", "/top/z/y": "d", "/top/z/y/cur": "d", "/top/z/y/cur/new.txt": "f:new\n"}
+	var tree atomic.Pointer[linkTree]
+	tree.Store(&first)
+	fake := linkTreeFake(t, &tree)
+	url := "ftp://" + fake.Addr + "/top/"
+	dir := t.TempDir()
+	var log bytes.Buffer
+	opt := Options{Log: &log, Parallel: 2, Symlinks: SymlinksKeep, Delete: true}
+	if st, err := Mirror(context.Background(), url, dir, opt); err != nil || st.Fetched != 1 {
+		t.Fatalf("first run %+v, %v\n%s", st, err, log.String())
+	}
+	tree.Store(&second)
+	log.Reset()
+	opt.DryRun = true
+	st, err := Mirror(context.Background(), url, dir, opt)
+	if err != nil || st.Deleted != 0 || st.Failed != 0 {
+		t.Errorf("dry run %+v, %v; want nothing deleted\n%s", st, err, log.String())
+	}
+	out := log.String()
+	if !strings.Contains(out, "would replace the link z/y/cur with a folder") || strings.Contains(out, "would delete") {
+		t.Errorf("dry run log:\n%s", out)
+	}
+	if got, _ := os.Readlink(filepath.Join(dir, "z/y/cur")); got != "../../a" {
+		t.Errorf("dry run: z/y/cur -> %q, want the link as it was", got)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "a/f.txt")); err != nil {
+		t.Errorf("a/f.txt: %v", err)
+	}
+}
+
 // TestMirrorKeptLinkUpBecomesEmptyDir: a kept s1/s2/back -> ../.. that
 // the server then lists as an empty directory: --delete emptied the
 // whole tree through it, manifest and all. Now back becomes an empty
