@@ -16,7 +16,6 @@ import (
 	"strconv"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/stats"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/top"
@@ -119,11 +118,7 @@ func (a *batchAcc) finish() checkBatch {
 		}
 		verdicts[[2]string{l.Scheme, l.Verdict}]++
 		if l.Year > 0 {
-			y := years[l.Year]
-			if y == nil {
-				y = &YearRow{Year: l.Year}
-				years[l.Year] = y
-			}
+			y := yearRow(years, l.Year)
 			y.URLs++
 			switch l.Verdict {
 			case "ok":
@@ -243,16 +238,11 @@ func (fn *writeChecksFn) ProcessElement(ctx context.Context, shard int, batches 
 	}
 	heap.Init(&h)
 	res.Temp = joinPath(fn.Output, tempDir+"/"+checksName(shard, res.Shards)+"."+randomSuffix())
-	fsys, err := filesystem.New(ctx, res.Temp)
+	fsys, f, w, err := openTemp(ctx, res.Temp)
 	if err != nil {
 		return err
 	}
 	defer fsys.Close()
-	f, err := fsys.OpenWrite(ctx, res.Temp)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", res.Temp, err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
 	last := ""
 	for first := true; len(h) > 0 && err == nil; first = false {
 		r := h[0]
@@ -296,16 +286,7 @@ func addPart(dst *CheckPart, p CheckPart, years map[int]*YearRow) {
 	dst.Checked += p.Checked
 	dst.Reused += p.Reused
 	dst.Verdicts = append(dst.Verdicts, p.Verdicts...)
-	for _, y := range p.Years {
-		r := years[y.Year]
-		if r == nil {
-			r = &YearRow{Year: y.Year}
-			years[y.Year] = r
-		}
-		r.URLs += y.URLs
-		r.OK += y.OK
-		r.Broken += y.Broken
-	}
+	addYears(years, p.Years)
 }
 
 // appendCheckLine appends l as its JSON line, keys in a fixed order,
@@ -353,12 +334,23 @@ func (c *CheckSummary) addCheckPart(p CheckPart, years map[int]*YearRow) {
 		}
 		c.Schemes[v.Scheme][v.Verdict] += v.N
 	}
-	for _, y := range p.Years {
-		r := years[y.Year]
-		if r == nil {
-			r = &YearRow{Year: y.Year}
-			years[y.Year] = r
-		}
+	addYears(years, p.Years)
+}
+
+// yearRow is years' row of year, made when missing.
+func yearRow(years map[int]*YearRow, year int) *YearRow {
+	r := years[year]
+	if r == nil {
+		r = &YearRow{Year: year}
+		years[year] = r
+	}
+	return r
+}
+
+// addYears adds rows to years, row by row of the same year.
+func addYears(years map[int]*YearRow, rows []YearRow) {
+	for _, y := range rows {
+		r := yearRow(years, y.Year)
 		r.URLs += y.URLs
 		r.OK += y.OK
 		r.Broken += y.Broken

@@ -153,16 +153,11 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, parts fun
 	}
 	res := ShardResult{Shard: shard, Shards: shards}
 	res.Temp = joinPath(fn.Output, tempDir+"/"+shardName(shard, shards)+"."+randomSuffix())
-	fsys, err := filesystem.New(ctx, res.Temp)
+	fsys, f, w, err := openTemp(ctx, res.Temp)
 	if err != nil {
 		return err
 	}
 	defer fsys.Close()
-	f, err := fsys.OpenWrite(ctx, res.Temp)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", res.Temp, err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
 	schemes := map[string]SchemeStats{}
 	rules := map[string]int64{}
 	hosts := hostTotals{hosts: map[string]int64{}}
@@ -197,6 +192,21 @@ func (fn *writeShardFn) ProcessElement(ctx context.Context, shard int, parts fun
 	}
 	emit(res)
 	return nil
+}
+
+// openTemp opens a shard's temporary file for writing, buffered; the
+// caller closes the file system, and the file through closeTemp.
+func openTemp(ctx context.Context, temp string) (filesystem.Interface, io.WriteCloser, *bufio.Writer, error) {
+	fsys, err := filesystem.New(ctx, temp)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	f, err := fsys.OpenWrite(ctx, temp)
+	if err != nil {
+		fsys.Close()
+		return nil, nil, nil, fmt.Errorf("writing %s: %w", temp, err)
+	}
+	return fsys, f, bufio.NewWriterSize(f, 1<<20), nil
 }
 
 // closeTemp ends the writing of a shard's temporary file: flushed and
