@@ -263,3 +263,17 @@ func TestWARCResync(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestYearOf: the year a WARC-Date or a path starts with, its first four
+// digits standing alone; anything else is undated, never a wrong year.
+func TestYearOf(t *testing.T) {
+	for in, want := range map[string]int{
+		"2016-09-19T17:20:24Z": 2016, "2016": 2016, "/2019/": 2019, "x2021y": 2021,
+		"": 0, "garbage": 0, "20160919": 0, "99999-01-01": 0, "0000-01-01": 0,
+		"16-09-19": 0, "1-2-3": 0, "201": 0, "2016x2017": 2016, "\x002016": 2016,
+	} {
+		if got := yearOf(in); got != want {
+			t.Errorf("yearOf(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
