@@ -68,13 +68,18 @@ type Tree struct {
 
 	files   []treeFile
 	tops    map[string]bool
+	added   map[string]bool // abs of files
 	ignore  []*regexp.Regexp
 	results []Result
-	index   map[string]int
+	places  []resultPlace // of results, not yet in their Places
+	index   map[resultKey]int
 	checks  []localCheck
 	docsMu  sync.Mutex
 	docs    map[string]*docEntry
 	stats   map[string]*fileEntry
+	pubOnce sync.Once
+	pub     *url.URL // published: the tree's URL
+	rootDir string   // published: Root, absolute
 	// Problems are the files that could not be read whole, one line each.
 	Problems []string
 }
@@ -167,6 +172,13 @@ func (t *Tree) addFile(name, abs, top string) {
 		t.tops[top] = true
 		t.loadIgnore(filepath.Join(top, IgnoreFile))
 	}
+	if t.added[abs] {
+		return // a file given twice, or found twice, is read once
+	}
+	if t.added == nil {
+		t.added = map[string]bool{}
+	}
+	t.added[abs] = true
 	t.files = append(t.files, treeFile{name: name, abs: abs, top: top})
 }
 
@@ -263,19 +275,22 @@ func inDir(p, dir string) bool {
 	return strings.HasPrefix(p, dir)
 }
 
+// Len is the number of files added.
+func (t *Tree) Len() int { return len(t.files) }
+
 // URL records a URL given directly, or found in stdin, as a network URL
 // (a file: URL among them: the Run checks it, and reads it when
 // recursive; give its path to read it as a tree).
 func (t *Tree) URL(s string, p Place) {
 	if p.File == "" {
 		if t.excluded(s) {
-			t.record("x\x00"+s, s, p, Skipped, "excluded (--exclude-url, --include-url or "+IgnoreFile+")")
+			t.apply(skip('x', s, excludedDetail), p)
 			return
 		}
-		t.network(s, p)
+		t.apply(t.network(s), p)
 		return
 	}
-	t.classify(nil, nil, s, p)
+	t.apply(t.resolve(nil, nil, s), p)
 }
 
 // Read reads every file added, in parallel, checks the links to local
@@ -286,12 +301,19 @@ func (t *Tree) Read(ctx context.Context) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
+	// Workers read the files and resolve their links; this goroutine
+	// records them in the order of the files as each is done, so that
+	// the results and Found's calls do not depend on the timing.
 	type fileScan struct {
-		doc  *docEntry
-		text []docLink
+		done chan struct{}
+		acts []linkAct
+		at   []docLink
 		err  error
 	}
 	scans := make([]fileScan, len(t.files))
+	for i := range scans {
+		scans[i].done = make(chan struct{})
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
@@ -300,50 +322,28 @@ func (t *Tree) Read(ctx context.Context) {
 			defer wg.Done()
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(t.files) || ctx.Err() != nil {
+				if i >= len(t.files) {
 					return
 				}
-				f := t.files[i]
-				if kindOf(f.abs) == kindText {
-					scans[i].text, scans[i].err = scanText(f.abs)
-					continue
+				if ctx.Err() == nil {
+					scans[i].at, scans[i].acts, scans[i].err = t.readLinks(&t.files[i])
 				}
-				e := t.doc(f.abs)
-				scans[i].doc, scans[i].err = e, e.err
+				close(scans[i].done)
 			}
 		}()
 	}
-	wg.Wait()
 	for i := range t.files {
-		f := &t.files[i]
-		s := scans[i]
+		s := &scans[i]
+		<-s.done
 		if s.err != nil {
-			t.Problems = append(t.Problems, fmt.Sprintf("%s: %v", f.name, oneLine(s.err.Error())))
+			t.Problems = append(t.Problems, fmt.Sprintf("%s: %v", t.files[i].name, oneLine(s.err.Error())))
 		}
-		links := s.text
-		var base *url.URL
-		if s.doc != nil {
-			links = s.doc.scan.links
-			if s.doc.scan.haveBase {
-				if b, err := url.Parse(s.doc.scan.base); err == nil {
-					base = b
-				}
-			}
+		for j, l := range s.at {
+			t.apply(s.acts[j], Place{File: t.files[i].name, Line: l.line, Column: l.col})
 		}
-		doc := t.docURL(f)
-		if base != nil && doc != nil {
-			base = doc.ResolveReference(base)
-		} else {
-			base = doc
-		}
-		for _, l := range links {
-			t.classify(f, base, l.ref, Place{File: f.name, Line: l.line, Column: l.col})
-		}
-		if s.doc != nil {
-			s.doc.scan.links = nil // only the anchors are needed now
-		}
-		scans[i] = fileScan{}
+		*s = fileScan{}
 	}
+	wg.Wait()
 	next.Store(0)
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
@@ -362,6 +362,36 @@ func (t *Tree) Read(ctx context.Context) {
 	}
 	wg.Wait()
 	t.docs, t.stats, t.checks = nil, nil, nil
+}
+
+// readLinks reads the file f and resolves its links.
+func (t *Tree) readLinks(f *treeFile) ([]docLink, []linkAct, error) {
+	var links []docLink
+	var base *url.URL
+	var err error
+	if kindOf(f.abs) == kindText {
+		links, err = scanText(f.abs)
+	} else {
+		e := t.doc(f.abs)
+		links, err = e.scan.links, e.err
+		e.scan.links = nil // only the anchors are needed later
+		if e.scan.haveBase {
+			if b, err := url.Parse(e.scan.base); err == nil {
+				base = b
+			}
+		}
+	}
+	doc := t.docURL(f)
+	if base != nil && doc != nil {
+		base = doc.ResolveReference(base)
+	} else {
+		base = doc
+	}
+	acts := make([]linkAct, len(links))
+	for j, l := range links {
+		acts[j] = t.resolve(f, base, l.ref)
+	}
+	return links, acts, err
 }
 
 // scanText finds the URLs of a text file (RFC 1738 Appendix).
@@ -460,8 +490,8 @@ func readDoc(abs string, d *docScan) (docKind, error) {
 // docURL is the URL a file of the tree is published at: under Base, or
 // under rootHost for a file of Root, or its file: URL (RFC 1738 §3.10).
 func (t *Tree) docURL(f *treeFile) *url.URL {
-	prefix := t.prefix()
-	if prefix != nil && (t.Base != "" || t.Root != "") && (t.Root == "" || t.rootAbs() == f.top) {
+	prefix, root := t.published()
+	if prefix != nil && (t.Base != "" || t.Root != "") && (t.Root == "" || root == f.top) {
 		rel, err := filepath.Rel(f.top, f.abs)
 		if err == nil {
 			u := *prefix
@@ -471,11 +501,6 @@ func (t *Tree) docURL(f *treeFile) *url.URL {
 		}
 	}
 	return &url.URL{Scheme: "file", Path: filepath.ToSlash(f.abs)}
-}
-
-func (t *Tree) rootAbs() string {
-	r, _ := filepath.Abs(t.Root)
-	return r
 }
 
 // prefix is the published URL of the tree, ending in '/', or nil.
@@ -527,89 +552,6 @@ type localCheck struct {
 	md      bool // linked from Markdown: README.md and index.md are folder indexes too
 }
 
-// classify resolves the reference ref found at p in file f (nil for a
-// URL given directly) against base and records it.
-func (t *Tree) classify(f *treeFile, base *url.URL, ref string, p Place) {
-	if ref == "" {
-		return // the document itself (RFC 3986 §4.4)
-	}
-	if HasScheme(ref) {
-		switch strings.ToLower(ref[:strings.IndexByte(ref, ':')]) {
-		case "data", "javascript", "about", "blob":
-			return // the link carries its content, or is a script: nothing to fetch
-		}
-	}
-	if t.excluded(ref) {
-		t.record("x\x00"+ref, ref, p, Skipped, "excluded (--exclude-url, --include-url or "+IgnoreFile+")")
-		return
-	}
-	var res *url.URL
-	if ref[0] == '#' && f != nil {
-		// Another place of the same document (RFC 3986 §4.4), whatever
-		// its <base href>.
-		t.local(f, ref, p, f.abs, f.top, ref[1:], true)
-		return
-	}
-	r, err := url.Parse(ref)
-	switch {
-	case HasScheme(ref):
-		res = r
-		if err != nil {
-			t.network(ref, p) // the RFC 1738 check says what is wrong
-			return
-		}
-	case err != nil:
-		t.record("i\x00"+ref, ref, p, Invalid, oneLine(err.Error()))
-		return
-	case f == nil || base == nil:
-		return
-	case strings.HasPrefix(ref, "//") && base.Scheme == "file":
-		t.record("r\x00"+ref, ref, p, Skipped, "scheme-relative in a local file: give --base")
-		return
-	case strings.HasPrefix(ref, "/") && base.Scheme == "file":
-		t.record("r\x00"+ref, ref, p, Skipped, "root-relative: give --root")
-		return
-	default:
-		res = base.ResolveReference(r) // RFC 3986 §5.2
-	}
-	frag, hasFrag := res.Fragment, strings.Contains(ref, "#")
-	if strings.EqualFold(res.Scheme, "file") && (res.Host == "" || strings.EqualFold(res.Host, "localhost")) {
-		top := ""
-		if f != nil {
-			top = f.top
-		}
-		t.local(f, ref, p, filepath.Clean(filepath.FromSlash(res.Path)), top, frag, hasFrag)
-		return
-	}
-	if pre := t.prefix(); pre != nil && strings.EqualFold(res.Scheme, pre.Scheme) && strings.EqualFold(res.Host, pre.Host) &&
-		(strings.HasPrefix(res.Path, pre.Path) || res.Path+"/" == pre.Path) {
-		top := t.rootAbs()
-		if t.Root == "" {
-			if f == nil {
-				t.network(ref, p)
-				return
-			}
-			top = f.top
-		}
-		rest := strings.TrimPrefix(res.Path, strings.TrimSuffix(pre.Path, "/"))
-		t.local(f, ref, p, filepath.Join(top, filepath.FromSlash(rest)), top, frag, hasFrag)
-		return
-	}
-	if HasScheme(ref) {
-		if !t.Fragments {
-			if i := strings.IndexByte(ref, '#'); i >= 0 {
-				ref = ref[:i]
-			}
-		}
-		t.network(ref, p)
-		return
-	}
-	if !t.Fragments {
-		res.Fragment, res.RawFragment = "", ""
-	}
-	t.network(res.String(), p)
-}
-
 func (t *Tree) excluded(s string) bool {
 	for _, re := range t.ExcludeURL {
 		if re.MatchString(s) {
@@ -632,55 +574,57 @@ func (t *Tree) excluded(s string) bool {
 	return true
 }
 
-// network hands a network URL to Found, unless Offline.
-func (t *Tree) network(s string, p Place) {
-	if t.excluded(s) {
-		t.record("x\x00"+s, s, p, Skipped, "excluded (--exclude-url, --include-url or "+IgnoreFile+")")
-		return
-	}
-	if t.Offline && !strings.HasPrefix(strings.ToLower(s), "file:") {
-		t.record("o\x00"+s, s, p, Skipped, "offline (--offline)")
-		return
-	}
-	if t.Found != nil {
-		t.Found(s, p)
-	}
-}
-
-// local records a link to the local file target, to be checked.
-func (t *Tree) local(f *treeFile, ref string, p Place, target, top, frag string, hasFrag bool) {
-	key := "l\x00" + ref + "\x00" + target + "\x00" + frag
-	if i, ok := t.index[key]; ok {
-		t.results[i].Places = append(t.results[i].Places, p)
-		return
-	}
-	i := t.record(key, ref, p, OK, "")
-	t.checks = append(t.checks, localCheck{result: i, path: target, top: top, frag: frag, hasFrag: hasFrag,
-		md: f != nil && kindOf(f.abs) == kindMarkdown})
-}
-
 // record adds p to the result of key, made with status and detail when
-// new, and returns its index.
-func (t *Tree) record(key, shown string, p Place, status Status, detail string) int {
+// new, and returns its index and whether it is new.
+func (t *Tree) record(key resultKey, shown string, p Place, status Status, detail string) (int, bool) {
 	if t.index == nil {
-		t.index = map[string]int{}
+		t.index = map[resultKey]int{}
 	}
 	i, ok := t.index[key]
 	if !ok {
 		i = len(t.results)
 		t.index[key] = i
-		t.results = append(t.results, Result{URL: access.Redact(shown), Scheme: "file", Status: status, Detail: detail})
+		if strings.IndexByte(shown, '@') >= 0 {
+			shown = access.Redact(shown) // a password has an '@' after it (RFC 1738 §3.1)
+		}
+		t.results = append(t.results, Result{URL: shown, Scheme: "file", Status: status, Detail: detail})
 		if HasScheme(shown) {
 			t.results[i].Scheme = strings.ToLower(shown[:strings.IndexByte(shown, ':')])
 		}
 	}
-	t.results[i].Places = append(t.results[i].Places, p)
-	return i
+	t.places = append(t.places, resultPlace{result: i, p: p})
+	return i, !ok
+}
+
+// resultPlace is a place of a result, kept in one slice for all of them
+// while the files are read (a slice per result made its growth the
+// largest cost of recording).
+type resultPlace struct {
+	result int
+	p      Place
 }
 
 // Results returns the verdicts on the links checked in the tree (and the
 // URLs skipped), in order of first appearance. Call it after Read.
-func (t *Tree) Results() []Result { return t.results }
+func (t *Tree) Results() []Result {
+	if len(t.places) > 0 {
+		n := make([]int, len(t.results))
+		for _, rp := range t.places {
+			n[rp.result]++
+		}
+		all := make([]Place, len(t.places))
+		for i := range t.results {
+			if len(t.results[i].Places) == 0 {
+				t.results[i].Places, all = all[:0:n[i]], all[n[i]:]
+			}
+		}
+		for _, rp := range t.places {
+			t.results[rp.result].Places = append(t.results[rp.result].Places, rp.p)
+		}
+		t.places = nil
+	}
+	return t.results
+}
 
 // folderIndexes are the files a static server (and, for Markdown, a code
 // host) shows for a folder.
@@ -691,17 +635,19 @@ var markdownIndexes = []string{"README.md", "index.md"}
 // an index), and its fragment names an anchor of it. A target outside
 // its tree is only tested for existence.
 func (t *Tree) checkLocal(c localCheck) (Status, string) {
-	shown := c.path
-	if c.top != "" {
-		if rel, err := filepath.Rel(c.top, c.path); err == nil && !strings.HasPrefix(rel, "..") {
-			shown = filepath.ToSlash(rel)
+	shown := func() string { // the target as reported: relative to its tree
+		if c.top != "" {
+			if rel, err := filepath.Rel(c.top, c.path); err == nil && !strings.HasPrefix(rel, "..") {
+				return oneLine(filepath.ToSlash(rel))
+			}
 		}
+		return oneLine(c.path)
 	}
 	fe := t.stat(c.path)
 	st, err := fe.info, fe.err
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return Broken, "no such file: " + oneLine(shown)
+			return Broken, "no such file: " + shown()
 		}
 		return Broken, oneLine(err.Error())
 	}
@@ -725,7 +671,7 @@ func (t *Tree) checkLocal(c localCheck) (Status, string) {
 			}
 		}
 		if found == "" {
-			return Broken, "folder without " + strings.Join(idx, " or ") + ": " + oneLine(shown)
+			return Broken, "folder without " + strings.Join(idx, " or ") + ": " + shown()
 		}
 		target, detail = filepath.Join(c.path, found), "folder ("+found+")"
 	}
@@ -747,5 +693,5 @@ func (t *Tree) checkLocal(c localCheck) (Status, string) {
 	if e.scan.ids.has(c.frag) {
 		return OK, detail + " #" + oneLine(c.frag)
 	}
-	return BrokenFragment, "no anchor #" + oneLine(c.frag) + " in " + oneLine(shown)
+	return BrokenFragment, "no anchor #" + oneLine(c.frag) + " in " + shown()
 }

@@ -2,6 +2,8 @@ package linkcheck
 
 import (
 	"bytes"
+	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -41,5 +43,44 @@ func FuzzTreeMarkdown(f *testing.F) {
 		var d docScan
 		scanMarkdown(src, &d)
 		checkPlaces(t, src, &d)
+	})
+}
+
+// FuzzResolveRelative: the quick way of a relative reference decides it
+// as net/url's resolution (RFC 3986 §5.2) does, for a file: base, a
+// published base (--base) and a <base href> off the tree.
+func FuzzResolveRelative(f *testing.F) {
+	for _, ref := range []string{"a.html", "../x/y.html#id", "./", "..", "../../../../etc/passwd", "a//b/", "sub/.#x",
+		"dir/..", "x y.html", "é.html#é", ".", "a/./b/../c.html#", "#only", "a#b#c", "a?q", "a%20b", "a:b"} {
+		f.Add("/docs/guide/page.html", ref)
+		f.Add("/", ref)
+	}
+	f.Fuzz(func(t *testing.T, basePath, ref string) {
+		if ref == "" || !strings.HasPrefix(basePath, "/") {
+			return
+		}
+		tr := &Tree{Base: "https://example.org/docs/"}
+		file := &treeFile{name: "page.html", abs: "/srv/tree/page.html", top: "/srv/tree"}
+		for _, base := range []*url.URL{
+			{Scheme: "file", Path: basePath},
+			{Scheme: "https", Host: "example.org", Path: basePath},
+			{Scheme: "http", Host: "elsewhere.example", Path: basePath},
+		} {
+			quick, ok := tr.resolveRelative(file, base, ref)
+			if !ok {
+				continue
+			}
+			r, err := url.Parse(ref)
+			if err != nil {
+				t.Fatalf("%q taken the quick way, but net/url: %v", ref, err)
+			}
+			slow, ok := tr.localOf(file, ref, base.ResolveReference(r))
+			if !ok {
+				t.Fatalf("%q against %v: quick %+v, net/url's is not local", ref, base, quick)
+			}
+			if quick != slow {
+				t.Fatalf("%q against %v:\nquick   %+v\nnet/url %+v", ref, base, quick, slow)
+			}
+		}
 	})
 }

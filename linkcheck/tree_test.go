@@ -349,3 +349,17 @@ func TestTreeAutolinksTwice(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestTreeFileGivenTwice: a file given again (alone, or in its folder
+// given twice) is read once: each of its links has its places once.
+func TestTreeFileGivenTwice(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.txt": "see https://e.invalid/x\n", "b.html": `<a href="a.txt#x">a</a>`})
+	once := lines(dir, readTree(t, &Tree{Offline: true}, dir))
+	twice := lines(dir, readTree(t, &Tree{Offline: true, Jobs: 3}, dir, filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.html"), dir))
+	if len(once) != 2 {
+		t.Fatalf("links found: %q", once)
+	}
+	if !slices.Equal(once, twice) {
+		t.Errorf("given twice:\n%s\nonce:\n%s", strings.Join(twice, "\n"), strings.Join(once, "\n"))
+	}
+}
