@@ -19,58 +19,19 @@ type htmlLink struct {
 	line, column int
 }
 
-// htmlLinks returns the href and src attributes of the HTML document b,
-// in document order, and the value of its first <base href> (HTML: the
-// document's base URL is set by the first base element with an href),
-// or "" when there is none.
+// htmlLinks returns the URLs of the HTML document b, in document order
+// — every URL attribute, srcset, meta refresh and the url() of CSS, read
+// by the scanner that reads a tree's pages — and the value of its first
+// <base href> (HTML: the document's base URL is set by the first base
+// element with an href), or "" when there is none.
 func htmlLinks(b []byte) (links []htmlLink, base string) {
-	z := html.NewTokenizer(bytes.NewReader(b))
-	var off int64
-	pos := lineCounter{b: b, line: 1, lastNL: -1}
-	haveBase := false
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			return links, base
-		}
-		raw := z.Raw()
-		start := off
-		off += int64(len(raw))
-		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
-			continue
-		}
-		name, hasAttr := z.TagName()
-		if !hasAttr {
-			continue
-		}
-		isBase := atom.Lookup(name) == atom.Base
-		rawCopy := string(raw)
-		from := 0
-		for {
-			key, val, more := z.TagAttr()
-			k := string(key)
-			if k == "href" || k == "src" {
-				v := strings.TrimSpace(string(val))
-				i := strings.Index(rawCopy[from:], v)
-				at := start
-				if i >= 0 && v != "" {
-					at = start + int64(from+i)
-					from += i + len(v)
-				}
-				if isBase && k == "href" {
-					if !haveBase {
-						base, haveBase = v, true
-					}
-				} else {
-					line, col := pos.at(at)
-					links = append(links, htmlLink{ref: v, line: line, column: col})
-				}
-			}
-			if !more {
-				break
-			}
-		}
+	d := docScan{ids: anchors{}}
+	scanHTMLBytes(b, position{line: 1}, &d) // its only error is a token over MaxToken: what came before it is kept
+	links = make([]htmlLink, len(d.links))
+	for i, l := range d.links {
+		links[i] = htmlLink{ref: l.ref, line: l.line, column: l.col}
 	}
+	return links, d.base
 }
 
 // htmlBase returns the base URL of a document fetched from the URL

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -98,7 +99,7 @@ func TestGatherHTMLDecodedText(t *testing.T) {
 	want := []found{
 		{"http://a.dom/x?p=1&q=2", linkcheck.Place{File: "sphinx.html", Line: 2, Column: 16}},
 		{"ftp://b.dom/~joe/", linkcheck.Place{File: "sphinx.html", Line: 2, Column: 57}},
-		{"mailto:docs%40python.org", linkcheck.Place{File: "sphinx.html", Line: 1, Column: 15}},
+		{"mailto:docs%40python.org", linkcheck.Place{File: "sphinx.html", Line: 1, Column: 24}}, // the attribute's value, character references and all
 	}
 	if fmt.Sprint(*got) != fmt.Sprint(want) {
 		t.Errorf("found %v\nwant  %v", *got, want)
@@ -275,5 +276,29 @@ func TestCache(t *testing.T) {
 	time.Sleep(time.Millisecond)
 	if _, ok := stale.Lookup("ftp://a.dom/x"); ok {
 		t.Error("a verdict older than MaxAge was fresh")
+	}
+}
+
+// A page read for its links (a file given, a page fetched by a recursive
+// run) yields every URL attribute, as a tree's pages do: not only href
+// and src.
+func TestGatherHTMLEveryAttribute(t *testing.T) {
+	doc := `<img srcset="http://e.invalid/a.png 1x, http://e.invalid/b.png 2x">` +
+		`<object data="http://e.invalid/o.svg"></object><form action="http://e.invalid/f"></form>` +
+		`<div style="background: url('http://e.invalid/bg.png')"></div>` +
+		`<meta http-equiv="refresh" content="0; url=http://e.invalid/r">`
+	var g linkcheck.Gatherer
+	got := gather(t, &g)
+	if err := g.Reader("p.html", strings.NewReader(doc)); err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, f := range *got {
+		urls = append(urls, f.url)
+	}
+	want := []string{"http://e.invalid/a.png", "http://e.invalid/b.png", "http://e.invalid/o.svg", "http://e.invalid/f",
+		"http://e.invalid/bg.png", "http://e.invalid/r"}
+	if !slices.Equal(urls, want) {
+		t.Errorf("found %q\nwant  %q", urls, want)
 	}
 }
