@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/textproto"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -241,8 +240,6 @@ func (k *Checker) attempt(ctx context.Context, u rfc1738.URL, read bool) (outcom
 // check makes one attempt, by scheme.
 func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
 	switch u.Kind() {
-	case rfc1738.KindFile:
-		return k.checkFile(u)
 	case rfc1738.KindMailto:
 		return k.checkMailto(ctx, u)
 	case rfc1738.KindGopher:
@@ -250,10 +247,11 @@ func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
 			// RFC 1436: a telnet session; §3.8 checks it by its TCP accept,
 			// once the §6 guard has passed the telnet URL it stands for
 			// (its port is a telnet port: 23 is its own, 11211 is not).
-			if o := k.guardGopherSession(u); o.status != OK {
+			t, o := k.guardGopherSession(u)
+			if o.status != OK {
 				return o
 			}
-			return k.checkTelnet(ctx, u)
+			return k.stat(ctx, k.Client, t)
 		}
 	}
 	if u.Kind() == rfc1738.KindNews && k.Client.NNTPServer == "" {
@@ -262,7 +260,7 @@ func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
 	native := u.IsHTTPS() // RFC 2818: http over TLS, checked as http is
 	switch u.Kind() {
 	case rfc1738.KindFTP, rfc1738.KindHTTP, rfc1738.KindGopher, rfc1738.KindNews,
-		rfc1738.KindNNTP, rfc1738.KindWAIS, rfc1738.KindTelnet:
+		rfc1738.KindNNTP, rfc1738.KindWAIS, rfc1738.KindTelnet, rfc1738.KindFile:
 		native = true
 	}
 	if !native {
@@ -287,7 +285,8 @@ func (k *Checker) guard(u rfc1738.URL) outcome {
 		case errors.As(err, &ge):
 			return skipped("refused by the §6 guard: %v", err)
 		case errors.Is(err, access.ErrUnsupported) && !u.IsHTTPS():
-			return skipped("%v", err)
+			// The report names the URL already.
+			return skipped("%s", strings.TrimPrefix(err.Error(), access.Redact(u.String())+": "))
 		}
 		// An https URL the http view refuses (a user or password, which
 		// §3.3 does not allow) is invalid as the same http URL is. The
@@ -301,28 +300,28 @@ func (k *Checker) guard(u rfc1738.URL) outcome {
 // guardGopherSession applies the §6 port guard to a gopher item of type
 // 8 or T (RFC 1436: a telnet session) as to the telnet URL it names, before
 // anything connects: §6's own example is a gopher URL aimed at another
-// protocol's port.
-func (k *Checker) guardGopherSession(u rfc1738.URL) outcome {
+// protocol's port. It returns that telnet URL, checked as one (§3.8).
+func (k *Checker) guardGopherSession(u rfc1738.URL) (rfc1738.URL, outcome) {
 	tu := rfc1738.TelnetURL{Host: u.Host()}
 	if digits, ok := u.Port(); ok {
 		port, err := strconv.Atoi(digits)
 		if err != nil || port < 1 || port > 65535 {
-			return skipped("refused by the §6 guard: port %s is not a TCP port (1 to 65535)", digits)
+			return rfc1738.URL{}, skipped("refused by the §6 guard: port %s is not a TCP port (1 to 65535)", digits)
 		}
 		tu.Port = port
 	}
 	b, err := tu.Append(nil)
 	if err != nil {
-		return outcome{status: Invalid, detail: err.Error()}
+		return rfc1738.URL{}, outcome{status: Invalid, detail: err.Error()}
 	}
 	t, err := rfc1738.Parse(string(b))
 	if err != nil {
-		return outcome{status: Invalid, detail: err.Error()}
+		return rfc1738.URL{}, outcome{status: Invalid, detail: err.Error()}
 	}
 	if _, err := k.Client.CheckPort(t); err != nil {
-		return skipped("refused by the §6 guard: %v", err)
+		return rfc1738.URL{}, skipped("refused by the §6 guard: %v", err)
 	}
-	return outcome{status: OK}
+	return t, outcome{status: OK}
 }
 
 // isHTTP reports an http (§3.3) or https (RFC 2818) URL.
@@ -349,39 +348,6 @@ func (k *Checker) stat(ctx context.Context, c *access.Client, u rfc1738.URL) out
 		o.transient = true // RFC 5321 §4.2.1: 4yz is transient
 	}
 	return o
-}
-
-// checkTelnet: §3.8 names an interactive service; the lightest proof is
-// that the TCP connection is accepted. No login is tried.
-func (k *Checker) checkTelnet(ctx context.Context, u rfc1738.URL) outcome {
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "tcp", u.HostPort())
-	if err != nil {
-		return broken(err)
-	}
-	c.Close()
-	return okay("connection accepted (no login tried, §3.8)")
-}
-
-// checkFile: §3.10 names a file on the machine interpreting the URL;
-// another host's files cannot be reached.
-func (k *Checker) checkFile(u rfc1738.URL) outcome {
-	f, _ := u.File()
-	if !f.IsLocal() {
-		return skipped("the file is on host %q; §3.10 gives no way to reach another machine's files", f.Host)
-	}
-	path, err := f.LocalPath()
-	if err != nil {
-		return outcome{status: Invalid, detail: err.Error()}
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return outcome{status: Broken, detail: err.Error()}
-	}
-	if st.IsDir() {
-		return okay("directory")
-	}
-	return okay("%d bytes", st.Size())
 }
 
 // checkGateway checks a scheme without a native method through its
