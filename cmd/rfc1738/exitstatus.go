@@ -82,13 +82,6 @@ func exitStatus(err error) int {
 	return exitNegative
 }
 
-// timeoutError is an error that is a timeout (as a net.Error says), for
-// the cause of a context that a time limit ends.
-type timeoutError struct{ error }
-
-func (e timeoutError) Timeout() bool { return true }
-func (e timeoutError) Unwrap() error { return e.error }
-
 // worseStatus returns the worse of two exit statuses, as wget ranks them:
 // a signal's status first, then the lowest of 2 to 8 (a usage error
 // before local I/O, before the network, before what a server answered),
