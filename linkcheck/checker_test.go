@@ -471,3 +471,18 @@ func TestGopherSessionGuardFirst(t *testing.T) {
 	delete(k.Client.BlockedPorts, port)
 	checkAll(t, k, []verdict{{"gopher://" + addr + "/8", linkcheck.OK, "connection accepted"}})
 }
+
+// TestGopherSessionPortRange: a telnet item's port is a TCP port from 1
+// to 65535 (RFC 793); 0 and 65536 are none, and nothing connects.
+func TestGopherSessionPortRange(t *testing.T) {
+	k := newChecker(t)
+	ctx := testCtx(t)
+	for _, port := range []int{0, 1, 65535, 65536} {
+		u := fmt.Sprintf("gopher://127.0.0.1:%d/8", port)
+		st, detail := k.Check(ctx, u)
+		none := port == 0 || port == 65536
+		if got := strings.Contains(detail, "not a TCP port"); got != none || none && st == linkcheck.OK {
+			t.Errorf("Check(%s) = %s, %q; a TCP port: %v", u, st, detail, !none)
+		}
+	}
+}

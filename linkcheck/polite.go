@@ -153,20 +153,24 @@ func (h *politeHost) wait(ctx context.Context) error {
 
 // await returns when the site may be asked again, without taking the
 // turn: the request that then goes takes it (wait, at the gate).
+//
+// A Retry-After that came during the wait moves the time on: await
+// waits again, so that the attempt's own time is not spent at the gate.
 func (h *politeHost) await(ctx context.Context) error {
-	h.mu.Lock()
-	d := time.Until(h.next)
-	h.mu.Unlock()
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	for {
+		h.mu.Lock()
+		d := time.Until(h.next)
+		h.mu.Unlock()
+		if d <= 0 {
+			return nil
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
 	}
 }
 

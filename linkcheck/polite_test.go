@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -268,5 +271,142 @@ func TestPoliteRedirects(t *testing.T) {
 	}
 	if hits := net.Hits(other); len(hits) != 1 || hits[0].Start.Sub(start) > 3*delay+100*time.Millisecond {
 		t.Errorf("the other site: %+v", hits)
+	}
+}
+
+// TestPoliteNotHTTP: a site's gopher URLs are spaced as its http URLs
+// are, by Polite itself (no http client to wait at its gate).
+func TestPoliteNotHTTP(t *testing.T) {
+	net := testserver.NewInternet(t)
+	host := net.Gopher(func(string) string { return "some text\r\n.\r\n" })
+	var urls []string
+	for i := range 5 {
+		urls = append(urls, fmt.Sprintf("gopher://%s/0doc%d", host, i))
+	}
+	const delay = 80 * time.Millisecond
+	k := &Checker{}
+	defer k.Close()
+	vs := politeRun(t, &Polite{Checker: k, PerHost: 2, Delay: delay}, urls)
+	for i, v := range vs {
+		if v.Status != OK {
+			t.Errorf("%s: %v %q", urls[i], v.Status, v.Detail)
+		}
+	}
+	if n := len(net.Hits(host)); n != len(urls) {
+		t.Errorf("%d requests, want %d", n, len(urls))
+	}
+	if why := net.CheckSpacing(host, delay); why != "" {
+		t.Error(why)
+	}
+}
+
+// TestPoliteRetries: a transient failure is tried again Retries times,
+// and the verdict says how many attempts it took.
+func TestPoliteRetries(t *testing.T) {
+	net := testserver.NewInternet(t)
+	host := net.HTTP(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})
+	k := &Checker{Retries: 2, Backoff: time.Millisecond}
+	defer k.Close()
+	vs := politeRun(t, &Polite{Checker: k, NoRobots: true}, []string{"http://" + host + "/x"})
+	if v := vs[0]; v.Status != Broken || v.Code != 503 || !strings.HasSuffix(v.Detail, "(after 3 attempts)") {
+		t.Errorf("%v %d %q, want broken 503 after 3 attempts", v.Status, v.Code, v.Detail)
+	}
+	if n := len(net.Hits(host)); n != 3 {
+		t.Errorf("%d requests, want 3: %v", n, net.Hits(host))
+	}
+}
+
+// TestPoliteRetryAfterOutsideTheTimeout: the wait a Retry-After asks for
+// is made before an attempt, not within its time, for every URL of the
+// site: the URL waiting its turn when the other's 429 pushes the turn a
+// second on waits that second too before its attempt starts, whose
+// timeout is shorter; it gets its verdict in one attempt.
+func TestPoliteRetryAfterOutsideTheTimeout(t *testing.T) {
+	net := testserver.NewInternet(t)
+	var mu sync.Mutex
+	first := true
+	host := net.HTTP(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if first {
+			first = false
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
+	})
+	k := &Checker{Retries: 1, Backoff: time.Millisecond, Timeout: 400 * time.Millisecond}
+	defer k.Close()
+	urls := []string{"http://" + host + "/a", "http://" + host + "/b"}
+	vs := politeRun(t, &Polite{Checker: k, PerHost: 2, Delay: 100 * time.Millisecond, NoRobots: true}, urls)
+	retried := 0
+	for i, v := range vs {
+		if v.Status != OK || v.Code != 200 {
+			t.Errorf("%s: %v %d %q, want ok 200 after the wait", urls[i], v.Status, v.Code, v.Detail)
+		}
+		if strings.Contains(v.Detail, "attempts") {
+			retried++
+		}
+	}
+	if retried != 1 {
+		t.Errorf("%d URLs took more than one attempt, want 1 (the one refused with 429): %+v", retried, vs)
+	}
+}
+
+// TestPoliteElsewhere: with Elsewhere (URLs found in documents not read
+// from this machine), a file URL is skipped and nothing local is
+// touched; other URLs are checked as always.
+func TestPoliteElsewhere(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(file, []byte("12345"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	net := testserver.NewInternet(t)
+	host := net.HTTP(func(http.ResponseWriter, *http.Request) {})
+	k := &Checker{}
+	defer k.Close()
+	vs := politeRun(t, &Polite{Checker: k, Elsewhere: true}, []string{"file://" + file})
+	if v := vs[0]; v.Status != Skipped || v.Detail != notLocal {
+		t.Errorf("elsewhere: %v %q", v.Status, v.Detail)
+	}
+	vs = politeRun(t, &Polite{Checker: k}, []string{"file://" + file})
+	if v := vs[0]; v.Status != OK || v.Detail != "5 bytes" {
+		t.Errorf("here: %v %q", v.Status, v.Detail)
+	}
+	vs = politeRun(t, &Polite{Checker: k, Elsewhere: true, NoRobots: true}, []string{"http://" + host + "/"})
+	if v := vs[0]; v.Status != OK {
+		t.Errorf("http, elsewhere: %v %q", v.Status, v.Detail)
+	}
+}
+
+// TestSite: the site of a URL has its scheme's default port written;
+// a URL with no host has none.
+func TestSite(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://H.Example/x":      "http://h.example:80",
+		"https://h.example:8443/": "https://h.example:8443",
+		"ftp://h.example/pub/":    "ftp://h.example:21",
+		"file:///etc/passwd":      "",
+		"mailto:a@b.example":      "",
+		"http://h.example:99999/": "",
+	} {
+		if got := Site(in, false); got != want {
+			t.Errorf("Site(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"http://H.example/x":     "http://h.example:80",
+		"https://h.example/":     "https://h.example:443",
+		"http://h.example:8080/": "http://h.example:8080",
+		"https://[::1]:8443/x?y": "https://[::1]:8443",
+	} {
+		u, err := url.Parse(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := requestSite(u); got != want {
+			t.Errorf("requestSite(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
