@@ -255,6 +255,8 @@ func TestRobotsToken(t *testing.T) {
 		"a@b":             "a",
 		"a[b":             "a",
 		"a0":              "a0",
+		"a9z":             "a9z",
+		"9Z/1":            "9z",
 		"rfc1738/1.2.0":   "rfc1738",
 		"*bot":            "*",
 		"":                "",
