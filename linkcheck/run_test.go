@@ -2,10 +2,14 @@ package linkcheck
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -269,10 +273,122 @@ func TestReadDocument(t *testing.T) {
 		{"one http://a/ two http://b/long", 26, "one http://a/ two ", true},
 		{`<a href="x">y</a><a href="http://c/long">`, 30, `<a href="x">y</a><a `, true},
 		{"nobreakatall", 5, "nobre", true},
+		{" leading-space-only", 5, " ", true},
 	} {
 		b, cut, err := readDocument(strings.NewReader(c.in), c.limit)
 		if string(b) != c.want || cut != c.cut || err != nil {
 			t.Errorf("%q to %d: %q, cut %v, %v; want %q, cut %v", c.in, c.limit, b, cut, err, c.want, c.cut)
+		}
+	}
+}
+
+// TestRunFileURLs: a file URL in a page fetched from a server is
+// skipped, nothing local opened; in a local document, or given, it is
+// checked; one found elsewhere first and then given is checked once,
+// with both places. Progress counts the skipped ones as decided, and
+// the complete Results are the run's own.
+func TestRunFileURLs(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "secret.txt")
+	local := filepath.Join(dir, "local.txt")
+	index := filepath.Join(dir, "index.html")
+	os.WriteFile(secret, []byte("12345"), 0o600)
+	os.WriteFile(local, []byte("1234567"), 0o600)
+	os.WriteFile(index, []byte(`<a href="file://`+local+`">l</a>`), 0o600)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, `<a href="file://%s">s</a> <a href="file://%s">l</a>`, secret, local)
+		}
+	}))
+	defer srv.Close()
+	var last [3]int
+	r := &Run{Checker: loopbackChecker(t), Depth: 1, NoRobots: true, Progress: func(done, total, broken int) { last = [3]int{done, total, broken} }}
+	r.Add(srv.URL+"/", Place{})
+	r.Add("file://"+index, Place{})
+	if err := r.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rs := r.Results()
+	got := map[string]string{}
+	for _, x := range rs {
+		got[x.URL] = fmt.Sprintf("%s %s %d", x.Status, x.Detail, len(x.Places))
+	}
+	if w := "skipped " + notLocal + " 1"; got["file://"+secret] != w {
+		t.Errorf("the server's file URL: %q, want %q", got["file://"+secret], w)
+	}
+	if w := "ok 7 bytes 2"; got["file://"+local] != w {
+		t.Errorf("the local document's file URL: %q, want %q", got["file://"+local], w)
+	}
+	if last[0] != len(rs) || last[1] != len(rs) {
+		t.Errorf("progress ended at %v, %d results", last, len(rs))
+	}
+	if n := testing.AllocsPerRun(10, func() { r.Results() }); n != 0 {
+		t.Errorf("Results of a complete run allocates %v times: a copy", n)
+	}
+
+	// Found elsewhere first, then given: checked once.
+	r = &Run{Checker: loopbackChecker(t)}
+	r.add("file://"+secret, Place{File: "remote"}, 1, false)
+	r.add("file://"+secret, Place{File: "given"}, 0, true)
+	if err := r.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if rs := r.Results(); len(rs) != 1 || rs[0].Status != OK || rs[0].Detail != "5 bytes" || len(rs[0].Places) != 2 {
+		t.Errorf("found elsewhere, then given: %+v", rs)
+	}
+}
+
+// TestRunReadInPart: a page or document larger than MaxPage is read for
+// its links from its first MaxPage bytes, and says so once: in its
+// detail, with its size when known, and through Warn.
+func TestRunReadInPart(t *testing.T) {
+	page := strings.Repeat("<p>filler text</p>\n", 200) // 3,800 bytes
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("Content-Length", strconv.Itoa(len(page)))
+			io.WriteString(w, page)
+		}
+	}))
+	defer srv.Close()
+	doc := filepath.Join(t.TempDir(), "big.txt")
+	os.WriteFile(doc, []byte(strings.Repeat("text ", 300)), 0o600) // 1,500 bytes
+	k := loopbackChecker(t)
+	k.MaxPage = 1024
+	var mu sync.Mutex
+	warned := map[string]string{}
+	r := &Run{Checker: k, Depth: 1, NoRobots: true, Warn: func(url, msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, again := warned[url]; again {
+			t.Errorf("%s warned twice", url)
+		}
+		warned[url] = msg
+	}}
+	r.Add(srv.URL+"/", Place{})
+	r.Add("file://"+doc, Place{})
+	if err := r.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		srv.URL + "/":   "links read from its first 1.0 KiB only, of 3.7 KiB",
+		"file://" + doc: "links read from its first 1.0 KiB only, of 1.5 KiB",
+	}
+	for _, x := range r.Results() {
+		if w := want[x.URL]; !strings.HasSuffix(x.Detail, " ("+w+")") || warned[x.URL] != w {
+			t.Errorf("%s: detail %q, warned %q; want %q", x.URL, x.Detail, warned[x.URL], w)
+		}
+	}
+}
+
+func TestSizeText(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0 bytes", 1023: "1023 bytes", 1024: "1.0 KiB", 1536: "1.5 KiB", 1<<20 - 1: "1024.0 KiB",
+		1 << 20: "1 MiB", 4 << 20: "4 MiB", 4<<20 + 1<<19: "4.5 MiB", 5<<20 + 1: "5.0 MiB",
+	} {
+		if got := sizeText(n); got != want {
+			t.Errorf("sizeText(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
