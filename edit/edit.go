@@ -120,6 +120,12 @@ func Get(u rfc1738.URL, part string) (string, bool) {
 	if !ok || scheme != kindOf(u).String() || scheme == "" {
 		return "", false
 	}
+	return getSchemePart(u, scheme, name)
+}
+
+// getSchemePart is Get of a part of a scheme's own syntax (§3): "ftp.cwd",
+// "gopher.selector", "wais.wpath", ...; scheme is u's.
+func getSchemePart(u rfc1738.URL, scheme, name string) (string, bool) {
 	switch scheme {
 	case "ftp":
 		f, _ := u.FTP()
