@@ -20,6 +20,10 @@ type extractFormatter struct {
 	free    chan []byte
 	diags   bytes.Buffer
 	enc     *json.Encoder
+	// fileOf and fileJSON: the last file name written to JSON, and its
+	// JSON string, escaped once for all its URLs.
+	fileOf   string
+	fileJSON []byte
 }
 
 const (
@@ -136,7 +140,10 @@ func (f *extractFormatter) appendJSON(file string, m *extract.Match, base int64,
 	b = append(b, `{"url":`...)
 	b = appendJSONString(b, m.URL)
 	b = append(b, `,"file":`...)
-	b = appendJSONString(b, file)
+	if file != f.fileOf || f.fileJSON == nil {
+		f.fileOf, f.fileJSON = file, appendJSONString(f.fileJSON[:0], file)
+	}
+	b = append(b, f.fileJSON...)
 	b = append(b, `,"line":`...)
 	b = strconv.AppendInt(b, int64(m.Start.Line+lines), 10)
 	b = append(b, `,"column":`...)
