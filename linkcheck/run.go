@@ -439,12 +439,15 @@ func (r *Run) readInPart(t crawl.Task, total int64) {
 
 // sizeText writes a byte count for people: 4 MiB, 5.5 MiB, 900 bytes.
 func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
+	// Tests, not a switch: the coverage profile gremlins reads counts a
+	// case's condition as never run.
+	if n >= 1<<20 && n%(1<<20) == 0 {
 		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
+	}
+	if n >= 1<<20 {
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
+	}
+	if n >= 1<<10 {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
