@@ -127,10 +127,11 @@ func (mw meterWriter) ReadFrom(r io.Reader) (int64, error) {
 	if err == nil && m.left <= 0 && lr.N > 0 {
 		var one [1]byte
 		k, rerr := io.ReadFull(lr, one[:])
-		switch {
-		case k > 0:
+		// Tests, not a switch: the coverage profile the mutation gate
+		// reads counts a case's condition as never run.
+		if k > 0 {
 			err = m.tooLarge()
-		case rerr != io.EOF:
+		} else if rerr != io.EOF {
 			err = rerr
 		}
 	}

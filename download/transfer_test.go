@@ -381,3 +381,31 @@ func TestNamed(t *testing.T) {
 		t.Errorf("named(--timeout, 1s) = %q", got)
 	}
 }
+
+// TestTransferCanceledWhileWaiting: a ctx that ends during the wait
+// before a retry fails the job at once, keeping the bytes that came
+// (Resume or not) in the .part file that the Failed event names.
+func TestTransferCanceledWhileWaiting(t *testing.T) {
+	content := body(100)
+	cut := fmt.Errorf("cut: %w", io.ErrUnexpectedEOF)
+	path := filepath.Join(t.TempDir(), "f")
+	s := &script{steps: []func(access.Request) (*access.Response, error){func(req access.Request) (*access.Response, error) {
+		return &access.Response{Body: io.NopCloser(io.MultiReader(strings.NewReader(content[:30]), failing{cut})), Size: 100}, nil
+	}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rec := &recorder{}
+	f := &Fetcher{Do: s.do, Retries: 1, RetryDelay: time.Minute, Events: func(ev Event) {
+		rec.add(ev)
+		if ev.Kind == Retrying {
+			cancel()
+		}
+	}}
+	within(t, "Run", func() { f.Run(ctx, []Job{job(t, "http://127.0.0.1/f", path)}) })
+	if ev := rec.of(Failed); len(ev) != 1 || ev[0].Kept != PartPath(path) || ev[0].N != 30 || !errors.Is(ev[0].Err, context.Canceled) {
+		t.Errorf("Failed events %+v, want one keeping %s with 30 bytes", ev, PartPath(path))
+	}
+	if got, _ := os.ReadFile(PartPath(path)); string(got) != content[:30] {
+		t.Errorf("the .part holds %q", got)
+	}
+}
