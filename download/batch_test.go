@@ -77,6 +77,9 @@ func addAll(t *testing.T, b *Batch, dir string, n int) {
 
 // within runs f and fails the test when it has not returned after a few
 // seconds: a batch that deadlocks fails its test instead of hanging it.
+// It fails it with a panic, which ends the test binary at once: after a
+// t.Fatal the tests below would hang on the same deadlock, and even with
+// -failfast the examples still run (and hang).
 func within(t *testing.T, what string, f func()) {
 	t.Helper()
 	done := make(chan struct{})
@@ -87,7 +90,7 @@ func within(t *testing.T, what string, f func()) {
 	select {
 	case <-done:
 	case <-time.After(3 * time.Second):
-		t.Fatalf("%s has not returned after 3 s: a deadlock", what)
+		panic(fmt.Sprintf("%s: %s has not returned after 3 s: a deadlock", t.Name(), what))
 	}
 }
 

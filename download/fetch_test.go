@@ -326,7 +326,7 @@ func TestFetcherLimits(t *testing.T) {
 		rec := &recorder{}
 		f := &Fetcher{Client: access.NewClient(), MaxSize: 4095, LimitSize: true, IdleTimeout: 200 * time.Millisecond,
 			MaxSizeName: "--max-size", IdleTimeoutName: "--idle-timeout", Events: rec.add}
-		f.Run(context.Background(), []Job{job(t, srv.URL+tc.path, filepath.Join(dir, "f"))})
+		within(t, "Run", func() { f.Run(context.Background(), []Job{job(t, srv.URL+tc.path, filepath.Join(dir, "f"))}) })
 		failed := rec.of(Failed)
 		if len(failed) != 1 || !strings.Contains(failed[0].Err.Error(), tc.want) || errors.Is(failed[0].Err, ErrTooLarge) != tc.tooLarge {
 			t.Errorf("%s: %+v, want one failure saying %q", tc.path, failed, tc.want)
@@ -338,7 +338,9 @@ func TestFetcherLimits(t *testing.T) {
 	// Exactly MaxSize bytes pass.
 	dir := t.TempDir()
 	f := &Fetcher{Client: access.NewClient(), MaxSize: 4096, LimitSize: true}
-	if st := f.Run(context.Background(), []Job{job(t, srv.URL+"/untold", filepath.Join(dir, "f"))}); st.Saved != 1 {
+	var st Stats
+	within(t, "Run", func() { st = f.Run(context.Background(), []Job{job(t, srv.URL+"/untold", filepath.Join(dir, "f"))}) })
+	if st.Saved != 1 {
 		t.Errorf("4096 bytes under MaxSize 4096: %+v", st)
 	}
 }
