@@ -10,10 +10,11 @@ import (
 type EventKind int
 
 const (
+	_ EventKind = iota // the zero value names no event
 	// Resuming: Part holds the bytes an earlier run left, and the job
 	// goes on from their end (Part.Found); Part.Adopted when they were
 	// the final file itself.
-	Resuming EventKind = iota + 1
+	Resuming
 	// StartingOver: Part.Name held Part.Found bytes an earlier run left,
 	// and Resume is off: the job starts from the first byte.
 	StartingOver
