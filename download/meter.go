@@ -58,9 +58,7 @@ func (m *meter) Read(p []byte) (int, error) {
 		if m.left < 0 {
 			return 0, m.tooLarge()
 		}
-		if int64(len(p)) > m.left+1 {
-			p = p[:m.left+1] // one byte more tells an exact fit from too much
-		}
+		p = p[:min(int64(len(p)), m.left+1)] // one byte more tells an exact fit from too much
 	}
 	n, err := m.r.Read(p)
 	m.count(int64(n))
