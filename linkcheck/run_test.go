@@ -297,8 +297,10 @@ func TestRunFileURLs(t *testing.T) {
 	os.WriteFile(index, []byte(`<a href="file://`+local+`">l</a>`), 0o600)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/" {
+			// /other comes after the file URLs: its check ends after they
+			// are recorded, so the last Progress counts them.
 			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprintf(w, `<a href="file://%s">s</a> <a href="file://%s">l</a>`, secret, local)
+			fmt.Fprintf(w, `<a href="file://%s">s</a> <a href="file://%s">l</a> <a href="/other">o</a>`, secret, local)
 		}
 	}))
 	defer srv.Close()
