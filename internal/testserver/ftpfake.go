@@ -327,8 +327,8 @@ func (s *FTPSession) Send(preliminary string, data string) {
 	s.Reply("226 Transfer complete.")
 }
 
-// standard answers like a minimal vsftpd; false ends the session. It is
-// one switch, a case per command, and reads best whole.
+// standard answers like a minimal vsftpd; false ends the session: one
+// switch, a case per command.
 func (s *FTPSession) standard(line string) bool {
 	verb, arg, _ := strings.Cut(line, " ")
 	switch strings.ToUpper(verb) {
@@ -391,34 +391,7 @@ func (s *FTPSession) standard(line string) bool {
 		// the data starts at the REST offset.
 		s.Send("150 Opening BINARY mode data connection for "+arg+" ("+strconv.Itoa(len(data))+" bytes).", data[min(int(rest), len(data)):])
 	case "NLST", "LIST":
-		p := s.resolve(arg)
-		var names []string
-		if _, isFile := s.fake.opts.Files[p]; isFile {
-			names = []string{arg}
-		} else if s.isDir(p) {
-			for _, n := range s.children(p) {
-				if arg != "" {
-					n = arg + "/" + n
-				}
-				names = append(names, n)
-			}
-		}
-		var b strings.Builder
-		for _, n := range names {
-			if strings.EqualFold(verb, "LIST") {
-				// As vsftpd: a folder's line starts with 'd', a file's
-				// gives its size; the name is the last field.
-				child := s.resolve(n)
-				if _, isFile := s.fake.opts.Files[child]; isFile {
-					fmt.Fprintf(&b, "-rw-r--r--    1 0        0        %8d Jan 01 00:00 ", len(s.fake.opts.Files[child]))
-				} else {
-					b.WriteString("drwxr-xr-x    2 0        0            4096 Jan 01 00:00 ")
-				}
-			}
-			b.WriteString(n)
-			b.WriteString("\r\n")
-		}
-		s.Send("150 Here comes the directory listing.", b.String())
+		s.list(verb, arg)
 	case "FEAT":
 		if s.fake.opts.TLS == nil {
 			s.Reply("502 Command not implemented.")
@@ -426,18 +399,7 @@ func (s *FTPSession) standard(line string) bool {
 		}
 		s.Reply("211-Features:", " AUTH TLS", " PBSZ", " PROT", " UTF8", "211 End")
 	case "AUTH":
-		if s.fake.opts.TLS == nil || !strings.EqualFold(arg, "TLS") {
-			s.Reply("504 Unknown AUTH type.")
-			break
-		}
-		s.Reply("234 Proceed with negotiation.")
-		tc := tls.Server(s.conn, s.fake.opts.TLS)
-		tc.SetDeadline(time.Now().Add(5 * time.Second))
-		if err := tc.Handshake(); err != nil {
-			return false
-		}
-		tc.SetDeadline(time.Time{})
-		s.conn, s.r = tc, bufio.NewReaderSize(tc, 8192)
+		return s.authTLS(arg)
 	case "PBSZ":
 		if _, ok := s.conn.(*tls.Conn); !ok {
 			s.Reply("503 PBSZ needs a secure connection.")
@@ -457,5 +419,56 @@ func (s *FTPSession) standard(line string) bool {
 	default:
 		s.Reply("502 Command not implemented.")
 	}
+	return true
+}
+
+// list answers NLST and LIST with the names under arg (as vsftpd: NLST a
+// name a line, LIST a long line each).
+func (s *FTPSession) list(verb, arg string) {
+	p := s.resolve(arg)
+	var names []string
+	if _, isFile := s.fake.opts.Files[p]; isFile {
+		names = []string{arg}
+	} else if s.isDir(p) {
+		for _, n := range s.children(p) {
+			if arg != "" {
+				n = arg + "/" + n
+			}
+			names = append(names, n)
+		}
+	}
+	var b strings.Builder
+	for _, n := range names {
+		if strings.EqualFold(verb, "LIST") {
+			// As vsftpd: a folder's line starts with 'd', a file's
+			// gives its size; the name is the last field.
+			child := s.resolve(n)
+			if _, isFile := s.fake.opts.Files[child]; isFile {
+				fmt.Fprintf(&b, "-rw-r--r--    1 0        0        %8d Jan 01 00:00 ", len(s.fake.opts.Files[child]))
+			} else {
+				b.WriteString("drwxr-xr-x    2 0        0            4096 Jan 01 00:00 ")
+			}
+		}
+		b.WriteString(n)
+		b.WriteString("\r\n")
+	}
+	s.Send("150 Here comes the directory listing.", b.String())
+}
+
+// authTLS answers AUTH TLS (RFC 4217 §4) and upgrades the control
+// connection; false ends the session.
+func (s *FTPSession) authTLS(arg string) bool {
+	if s.fake.opts.TLS == nil || !strings.EqualFold(arg, "TLS") {
+		s.Reply("504 Unknown AUTH type.")
+		return true
+	}
+	s.Reply("234 Proceed with negotiation.")
+	tc := tls.Server(s.conn, s.fake.opts.TLS)
+	tc.SetDeadline(time.Now().Add(5 * time.Second))
+	if err := tc.Handshake(); err != nil {
+		return false
+	}
+	tc.SetDeadline(time.Time{})
+	s.conn, s.r = tc, bufio.NewReaderSize(tc, 8192)
 	return true
 }

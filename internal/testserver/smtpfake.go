@@ -173,140 +173,185 @@ func (f *SMTPFake) Conns() int {
 
 // serve speaks SMTP on one connection: one switch, a case per command,
 // which reads best whole.
+// smtpSession is one connection to the fake: what it has been told so
+// far (EHLO, STARTTLS, AUTH).
+type smtpSession struct {
+	f                    *SMTPFake
+	c                    net.Conn
+	r                    *bufio.Reader
+	ehlo, secure, authed bool
+}
+
+func (s *smtpSession) say(line string) { s.c.Write([]byte(line + "\r\n")) }
+
 func (f *SMTPFake) serve(c net.Conn) {
-	defer func() { c.Close() }()
+	s := &smtpSession{f: f, c: c, r: bufio.NewReaderSize(c, 4096)}
+	defer func() { s.c.Close() }()
 	c.SetDeadline(time.Now().Add(10 * time.Second))
-	r := bufio.NewReaderSize(c, 4096)
-	say := func(s string) { c.Write([]byte(s + "\r\n")) }
-	var ehlo, secure, authed bool
-	say("220 fake.example ESMTP")
+	s.say("220 fake.example ESMTP")
 	for {
-		line, err := r.ReadString('\n')
+		line, err := s.r.ReadString('\n')
 		if err != nil || len(line) > 4096 {
 			return
 		}
 		line = strings.TrimSuffix(line, "\r\n")
 		f.mu.Lock()
 		f.cmds = append(f.cmds, line)
-		if secure {
+		if s.secure {
 			f.sec = append(f.sec, line)
 		}
 		f.mu.Unlock()
-		verb, arg, _ := strings.Cut(line, " ")
-		switch strings.ToUpper(verb) {
-		case "HELO":
-			ehlo = true
-			say("250 fake.example")
-		case "EHLO":
-			if f.cfg.NoEHLO {
-				say("502 5.5.1 EHLO not implemented")
-				continue
-			}
-			ehlo = true
-			ext := []string{"fake.example"}
-			if f.cfg.STARTTLS && !secure {
-				ext = append(ext, "STARTTLS")
-			}
-			if f.cfg.User != "" {
-				ext = append(ext, "AUTH LOGIN PLAIN")
-			}
-			ext = append(ext, "HELP")
-			for i, e := range ext {
-				sep := "-"
-				if i == len(ext)-1 {
-					sep = " "
-				}
-				say("250" + sep + e)
-			}
-		case "STARTTLS":
-			if !f.cfg.STARTTLS {
-				say("500 5.5.1 unknown command")
-				continue
-			}
-			if secure {
-				say("503 5.5.1 TLS already active")
-				continue
-			}
-			c.Write([]byte("220 2.0.0 ready to start TLS\r\n" + f.cfg.Inject))
-			// RFC 3207 §4.2: the server discards what it knew, the
-			// EHLO and any authentication, and reads only TLS now.
-			tc := tls.Server(c, f.tls)
-			if err := tc.Handshake(); err != nil {
-				return
-			}
-			c, r = tc, bufio.NewReaderSize(tc, 4096)
-			if f.cfg.Hijack != nil {
-				f.cfg.Hijack(c, r)
-				return
-			}
-			secure, ehlo, authed = true, false, false
-		case "AUTH":
-			if f.cfg.User == "" || authed {
-				say("503 5.5.1 AUTH not available")
-				continue
-			}
-			mech, ir, _ := strings.Cut(arg, " ")
-			if !strings.EqualFold(mech, "PLAIN") {
-				say("504 5.5.4 unrecognized authentication type")
-				continue
-			}
-			if ir == "" { // RFC 4954 §4: no initial response, ask for it
-				say("334 ")
-				l, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				ir = strings.TrimSuffix(l, "\r\n")
-			}
-			// RFC 4616 §2: [authzid] NUL authcid NUL passwd.
-			b, err := base64.StdEncoding.DecodeString(ir)
-			parts := strings.Split(string(b), "\x00")
-			if err != nil || len(parts) != 3 || (parts[0] != "" && parts[0] != parts[1]) ||
-				parts[1] != f.cfg.User || parts[2] != f.cfg.Password {
-				say("535 5.7.8 authentication credentials invalid")
-				continue
-			}
-			authed = true
-			say("235 2.7.0 authentication successful")
-		case "MAIL":
-			switch {
-			case !ehlo && (secure || f.cfg.STARTTLS):
-				say("503 5.5.1 EHLO first")
-			case f.cfg.User != "" && !authed:
-				say("530 5.7.0 authentication required")
-			default:
-				say("250 2.1.0 ok")
-			}
-		case "RCPT":
-			if strings.HasPrefix(line, "RCPT TO:<nobody") {
-				say("550 5.1.1 no such user")
-				continue
-			}
-			say("250 2.1.5 ok")
-		case "DATA":
-			say("354 go ahead")
-			var data strings.Builder
-			for data.Len() < 1<<20 {
-				l, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				data.WriteString(l)
-				if l == ".\r\n" {
-					break
-				}
-			}
-			f.mu.Lock()
-			f.data = data.String()
-			f.mu.Unlock()
-			say("250 2.0.0 queued")
-		case "QUIT":
-			say("221 bye")
+		if !s.command(line) {
 			return
-		default:
-			say("500 5.5.1 unknown command")
 		}
 	}
+}
+
+// command answers one command line; false ends the session.
+func (s *smtpSession) command(line string) bool {
+	cfg := &s.f.cfg
+	verb, arg, _ := strings.Cut(line, " ")
+	switch strings.ToUpper(verb) {
+	case "HELO":
+		s.ehlo = true
+		s.say("250 fake.example")
+	case "EHLO":
+		s.hello()
+	case "STARTTLS":
+		return s.startTLS()
+	case "AUTH":
+		return s.auth(arg)
+	case "MAIL":
+		switch {
+		case !s.ehlo && (s.secure || cfg.STARTTLS):
+			s.say("503 5.5.1 EHLO first")
+		case cfg.User != "" && !s.authed:
+			s.say("530 5.7.0 authentication required")
+		default:
+			s.say("250 2.1.0 ok")
+		}
+	case "RCPT":
+		if strings.HasPrefix(line, "RCPT TO:<nobody") {
+			s.say("550 5.1.1 no such user")
+		} else {
+			s.say("250 2.1.5 ok")
+		}
+	case "DATA":
+		return s.data()
+	case "QUIT":
+		s.say("221 bye")
+		return false
+	default:
+		s.say("500 5.5.1 unknown command")
+	}
+	return true
+}
+
+// hello answers EHLO with the extensions the fake is configured with.
+func (s *smtpSession) hello() {
+	cfg := &s.f.cfg
+	if cfg.NoEHLO {
+		s.say("502 5.5.1 EHLO not implemented")
+		return
+	}
+	s.ehlo = true
+	ext := []string{"fake.example"}
+	if cfg.STARTTLS && !s.secure {
+		ext = append(ext, "STARTTLS")
+	}
+	if cfg.User != "" {
+		ext = append(ext, "AUTH LOGIN PLAIN")
+	}
+	ext = append(ext, "HELP")
+	for i, e := range ext {
+		sep := "-"
+		if i == len(ext)-1 {
+			sep = " "
+		}
+		s.say("250" + sep + e)
+	}
+}
+
+// startTLS upgrades the session (RFC 3207); false ends it.
+func (s *smtpSession) startTLS() bool {
+	cfg := &s.f.cfg
+	if !cfg.STARTTLS {
+		s.say("500 5.5.1 unknown command")
+		return true
+	}
+	if s.secure {
+		s.say("503 5.5.1 TLS already active")
+		return true
+	}
+	s.c.Write([]byte("220 2.0.0 ready to start TLS\r\n" + cfg.Inject))
+	// RFC 3207 §4.2: the server discards what it knew, the EHLO and any
+	// authentication, and reads only TLS now.
+	tc := tls.Server(s.c, s.f.tls)
+	if err := tc.Handshake(); err != nil {
+		return false
+	}
+	s.c, s.r = tc, bufio.NewReaderSize(tc, 4096)
+	if cfg.Hijack != nil {
+		cfg.Hijack(s.c, s.r)
+		return false
+	}
+	s.secure, s.ehlo, s.authed = true, false, false
+	return true
+}
+
+// auth answers AUTH PLAIN (RFC 4954, RFC 4616); false ends the session.
+func (s *smtpSession) auth(arg string) bool {
+	cfg := &s.f.cfg
+	if cfg.User == "" || s.authed {
+		s.say("503 5.5.1 AUTH not available")
+		return true
+	}
+	mech, ir, _ := strings.Cut(arg, " ")
+	if !strings.EqualFold(mech, "PLAIN") {
+		s.say("504 5.5.4 unrecognized authentication type")
+		return true
+	}
+	if ir == "" { // RFC 4954 §4: no initial response, ask for it
+		s.say("334 ")
+		l, err := s.r.ReadString('\n')
+		if err != nil {
+			return false
+		}
+		ir = strings.TrimSuffix(l, "\r\n")
+	}
+	// RFC 4616 §2: [authzid] NUL authcid NUL passwd.
+	b, err := base64.StdEncoding.DecodeString(ir)
+	parts := strings.Split(string(b), "\x00")
+	if err != nil || len(parts) != 3 || (parts[0] != "" && parts[0] != parts[1]) ||
+		parts[1] != cfg.User || parts[2] != cfg.Password {
+		s.say("535 5.7.8 authentication credentials invalid")
+		return true
+	}
+	s.authed = true
+	s.say("235 2.7.0 authentication successful")
+	return true
+}
+
+// data reads a message up to its "." line (RFC 5321 §4.1.1.4), at most
+// 1 MiB; false ends the session.
+func (s *smtpSession) data() bool {
+	s.say("354 go ahead")
+	var data strings.Builder
+	for data.Len() < 1<<20 {
+		l, err := s.r.ReadString('\n')
+		if err != nil {
+			return false
+		}
+		data.WriteString(l)
+		if l == ".\r\n" {
+			break
+		}
+	}
+	s.f.mu.Lock()
+	s.f.data = data.String()
+	s.f.mu.Unlock()
+	s.say("250 2.0.0 queued")
+	return true
 }
 
 // SMTPFloodEHLO is a Hijack that answers EHLO with 250- continuation lines
