@@ -126,83 +126,59 @@ func TestTransferOutNeverRetried(t *testing.T) {
 // TestTransferNoResume: a resume refused (access.ErrNoResume) starts the
 // file over from byte 0, with a NoResume event; the same error to a
 // request from byte 0 is the job's failure.
-func TestTransferNoResume(t *testing.T) {
+// TestTransferRestart: a server that cannot resume (ErrNoResume) or a
+// body that runs past what was asked (ErrLongTransfer) makes the transfer
+// start again from byte 0, once, with a NoResume event; from byte 0 the
+// same error is a failure like another, and so is the new request's.
+func TestTransferRestart(t *testing.T) {
 	content := body(100)
-	noResume := fmt.Errorf("offset: %w", access.ErrNoResume)
-	path := filepath.Join(t.TempDir(), "f")
-	leave(t, path, content[:40])
-	s := &script{steps: []func(access.Request) (*access.Response, error){refuse(noResume), answer(content, false, nil)}}
-	rec := &recorder{}
-	f := &Fetcher{Do: s.do, Resume: true, Events: rec.add}
-	st := f.Run(context.Background(), []Job{job(t, "http://127.0.0.1/f", path)})
-	if got, _ := os.ReadFile(path); string(got) != content || st.Saved != 1 {
-		t.Errorf("stats %+v, the file %q; want the resource", st, got)
-	}
-	if o := s.asked(); fmt.Sprint(o) != "[40 0]" {
-		t.Errorf("offsets asked %v, want [40 0]", o)
-	}
-	if ev := rec.of(NoResume); len(ev) != 1 || !errors.Is(ev[0].Err, access.ErrNoResume) {
-		t.Errorf("NoResume events %+v", ev)
-	}
+	for _, tc := range []struct {
+		name  string
+		err   error
+		first func(error) func(access.Request) (*access.Response, error)
+	}{
+		{"no resume", access.ErrNoResume, refuse},
+		{"long transfer", access.ErrLongTransfer, func(err error) func(access.Request) (*access.Response, error) {
+			return answer(content, false, err)
+		}},
+	} {
+		wrapped := fmt.Errorf("%s: %w", tc.name, tc.err)
+		run := func(partial bool, second func(access.Request) (*access.Response, error)) (Stats, *script, *recorder, string) {
+			path := filepath.Join(t.TempDir(), "f")
+			if partial {
+				leave(t, path, content[:40])
+			}
+			s := &script{steps: []func(access.Request) (*access.Response, error){tc.first(wrapped), second}}
+			rec := &recorder{}
+			f := &Fetcher{Do: s.do, Resume: true, Events: rec.add}
+			st := f.Run(context.Background(), []Job{job(t, "http://127.0.0.1/f", path)})
+			return st, s, rec, path
+		}
 
-	// From byte 0, ErrNoResume is a failure like another.
-	path = filepath.Join(t.TempDir(), "f")
-	s = &script{steps: []func(access.Request) (*access.Response, error){refuse(noResume), answer(content, false, nil)}}
-	rec = &recorder{}
-	f = &Fetcher{Do: s.do, Resume: true, Events: rec.add}
-	st = f.Run(context.Background(), []Job{job(t, "http://127.0.0.1/f", path)})
-	if st.Failed != 1 || len(s.asked()) != 1 || len(rec.of(NoResume)) != 0 {
-		t.Errorf("stats %+v, %d requests, %d NoResume; want 1 failed, 1, 0", st, len(s.asked()), len(rec.of(NoResume)))
+		st, s, rec, path := run(true, answer(content, false, nil))
+		if got, _ := os.ReadFile(path); string(got) != content || st.Saved != 1 {
+			t.Errorf("%s: stats %+v, the file %q; want the resource", tc.name, st, got)
+		}
+		if o := s.asked(); fmt.Sprint(o) != "[40 0]" {
+			t.Errorf("%s: offsets asked %v, want [40 0]", tc.name, o)
+		}
+		if ev := rec.of(NoResume); len(ev) != 1 || !errors.Is(ev[0].Err, tc.err) {
+			t.Errorf("%s: NoResume events %+v", tc.name, ev)
+		}
+
+		st, s, rec, _ = run(false, answer(content, false, nil))
+		if st.Failed != 1 || len(s.asked()) != 1 || len(rec.of(NoResume)) != 0 {
+			t.Errorf("%s from byte 0: stats %+v, %d requests, %d NoResume; want 1 failed, 1, 0", tc.name, st, len(s.asked()), len(rec.of(NoResume)))
+		}
+
+		gone := errors.New("gone")
+		_, _, rec, _ = run(true, refuse(gone))
+		if ev := rec.of(Failed); len(ev) != 1 || !errors.Is(ev[0].Err, gone) {
+			t.Errorf("%s, the new request failing: %+v", tc.name, ev)
+		}
 	}
 }
 
-// TestTransferLongTransfer: a resumed body longer than announced
-// (access.ErrLongTransfer) starts the file over from byte 0, once; from
-// byte 0 it is the job's failure; a failure of the new request is the
-// job's.
-func TestTransferLongTransfer(t *testing.T) {
-	content := body(100)
-	long := fmt.Errorf("body: %w", access.ErrLongTransfer)
-	path := filepath.Join(t.TempDir(), "f")
-	leave(t, path, content[:40])
-	s := &script{steps: []func(access.Request) (*access.Response, error){answer(content, false, long), answer(content, false, nil)}}
-	rec := &recorder{}
-	f := &Fetcher{Do: s.do, Resume: true, Events: rec.add}
-	st := f.Run(context.Background(), []Job{job(t, "http://127.0.0.1/f", path)})
-	if got, _ := os.ReadFile(path); string(got) != content || st.Saved != 1 {
-		t.Errorf("stats %+v, the file %q; want the resource", st, got)
-	}
-	if o := s.asked(); fmt.Sprint(o) != "[40 0]" {
-		t.Errorf("offsets asked %v, want [40 0]", o)
-	}
-	if ev := rec.of(NoResume); len(ev) != 1 || !errors.Is(ev[0].Err, access.ErrLongTransfer) {
-		t.Errorf("NoResume events %+v", ev)
-	}
-
-	path = filepath.Join(t.TempDir(), "f")
-	s = &script{steps: []func(access.Request) (*access.Response, error){answer(content, false, long), answer(content, false, nil)}}
-	rec = &recorder{}
-	f = &Fetcher{Do: s.do, Resume: true, Events: rec.add}
-	st = f.Run(context.Background(), []Job{job(t, "http://127.0.0.1/f", path)})
-	if st.Failed != 1 || len(s.asked()) != 1 || len(rec.of(NoResume)) != 0 {
-		t.Errorf("from byte 0: stats %+v, %d requests, %d NoResume; want 1 failed, 1, 0", st, len(s.asked()), len(rec.of(NoResume)))
-	}
-
-	gone := errors.New("gone")
-	path = filepath.Join(t.TempDir(), "f")
-	leave(t, path, content[:40])
-	s = &script{steps: []func(access.Request) (*access.Response, error){answer(content, false, long), refuse(gone)}}
-	rec = &recorder{}
-	f = &Fetcher{Do: s.do, Resume: true, Events: rec.add}
-	f.Run(context.Background(), []Job{job(t, "http://127.0.0.1/f", path)})
-	if ev := rec.of(Failed); len(ev) != 1 || !errors.Is(ev[0].Err, gone) {
-		t.Errorf("the new request failing: %+v", ev)
-	}
-}
-
-// TestTransferErrorPage: with KeepErrorBody, an http error's page is the
-// file, alone (a part left before is dropped), complete at once, and the
-// job fails with the error; to Out, the page goes out.
 func TestTransferErrorPage(t *testing.T) {
 	const page = "<h1>Not Found</h1>"
 	notFound := func(access.Request) (*access.Response, error) {
