@@ -135,12 +135,12 @@ type FTPRedirectError struct {
 func (e *FTPRedirectError) Error() string { return "redirect to " + Redact(e.Location) }
 
 // redirectPolicy is the redirect policy of every http request: at most
-// maxRedirects hops (HTTP.MaxRedirects), to http, https and ftp URLs only, each passing
-// the §6 port guard as a URL the user typed; an https to http hop is
-// followed with a warning; the Authorization field goes to the first
-// request's origin only, and to no hop once the chain left it. It keeps
-// no state of its own (the chain is in via), so one http.Client serves
-// many requests at once.
+// maxRedirects hops (HTTP.MaxRedirects), to http, https and ftp URLs
+// only, each passing the §6 port guard as a URL the user typed; an https
+// to http hop is followed with a warning; the Authorization field goes
+// to the first request's origin only, and to no hop once the chain left
+// it. It keeps no state of its own (the chain is in via), so one
+// http.Client serves many requests at once.
 func (c *Client) redirectPolicy(maxRedirects int) func(*http.Request, []*http.Request) error {
 	return func(r *http.Request, via []*http.Request) error { return c.checkRedirect(maxRedirects, r, via) }
 }
