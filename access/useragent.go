@@ -8,8 +8,8 @@ import (
 // modulePath is the module the access package belongs to.
 const modulePath = "github.com/rfc1738/rfc1738"
 
-// DefaultUserAgent is the User-Agent of the http and https requests of a
-// handler whose UserAgent is empty (HTTP.UserAgent), NewClient's among them:
+// DefaultUserAgent is the User-Agent of the http and https requests of an
+// HTTP handler whose UserAgent is empty, and the one NewClient's carries:
 // "rfc1738/" and the version of this module in the program's build (RFC
 // 9110 §10.1.5: product "/" product-version), the version `rfc1738
 // version` prints; a build from a clone says its commit. A robots.txt
