@@ -142,12 +142,11 @@ type Response struct {
 // ErrUnsupported is wrapped by errors for a URL no handler can serve.
 var ErrUnsupported = errors.New("no access method")
 
-// Client holds the settings shared by the access methods — the e-mail
-// address of anonymous ftp, the prompt, listings and line ends, the
-// terminal, the trace, the §6 port guard, stored logins, the TLS policy,
-// warnings — and the gateways of §4 (routing, not a protocol), and the
-// handler of each scheme. The settings of a single protocol are on its
-// handler: News (news and nntp), Gopher, FTP, HTTP (http and https, see
+// Client holds the handler of each scheme and the settings every scheme
+// shares: the e-mail address of anonymous ftp, the prompt, listings and
+// line ends, the terminal, the trace, the §6 port guard, stored logins,
+// the TLS policy, warnings, and the gateways of §4 (routing, not a
+// protocol). The settings of a single protocol are on its handler: News (news and nntp), Gopher, FTP, HTTP (http and https, see
 // SetHTTP and HTTPSettings), Mailto, Telnet, WAIS; change one with
 // Handler and RegisterProtocol.
 //
@@ -191,8 +190,9 @@ type Client struct {
 	// BlockedPorts are the ports of other well-known line protocols that
 	// the §6 guard refuses, by name: NewClient sets a copy of
 	// DefaultBlockedPorts(), which the caller may change for this client
-	// alone; nil (a zero Client) guards the default ports. AllowPorts lists ports that the guard lets through all the
-	// same; AllowAnyPort turns it off.
+	// alone; nil (a zero Client) guards the default ports. AllowPorts
+	// lists ports that the guard lets through all the same; AllowAnyPort
+	// turns it off.
 	BlockedPorts map[int]string
 	AllowPorts   []int
 	AllowAnyPort bool

@@ -56,8 +56,8 @@ type HTTP struct {
 	// opens to one host, every one of them kept for reuse: a tool
 	// fetching N URLs at once sets N, and N connections (one TLS
 	// handshake each) serve every URL of the host. 0 keeps net/http's
-	// defaults (no limit, 2 kept idle). A Client.Transport of the
-	// caller's own is not concerned.
+	// defaults (no limit, 2 kept idle). A transport of the caller's own
+	// (in Client) is not concerned.
 	ConnsPerHost int
 
 	// Client, when set, is the http.Client of the requests (its
