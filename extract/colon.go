@@ -2,7 +2,6 @@ package extract
 
 import (
 	"bytes"
-	"strconv"
 	"unicode"
 	"unicode/utf8"
 
@@ -12,13 +11,51 @@ import (
 // atColon tries a bare URL whose scheme ends at the ':' buf[i], or the
 // prefix URL: there.
 func (s *Scanner) atColon(i int) bool {
+	a := s.schemeStart(i)
+	if a == -1 {
+		return false
+	}
+	// Brackets are counted back to lo: never into the last match, and
+	// no further than lookback bytes, which every refill keeps (see
+	// fill), so the reading does not depend on where the buffer was cut.
+	lo := max(s.floor, i-lookback, 0)
+	form, a, i, ok := s.formAt(a, i)
+	if !ok {
+		return false
+	}
+	b := s.buf[:s.end]
+	var emphasis byte // Markdown: *http://a.org/* and _http://a.org/_
+	if a > s.floor && (b[a-1] == '*' || b[a-1] == '_') {
+		emphasis = b[a-1]
+	}
+	r := bareRun{a: a, colon: i}
+	s.runOver(&r, lo)
+	u := s.runText()
+	n := trimTrailing(u, i+1-a, len(u), emphasis)
+	if s.refused(u, n, &r, form) {
+		return false
+	}
+	s.endAt(&r, u, n)
+	s.notes = s.notes[:0]
+	s.m = Match{URL: string(u[:r.n]), Form: form}
+	s.m.Start = s.posAt(a)
+	s.m.End = s.posAt(r.e)
+	s.noteBare(u[:r.n], &r)
+	s.finish()
+	s.pos, s.floor = r.e, r.e
+	return true
+}
+
+// schemeStart returns the index of the first octet of a scheme that ends
+// at the ':' buf[i], or -1 when none may end there.
+func (s *Scanner) schemeStart(i int) int {
 	b := s.buf[:s.end]
 	a := i
 	for a > s.floor && i-a <= maxScheme && class[b[a-1]]&cScheme != 0 {
 		a--
 	}
 	if i-a > maxScheme {
-		return false
+		return -1
 	}
 	// In prose a scheme starts after a run of punctuation ("see...http:"
 	// reads "http:"), and with a letter (§5 allows '+', '-', '.' and
@@ -33,23 +70,25 @@ func (s *Scanner) atColon(i int) bool {
 		a++
 	}
 	if a == i {
-		return false
+		return -1
 	}
 	// A scheme begins a word: in "%s://%s:%hu/%s" or "$proto://host" the
 	// letters before "://" belong to a format directive or a variable.
 	if a > s.floor && !wordStart(b[a-1]) {
-		return false
+		return -1
 	}
-	// Brackets are counted back to lo: never into the last match, and
-	// no further than lookback bytes, which every refill keeps (see
-	// fill), so the reading does not depend on where the buffer was cut.
-	lo := max(s.floor, i-lookback, 0)
-	form := Bare
+	return a
+}
+
+// formAt returns the form of a URL whose scheme buf[a:i] ends at the
+// ':' buf[i], and where its scheme and ':' are: after the prefix URL:,
+// or those given for a bare URL. It reports false for a colon of prose.
+func (s *Scanner) formAt(a, i int) (Form, int, int, bool) {
+	b := s.buf[:s.end]
 	if i-a == 3 && equalFold(b[a:i], "url") {
 		// Appendix: the prefix "URL:" marks a URL; then scheme ':' and
 		// at least one octet, any scheme §5 allows (one may begin with a
 		// digit, '+', '-' or '.').
-		form = URLPrefix
 		a = i + 1
 		i = a
 		// §5: a scheme of at most maxScheme octets, then ':'.
@@ -58,16 +97,34 @@ func (s *Scanner) atColon(i int) bool {
 			i++
 		}
 		if i == a || i == end || b[i] != ':' {
-			return false
+			return URLPrefix, a, i, false
 		}
-	} else if i+1 < len(b) && b[i+1] != '/' && !isMailtoOrNews(b[a:i]) {
-		return false // the common case in prose: "Note:", "e.g.:"
+		return URLPrefix, a, i, true
 	}
-	var emphasis byte // Markdown: *http://a.org/* and _http://a.org/_
-	if a > s.floor && (b[a-1] == '*' || b[a-1] == '_') {
-		emphasis = b[a-1]
+	if i+1 < len(b) && b[i+1] != '/' && !isMailtoOrNews(b[a:i]) {
+		return Bare, a, i, false // the common case in prose: "Note:", "e.g.:"
 	}
+	return Bare, a, i, true
+}
 
+// bareRun is a bare URL (or one after the prefix URL:) as it is read
+// from the input.
+type bareRun struct {
+	a, colon int  // the scheme's first octet and its ':' in the input
+	j        int  // where the run over the URL's octets stopped
+	joinSeg  int  // the segment after an ASCII hyphen at a line break, or -1
+	cut      bool // the run stopped at the maximum length, not at its end
+
+	n, e            int  // the URL's length after trimming, and its end in the input
+	joined          bool // the URL goes on after the ASCII hyphen
+	reverted        bool // it would, but the next line makes it worse
+	hyphen, hyphenU int  // that hyphen's index in the input and in the URL
+}
+
+// runOver runs over the octets of the bare URL that starts at buf[r.a]
+// into the segments s.segs, and sets r.j, r.joinSeg and r.cut.
+func (s *Scanner) runOver(r *bareRun, lo int) {
+	b := s.buf[:s.end]
 	// A bare URL runs over the octets a URL may hold unencoded (§2.2,
 	// §5 xchar, '%' of an escape, one '#' of a fragment) and, unless
 	// strict, over the unsafe national characters real text writes
@@ -78,88 +135,137 @@ func (s *Scanner) atColon(i int) bool {
 	if s.strict {
 		run = cURL
 	}
-	limit := min(len(b), a+s.maxLen)
+	limit := min(len(b), r.a+s.maxLen)
+	st := runState{lo: lo, a: r.a}
+	segs := s.segs[:0]
+	from, j := r.a, r.a // the scheme's octets and its ':' are all in the run
+	r.joinSeg = -1
+	for j < limit {
+		if class[b[j]]&run != 0 {
+			if st.ends(b, j, limit) {
+				break
+			}
+			j++
+			continue
+		}
+		if k := typesetterBreak(b, from, j, limit, run); k > 0 {
+			segs = append(segs, seg{from, j})
+			from, j = k, k
+			continue
+		}
+		if k := hyphenBreak(b, r.colon, j, limit); k > 0 && r.joinSeg == -1 {
+			segs = append(segs, seg{from, j})
+			r.joinSeg = len(segs)
+			from, j = k, k
+			continue
+		}
+		if k := intlHost(b, r.colon, j, limit); k > j && len(segs) == 0 {
+			j = k // an international name: the match says it is not RFC 1738
+			continue
+		}
+		break
+	}
+	s.segs = append(segs, seg{from, j}) // kept even when this is no URL, so the next call does not allocate
+	r.j = j
+	r.cut = j == limit && j < len(b) && class[b[j]]&run != 0
+}
+
+// runState is what the run over a bare URL has passed: a '#', and the
+// brackets opened in the URL; and whether a bracket is left open before
+// it, in buf[lo:a].
+type runState struct {
+	lo, a int
+	hash  bool
+	inner [3]int
 	// Whether a bracket is left open before the URL is asked at its first
 	// closing bracket of each pair that closes none of its own (most URLs
 	// hold none), once a pair.
-	var inner [3]int
-	var outerKnown, outerOpen [3]bool
-	segs := s.segs[:0]
-	from, j := a, a // the scheme's octets and its ':' are all in the run
-	hash := false
-	joinSeg := -1 // the segment after an ASCII hyphen at a line break
-scan:
-	for j < limit {
-		c := b[j]
-		if class[c]&run == 0 {
-			if k := typesetterBreak(b, from, j, limit, run); k > 0 {
-				segs = append(segs, seg{from, j})
-				from, j = k, k
-				continue
-			}
-			if k := hyphenBreak(b, i, j, limit); k > 0 && joinSeg == -1 {
-				segs = append(segs, seg{from, j})
-				joinSeg = len(segs)
-				from, j = k, k
-				continue
-			}
-			if k := intlHost(b, i, j, limit); k > j && len(segs) == 0 {
-				j = k // an international name: the match says it is not RFC 1738
-				continue
-			}
-			break
+	outerKnown, outerOpen [3]bool
+}
+
+// ends reports whether the octet b[j], one a URL may hold, ends it all
+// the same: a second '#', a closing bracket of one opened before the URL
+// or an HTML character reference that ends a URL in text.
+func (st *runState) ends(b []byte, j, limit int) bool {
+	switch c := b[j]; c {
+	case '#':
+		if st.hash {
+			return true
 		}
-		switch c {
-		case '#':
-			if hash {
-				break scan
-			}
-			hash = true
-		case '(', '[', '{':
-			inner[pair(c)]++
-		case ')', ']', '}':
-			// A closing bracket whose opening one stands before the URL
-			// ends it: "(see http://a.org/x)/y", "[t](http://a.org/)".
-			p := pair(c)
-			if inner[p] > 0 {
-				inner[p]--
-				break
-			}
-			if !outerKnown[p] {
-				outerOpen[p], outerKnown[p] = openBefore(b[lo:a], c), true
-			}
-			if outerOpen[p] {
-				break scan
-			}
-		case '&':
-			if entityEnds(b[j:limit]) {
-				break scan
-			}
+		st.hash = true
+	case '(', '[', '{':
+		st.inner[pair(c)]++
+	case ')', ']', '}':
+		// A closing bracket whose opening one stands before the URL
+		// ends it: "(see http://a.org/x)/y", "[t](http://a.org/)".
+		p := pair(c)
+		if st.inner[p] > 0 {
+			st.inner[p]--
+			return false
 		}
-		j++
+		if !st.outerKnown[p] {
+			st.outerOpen[p], st.outerKnown[p] = openBefore(b[st.lo:st.a], c), true
+		}
+		return st.outerOpen[p]
+	case '&':
+		return entityEnds(b[j:limit])
 	}
-	segs = append(segs, seg{from, j})
-	s.segs = segs // kept even when this is no URL, so the next call does not allocate
-	runEnd := j
-	cut := j == limit && j < len(b) && class[b[j]]&run != 0
+	return false
+}
+
+// runText returns the octets of the run's segments, joined.
+func (s *Scanner) runText() []byte {
 	u := s.scratch[:0]
-	for _, g := range segs {
-		u = append(u, b[g.from:g.to]...)
+	for _, g := range s.segs {
+		u = append(u, s.buf[g.from:g.to]...)
 	}
 	s.scratch = u
-	n := trimTrailing(u, i+1-a, len(u), emphasis)
-	if !schemepartOK(u[:n], i-a, form == Bare) {
-		return false
+	return u
+}
+
+// refused reports whether the run u, trimmed to u[:n], is no URL: too
+// little after its scheme, or a template.
+func (s *Scanner) refused(u []byte, n int, r *bareRun, form Form) bool {
+	b := s.buf[:s.end]
+	colon := r.colon - r.a
+	if !schemepartOK(u[:n], colon, form == Bare) {
+		return true
 	}
-	if s.strict && n == len(u) && j < len(b) && b[j] == '[' && noHost(u[i+1-a:n]) {
-		return false // an IPv6 literal (not RFC 1738, §3.1): no torn "ssh://user@"
+	if s.strict && n == len(u) && r.j < len(b) && b[r.j] == '[' && noHost(u[colon+1:n]) {
+		return true // an IPv6 literal (not RFC 1738, §3.1): no torn "ssh://user@"
 	}
 	// schemepartOK has refused "//" alone: after "//" there is an octet.
-	if p := u[i+1-a : n]; bytes.HasPrefix(p, slashes) && class[p[2]]&cNational != 0 && ipv6At(p) != 2 {
-		return false // a template, not a URL: "file://{path}", "ssh://[user@]host"
+	p := u[colon+1 : n]
+	return bytes.HasPrefix(p, slashes) && class[p[2]]&cNational != 0 && ipv6At(p) != 2 // a template, not a URL: "file://{path}", "ssh://[user@]host"
+}
+
+// endAt sets where the URL u[:n] ends in the input, dropping the
+// segments the trimming emptied, and reads an ASCII hyphen at a line
+// break: the URL goes on after it unless the next line makes it worse.
+func (s *Scanner) endAt(r *bareRun, u []byte, n int) {
+	e, segs := trimSegs(s.segs, r.a, n)
+	s.segs = segs
+	// The segment after the hyphen starts with a letter or digit, which
+	// trimming keeps: a joined URL stays joined.
+	r.joined = r.joinSeg != -1
+	r.hyphenU = -1
+	if r.joined {
+		r.hyphen = segs[r.joinSeg-1].to - 1
+		for _, g := range segs[:r.joinSeg] {
+			r.hyphenU += g.to - g.from
+		}
 	}
-	// Map the trimmed length back to the input, dropping the segments
-	// the trimming emptied.
+	if r.joined && len(rfc1738.Check(string(u[:n])).Errors) > len(rfc1738.Check(string(u[:r.hyphenU+1])).Errors) {
+		// The next line makes the URL worse: it is prose, not the rest.
+		n, e, r.joined, r.reverted = r.hyphenU+1, r.hyphen+1, false, true
+	}
+	r.n, r.e = n, e
+}
+
+// trimSegs maps the length n of a URL joined from segs, whose first
+// starts at a, back to the input: it returns the index after the URL's
+// last octet, and segs without the segments past it.
+func trimSegs(segs []seg, a, n int) (int, []seg) {
 	e, rest := a, n
 	for k, g := range segs {
 		if rest <= g.to-g.from {
@@ -169,51 +275,7 @@ scan:
 		}
 		rest -= g.to - g.from
 	}
-	s.segs = segs
-	// The segment after the hyphen starts with a letter or digit, which
-	// trimming keeps: a joined URL stays joined.
-	joined := joinSeg != -1
-	hyphen, hyphenU := 0, -1 // the ASCII hyphen's index in the input and in u
-	if joined {
-		hyphen = segs[joinSeg-1].to - 1
-		for _, g := range segs[:joinSeg] {
-			hyphenU += g.to - g.from
-		}
-	}
-	reverted := false
-	if joined && len(rfc1738.Check(string(u[:n])).Errors) > len(rfc1738.Check(string(u[:hyphenU+1])).Errors) {
-		// The next line makes the URL worse: it is prose, not the rest.
-		n, e, joined, reverted = hyphenU+1, hyphen+1, false, true
-	}
-	s.notes = s.notes[:0]
-	s.m = Match{URL: string(u[:n]), Form: form}
-	s.m.Start = s.posAt(a)
-	s.m.End = s.posAt(e)
-	if cut {
-		s.notes = append(s.notes, Note{Offset: s.offset(j),
-			Message: "the URL runs on past " + strconv.Itoa(s.maxLen) + " bytes; it was cut there"})
-		s.skipping = true
-	} else if joined {
-		written, without := s.m.URL[:hyphenU+1], s.m.URL[:hyphenU]+s.m.URL[hyphenU+1:]
-		s.notes = append(s.notes,
-			Note{Offset: s.offset(hyphen),
-				Message:     "the URL goes on after '-' at a line break (RFC 1738 Appendix); as written on its line it reads " + written,
-				Alternative: written},
-			Note{Offset: s.offset(hyphen),
-				Message:     "the hyphen at the line break may be the typesetter's, not the URL's (RFC 1738 Appendix); without it the URL reads " + without,
-				Alternative: without})
-	} else if e == runEnd && e < len(b) && class[b[e]]&cNational != 0 && b[e] != '\\' && b[e] != '|' {
-		s.nationalNote(u[:n], a, e)
-	} else if reverted || e == runEnd && b[e-1] == '-' {
-		s.hyphenNote(u[:n], a, e)
-	}
-	if h := ipv6At(u[i+1-a : n]); h != -1 {
-		s.notes = append(s.notes, Note{Offset: s.offset(inputIndex(segs, i+1-a+h)),
-			Message: "the host is an IPv6 literal, which RFC 1738 does not know (§3.1: a host is a name or four decimal numbers)"})
-	}
-	s.finish()
-	s.pos, s.floor = e, e
-	return true
+	return e, segs
 }
 
 // intlHost returns where the letters, digits and marks of a non-ASCII
