@@ -141,6 +141,10 @@ func (s *Scanner) runOver(r *bareRun, lo int) {
 	from, j := r.a, r.a // the scheme's octets and its ':' are all in the run
 	r.joinSeg = -1
 	for j < limit {
+		j = plainRun(b, j, limit, run)
+		if j == limit {
+			break
+		}
 		if class[b[j]]&run != 0 {
 			if st.ends(b, j, limit) {
 				break
@@ -168,6 +172,15 @@ func (s *Scanner) runOver(r *bareRun, lo int) {
 	s.segs = append(segs, seg{from, j}) // kept even when this is no URL, so the next call does not allocate
 	r.j = j
 	r.cut = j == limit && j < len(b) && class[b[j]]&run != 0
+}
+
+// plainRun returns the index of the first octet at or after b[j] that is
+// no plain octet of the run (runPlain), or limit.
+func plainRun(b []byte, j, limit int, run uint8) int {
+	for j < limit && runPlain[b[j]]&run != 0 {
+		j++
+	}
+	return j
 }
 
 // runState is what the run over a bare URL has passed: a '#', and the
