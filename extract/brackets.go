@@ -1,10 +1,5 @@
 package extract
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
-
 // pair numbers the bracket pairs ( ), [ ] and { }.
 func pair(c byte) int {
 	switch c {
@@ -16,28 +11,8 @@ func pair(c byte) int {
 	return 2
 }
 
-// unclosed counts the brackets of each pair that are opened in b and not
-// closed there. It reads 8 octets at a time and steps only through the
-// brackets among them: (c &^ 1) is '(' for '(' and ')' alone; (c | 0x20)
-// &^ 6 is 'y' for '[', ']', '{', '}', 'y', 'Y', '_' and DEL, of which the
-// brackets are those whose bits 1 and 2 differ.
-func unclosed(b []byte) (open [3]int) {
-	k := 0
-	for ; k+8 <= len(b); k += 8 {
-		w := binary.LittleEndian.Uint64(b[k : k+8])
-		m := zeroOctets(w&^lo8^(lo8*'(')) | zeroOctets((w|lo8*0x20)&^(lo8*6)^(lo8*'y'))&(w<<6^w<<5)
-		for ; m != 0; m &= m - 1 {
-			open = bracketStep(open, b[k+bits.TrailingZeros64(m)/8])
-		}
-	}
-	for _, c := range b[k:] {
-		open = bracketStep(open, c)
-	}
-	return open
-}
-
 // openBefore reports whether a bracket of the pair that close closes is
-// left open in b: unclosed(b)[pair(close)] > 0. It reads b backwards and
+// left open in b: opened there and not closed after it. It reads b backwards and
 // stops at the first opening bracket no closing one after it closes, which
 // in "[text](http://…)" is the octet before the URL.
 func openBefore(b []byte, close byte) bool {
@@ -58,25 +33,6 @@ func openBefore(b []byte, close byte) bool {
 		}
 	}
 	return false
-}
-
-// zeroOctets marks with its high bit each octet of w that is zero.
-func zeroOctets(w uint64) uint64 {
-	return ^((w&^hi8 + lo7) | w) & hi8
-}
-
-// bracketStep counts c into the brackets open so far: an opening one is
-// open, a closing one closes the last of its pair still open.
-func bracketStep(open [3]int, c byte) [3]int {
-	switch c {
-	case '(', '[', '{':
-		open[pair(c)]++
-	case ')', ']', '}':
-		if p := pair(c); open[p] > 0 {
-			open[p]--
-		}
-	}
-	return open
 }
 
 // trimTrailing leaves out of the bare URL u[from:j] what ends a sentence

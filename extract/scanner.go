@@ -313,7 +313,6 @@ func namedScheme(w uint64) bool {
 const (
 	lo8        = 0x0101010101010101
 	hi8        = 0x8080808080808080
-	lo7        = 0x7f7f7f7f7f7f7f7f
 	urlWord    = 'u' | 'r'<<8 | 'l'<<16
 	newsWord   = 'n' | 'e'<<8 | 'w'<<16 | 's'<<24
 	mailtoWord = 'm' | 'a'<<8 | 'i'<<16 | 'l'<<24 | 't'<<32 | 'o'<<40
