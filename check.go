@@ -147,7 +147,11 @@ func (u URL) warnings(w *warner) {
 	if u.s == "" {
 		return
 	}
-	schemeWarnings(u.s, int(u.colon), w)
+	// A scheme of §3 in lower case draws no warning: none is reserved or
+	// experimental (§4).
+	if u.kind == KindOther || u.flags&flagUpperScheme != 0 {
+		schemeWarnings(u.s, int(u.colon), w)
+	}
 	if u.kind == KindOther && u.flags&flagAuthority == 0 {
 		opaqueWarning(u, w)
 	}
