@@ -12,10 +12,11 @@
 // the gateway handler. The plan keeps the handler that made it, and that
 // handler executes it: URL → Plan → handler → protocol client → output.
 // A handler type is exported when it has settings of its own (Mailto's
-// relay, WAIS's record count and syntax, Telnet's terminal type); the
-// others (ftp, http, file, gopher, news and nntp, prospero) take theirs
-// from the Client, and Client.Handler returns them for a caller that wraps
-// one. Each protocol's client, errors and rendering live in its own
+// relay, WAIS's record count and syntax, Telnet's terminal type, News's
+// server, Gopher's unstuffing, FTP's pool of logins, HTTP's proxy,
+// header and redirects); the others (file, prospero) have none, and
+// Client.Handler returns them for a caller that wraps one. The Client
+// keeps only what every scheme shares. Each protocol's client, errors and rendering live in its own
 // package (access/ftp, gopher, nntp, smtp, telnet, wais); a handler is the
 // glue between the URL, its plan and that client.
 package access
@@ -141,8 +142,17 @@ type Response struct {
 // ErrUnsupported is wrapped by errors for a URL no handler can serve.
 var ErrUnsupported = errors.New("no access method")
 
-// Client holds the settings of the access methods. Its zero value is not
-// usable; make one with NewClient. Fields may be set before first use.
+// Client holds the handler of each scheme and the settings every scheme
+// shares: the e-mail address of anonymous ftp, the prompt, listings and
+// line ends, the terminal, the trace, the §6 port guard, stored logins,
+// the TLS policy, warnings, and the gateways of §4 (routing, not a
+// protocol). The settings of a single protocol are on its handler: News (news and nntp), Gopher, FTP, HTTP (http and https, see
+// SetHTTP and HTTPSettings), Mailto, Telnet, WAIS; change one with
+// Handler and RegisterProtocol.
+//
+// NewClient makes a Client with settings from the environment. The zero
+// value works too: it has the default handlers (News without a server)
+// and guards the default ports. Fields may be set before first use.
 type Client struct {
 	// Email is the password of anonymous FTP (§3.2.1): the end user's
 	// Internet e-mail address. NewClient takes it from $EMAIL, else
@@ -165,11 +175,6 @@ type Client struct {
 	// writing local text: a copy (mirror) wants the bytes as served.
 	KeepLineEnds bool
 
-	// GopherUnstuff removes the first dot of gopher text lines that start
-	// with ".." (RFC 1436 dot-stuffing). Off by default: most servers
-	// send files as stored, so such a line is usually the file's own.
-	GopherUnstuff bool
-
 	// Stdin and Stdout are the terminal for interactive schemes (telnet,
 	// §3.8); nil means there is none.
 	Stdin, Stdout *os.File
@@ -185,51 +190,12 @@ type Client struct {
 	// BlockedPorts are the ports of other well-known line protocols that
 	// the §6 guard refuses, by name: NewClient sets a copy of
 	// DefaultBlockedPorts(), which the caller may change for this client
-	// alone; nil (a Client not made by NewClient) guards the default
-	// ports. AllowPorts lists ports that the guard lets through all the
-	// same; AllowAnyPort turns it off.
+	// alone; nil (a zero Client) guards the default ports. AllowPorts
+	// lists ports that the guard lets through all the same; AllowAnyPort
+	// turns it off.
 	BlockedPorts map[int]string
 	AllowPorts   []int
 	AllowAnyPort bool
-
-	// UserAgent is the User-Agent header of every http and https request
-	// (RFC 9110 §10.1.5; curl -A); empty means DefaultUserAgent.
-	UserAgent string
-
-	// HTTPClient, when set, is the http.Client of http and https
-	// requests (its Transport, Timeout, Jar); its CheckRedirect is
-	// replaced by the Client's redirect policy, which follows at most
-	// MaxRedirects redirects, to http, https and ftp URLs only. Nil (as
-	// NewClient leaves it): the Client's own transport.
-	HTTPClient   *http.Client
-	MaxRedirects int
-
-	// HTTPHeader holds header fields sent with every http and https
-	// request (curl's -H, -A, -e), after the handler's own: a field here
-	// replaces the handler's (an empty User-Agent sends none). Range is
-	// the handler's.
-	HTTPHeader http.Header
-
-	// HTTPCompressed asks for a compressed body (Accept-Encoding: gzip)
-	// and decodes a gzip one (curl's --compressed); Response.Size is then
-	// -1, and Body counts decoded bytes. Without it nothing is asked and
-	// a body is kept as sent (RFC 9110 §8.4), Content-Encoding and all.
-	HTTPCompressed bool
-
-	// HTTPProxy is the proxy of http and https requests (curl's -x), a
-	// URL; "" takes $HTTP_PROXY and $HTTPS_PROXY. HTTPNoProxy lists the
-	// hosts reached directly (curl's --noproxy): comma-separated names,
-	// each matching itself and its subdomains, or "*" for every host; ""
-	// takes $NO_PROXY.
-	HTTPProxy, HTTPNoProxy string
-
-	// HTTPConnsPerHost, when above 0, is the most connections the http
-	// transport opens to one host, every one of them kept for reuse: a
-	// tool fetching N URLs at once sets N, and N connections (one TLS
-	// handshake each) serve every URL of the host. 0 keeps net/http's
-	// defaults (no limit, 2 kept idle). A Client with its own
-	// HTTPClient.Transport is not concerned.
-	HTTPConnsPerHost int
 
 	// Credentials, when set, gives the stored login for a host whose URL
 	// names none (a ~/.netrc, as curl, wget and lftp read it): ftp logs
@@ -249,34 +215,19 @@ type Client struct {
 	// verified. Nil: only Trace sees it.
 	Warn func(msg string)
 
-	// NNTPServer is the news server for news: URLs (§3.6), host[:port].
-	// NewClient takes it from $NNTPSERVER.
-	NNTPServer string
-
-	// NNTPUser and NNTPPassword are sent with AUTHINFO USER/PASS (RFC
-	// 4643) only when a news server demands them with 480. They come from
-	// configuration, never from a news: URL (§3.6 has no login part).
-	NNTPUser, NNTPPassword string
-
 	// Gateways maps a scheme to a gateway URL template for schemes
 	// without a native handler (§4), e.g. "prospero" →
 	// "http://gw.example/fetch?url={url}".
 	Gateways map[string]string
 
-	// FTPPool, when set, serves the ftp logins: a connection the same
-	// login (address, user, password) left is reused, in its login
-	// directory, and a completed transfer gives it back instead of
-	// sending the plan's QUIT. The caller closes the pool. Nil: one login
-	// per URL, as the plan says.
-	FTPPool *ftp.Pool
-
 	mu       sync.RWMutex
-	handlers map[string]Handler
-	gateway  Handler // serves the schemes of Gateways that have no handler
+	handlers map[string]Handler // nil: defaultHandlers
+	gateway  Handler            // serves the schemes of Gateways that have no handler; nil: defaultGateway
 }
 
-// defaultHandlers are installed by NewClient; each scheme's file adds its
-// own in an init function.
+// defaultHandlers are installed by NewClient, and serve a Client whose
+// handlers are nil (the zero Client); each scheme's file adds its own in
+// an init function.
 var defaultHandlers = map[string]Handler{}
 
 // defaultGateway is installed by NewClient as the handler of a scheme
@@ -290,16 +241,13 @@ var defaultGateway Handler
 func NewClient() *Client {
 	c := &Client{
 		Email:        defaultEmail(),
-		NNTPServer:   os.Getenv("NNTPSERVER"),
-		MaxRedirects: 10,
-		UserAgent:    DefaultUserAgent,
 		BlockedPorts: DefaultBlockedPorts(),
-		handlers:     map[string]Handler{},
+		handlers:     maps.Clone(defaultHandlers),
 		gateway:      defaultGateway,
 	}
-	for scheme, h := range defaultHandlers {
-		c.handlers[scheme] = h
-	}
+	// §3.6: news URLs are resolved by the reader's own news server.
+	news := News{Server: os.Getenv("NNTPSERVER")}
+	c.handlers["news"], c.handlers["nntp"] = news, news
 	return c
 }
 
@@ -320,37 +268,40 @@ func defaultEmail() string {
 
 // Clone returns a copy of c with the same settings and handlers, which
 // can be changed without changing c: a tool that needs its own ftp logins
-// or handler settings clones the caller's client.
+// or handler settings clones the caller's client. Handler values are
+// copied (a News, an HTTP); what they point to (FTP.Pool, HTTP.Client,
+// HTTP.Header) is shared.
 func (c *Client) Clone() *Client {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	d := &Client{
-		Email: c.Email, Prompt: c.Prompt, Listing: c.Listing, KeepLineEnds: c.KeepLineEnds, GopherUnstuff: c.GopherUnstuff,
+		Email: c.Email, Prompt: c.Prompt, Listing: c.Listing, KeepLineEnds: c.KeepLineEnds,
 		Stdin: c.Stdin, Stdout: c.Stdout, ShowPassword: c.ShowPassword, Trace: c.Trace,
-		BlockedPorts: maps.Clone(c.BlockedPorts), AllowPorts: c.AllowPorts, AllowAnyPort: c.AllowAnyPort, HTTPClient: c.HTTPClient, UserAgent: c.UserAgent,
-		MaxRedirects: c.MaxRedirects, Credentials: c.Credentials, NNTPServer: c.NNTPServer,
-		NNTPUser: c.NNTPUser, NNTPPassword: c.NNTPPassword, Gateways: c.Gateways,
-		FTPPool: c.FTPPool, TLS: c.TLS, Warn: c.Warn,
-		HTTPHeader: c.HTTPHeader, HTTPCompressed: c.HTTPCompressed, HTTPProxy: c.HTTPProxy, HTTPNoProxy: c.HTTPNoProxy,
-		HTTPConnsPerHost: c.HTTPConnsPerHost, handlers: make(map[string]Handler, len(c.handlers)), gateway: c.gateway,
-	}
-	for scheme, h := range c.handlers {
-		d.handlers[scheme] = h
+		BlockedPorts: maps.Clone(c.BlockedPorts), AllowPorts: c.AllowPorts, AllowAnyPort: c.AllowAnyPort,
+		Credentials: c.Credentials, Gateways: c.Gateways, TLS: c.TLS, Warn: c.Warn,
+		handlers: maps.Clone(c.handlers), gateway: c.gateway,
 	}
 	return d
 }
 
-// KeepFTPLogins sets FTPPool to a new pool that keeps up to n idle logins
-// per server and user, made with the client's FTPConfig, and returns it
-// for the caller to close when done (QUIT on every idle login).
+// KeepFTPLogins installs on the client's ftp handler (FTP.Pool, the
+// handler's other settings kept) a new pool that keeps up to n idle
+// logins per server and user, made with the client's FTPConfig, and
+// returns it for the caller to close when done (QUIT on every idle
+// login). An ftp handler of the caller's own type is left alone: the
+// caller installs the pool in the FTP it wraps.
 //
 // With stay, a login is left in the directory of its last URL and
 // serves the next URL of that directory without a CWD, and TYPE I is
 // sent once per login (ftp.Pool.StayInDirectory): what a walk of a tree
 // wants, file after file of one directory.
 func (c *Client) KeepFTPLogins(n int, stay bool) io.Closer {
-	c.FTPPool = &ftp.Pool{Config: c.FTPConfig(), MaxIdlePerLogin: n, StayInDirectory: stay}
-	return c.FTPPool
+	pool := &ftp.Pool{Config: c.FTPConfig(), MaxIdlePerLogin: n, StayInDirectory: stay}
+	if h, ok := c.Handler("ftp").(FTP); ok {
+		h.Pool = pool
+		c.RegisterProtocol("ftp", h)
+	}
+	return pool
 }
 
 // RegisterProtocol installs h for scheme (lower case), replacing any
@@ -358,22 +309,31 @@ func (c *Client) KeepFTPLogins(n int, stay bool) io.Closer {
 func (c *Client) RegisterProtocol(scheme string, h Handler) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.handlers == nil {
+		c.handlers = maps.Clone(defaultHandlers) // a zero Client
+	}
 	c.handlers[strings.ToLower(scheme)] = h
 }
 
-// Handler returns the handler for a scheme: the one registered for it,
-// else the gateway handler when Gateways has a locator for the scheme
-// (§4), else nil.
+// Handler returns the handler for a scheme: the one registered for it
+// (for a zero Client, the default one), else the gateway handler when
+// Gateways has a locator for the scheme (§4), else nil.
 func (c *Client) Handler(scheme string) Handler {
 	scheme = strings.ToLower(scheme)
 	c.mu.RLock()
-	h := c.handlers[scheme]
+	hs, gw := c.handlers, c.gateway
 	c.mu.RUnlock()
-	if h != nil {
+	if hs == nil {
+		hs = defaultHandlers
+	}
+	if gw == nil {
+		gw = defaultGateway
+	}
+	if h := hs[scheme]; h != nil {
 		return h
 	}
 	if _, ok := c.Gateways[scheme]; ok {
-		return c.gateway
+		return gw
 	}
 	return nil
 }
@@ -467,7 +427,7 @@ func (c *Client) trace(dir byte, line string) {
 // tracer is the Trace given to a protocol client: nil when c has none,
 // else c.trace, which escapes every line.
 // FTPConfig is the configuration of every ftp connection the client makes
-// or that a pool makes for it (Client.FTPPool's Config): its trace, the
+// or that a pool makes for it (FTP.Pool's Config): its trace, the
 // §6 port guard on the data ports a server names in 227 and 229 replies,
 // and TLS as Client.TLS says (RFC 4217).
 func (c *Client) FTPConfig() ftp.Config {

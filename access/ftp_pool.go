@@ -8,7 +8,7 @@ import (
 )
 
 // An ftp login serves many files (RFC 959: a session is a login and any
-// number of transfers). With Client.FTPPool set, the ftp handler takes
+// number of transfers). With FTP.Pool set, the ftp handler takes
 // its connection from the pool (ftp.Pool: logged in, in the login
 // directory, where a plan's CWDs start, §3.2.2) and gives it back after
 // the transfer instead of the plan's QUIT; the plan's USER and PASS are

@@ -23,8 +23,9 @@ func BenchmarkFTPManyFiles(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			c := NewClient()
 			if bc.idle > 0 {
-				c.FTPPool = &ftp.Pool{MaxIdlePerLogin: bc.idle}
-				defer c.FTPPool.Close()
+				pool := &ftp.Pool{MaxIdlePerLogin: bc.idle}
+				c.RegisterProtocol("ftp", FTP{Pool: pool})
+				defer pool.Close()
 			}
 			ctx := context.Background()
 			b.ReportAllocs()

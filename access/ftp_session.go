@@ -14,7 +14,7 @@ import (
 // The execution of an ftp plan on one control connection, shared by the
 // ftp handler's Get, Stat and List (scheme_ftp.go, scheme_ftp_list.go):
 // the login and the §3.2.2 CWD sequence (on a new connection or one of
-// Client.FTPPool's, see ftp_pool.go), the transfer step, and the body
+// FTP.Pool's, see ftp_pool.go), the transfer step, and the body
 // whose Close reads the final reply and sends QUIT or gives the
 // connection back.
 // ftpLogin returns the credentials of the plan's USER and PASS steps.
@@ -55,12 +55,12 @@ func (s *ftpSession) fail(ctx context.Context, p *Plan, err error) (error, bool)
 }
 
 // login runs the plan's USER, PASS and CWD steps, then a CWD to each of
-// more, on a new connection, or, with Client.FTPPool, on one the pool
+// more, on a new connection, or, with FTP.Pool, on one the pool
 // gives for the plan's login, already in that directory when the pool
 // stays in directories (ftp.Pool.GetIn). fresh is false when it failed on
 // a reused connection before the server answered anything of the plan's,
 // so that a new connection may succeed.
-func (ftpHandler) login(ctx context.Context, c *Client, p *Plan, more ...string) (_ *ftpSession, _ error, fresh bool) {
+func (h FTP) login(ctx context.Context, c *Client, p *Plan, more ...string) (_ *ftpSession, _ error, fresh bool) {
 	s := &ftpSession{steps: p.Steps}
 	loginErr := func(err error) error {
 		if errors.Is(err, ftp.ErrPasswordRequired) {
@@ -85,12 +85,12 @@ func (ftpHandler) login(ctx context.Context, c *Client, p *Plan, more ...string)
 	if c.TLS.FTP != ftp.SecurityNone && c.TLS.Insecure {
 		c.warn(p.URL + ": " + insecureWarning)
 	}
-	if c.FTPPool != nil {
-		pc, err := c.FTPPool.GetIn(ctx, p.Connect, ftpLogin(c, p), dirs)
+	if h.Pool != nil {
+		pc, err := h.Pool.GetIn(ctx, p.Connect, ftpLogin(c, p), dirs)
 		if pc == nil {
 			return nil, loginErr(certificateError(p.Parsed.Host(), err)), true
 		}
-		s.conn, s.st = pc.Conn, ftpState{pool: c.FTPPool, pc: pc, reused: pc.Reused}
+		s.conn, s.st = pc.Conn, ftpState{pool: h.Pool, pc: pc, reused: pc.Reused}
 		if pc.Reused {
 			c.trace('!', "reusing the logged-in connection to "+p.Connect+" (in "+pc.Home+")")
 		}
@@ -130,7 +130,7 @@ func (ftpHandler) login(ctx context.Context, c *Client, p *Plan, more ...string)
 }
 
 // get runs the plan once; fresh is as for login.
-func (h ftpHandler) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _ error, fresh bool) {
+func (h FTP) get(ctx context.Context, c *Client, p *Plan) (_ *Response, _ error, fresh bool) {
 	s, err, fresh := h.login(ctx, c, p)
 	if err != nil {
 		return nil, err, fresh

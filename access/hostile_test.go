@@ -65,7 +65,7 @@ var hostileProtocols = []hostileProtocol{
 		// RFC 3977: the fault answers LIST ACTIVE (news:*).
 		name:  "news",
 		url:   func(string) string { return "news:*" },
-		setup: func(c *Client, addr string) { c.NNTPServer = addr },
+		setup: func(c *Client, addr string) { setNews(c, func(n *News) { n.Server = addr }) },
 		cfg: testserver.HostileConfig{
 			Greeting: []string{"200 hostile news"},
 			Head:     []string{"215 the list follows, and never ends"},

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// TestHTTPBodyAsSent: without HTTPCompressed nothing is asked and a gzip
+// TestHTTPBodyAsSent: without HTTP.Compressed nothing is asked and a gzip
 // body stays gzip (RFC 9110 §8.4); with it, gzip is asked for and the
 // body decoded, its size unknown.
 func TestHTTPBodyAsSent(t *testing.T) {
@@ -28,7 +28,7 @@ func TestHTTPBodyAsSent(t *testing.T) {
 	defer srv.Close()
 	c := NewClient()
 	for _, compressed := range []bool{false, true} {
-		c.HTTPCompressed = compressed
+		setHTTP(c, func(h *HTTP) { h.Compressed = compressed })
 		resp, err := c.Get(ftpTestCtx(t), mustParse(t, srv.URL+"/f.tar.gz"))
 		if err != nil {
 			t.Fatal(err)

@@ -81,7 +81,7 @@ func getAll(t *testing.T, c *Client, base string, n, workers int) map[string]boo
 	return protos
 }
 
-// TestHTTPConnsPerHost: with HTTPConnsPerHost 4, 40 URLs of one https
+// TestHTTPConnsPerHost: with HTTP.ConnsPerHost 4, 40 URLs of one https
 // host, asked for by 8 goroutines, travel over at most 4 connections,
 // every one reused (net/http keeps 2 idle and dials again beyond them);
 // the transport is one per setting, shared by the clients that have it.
@@ -89,30 +89,30 @@ func TestHTTPConnsPerHost(t *testing.T) {
 	ca := testserver.NewCA(t)
 	srv, conns := countedHTTPS(t, ca, false)
 	c, _ := httpsClient(ca)
-	c.HTTPConnsPerHost = 4
+	setHTTP(c, func(h *HTTP) { h.ConnsPerHost = 4 })
 	protos := getAll(t, c, srv.URL, 40, 8)
 	if n := conns.Load(); n > 4 || n < 1 {
-		t.Errorf("HTTPConnsPerHost 4: the server accepted %d connections for 40 URLs", n)
+		t.Errorf("ConnsPerHost 4: the server accepted %d connections for 40 URLs", n)
 	}
 	if !protos["HTTP/1.1"] || len(protos) != 1 {
 		t.Errorf("protocols %v, want HTTP/1.1 (the server offers no other)", protos)
 	}
 
-	tr := c.transport()
+	tr := c.transport(c.HTTPSettings())
 	if tr.MaxIdleConnsPerHost < 4 || tr.MaxConnsPerHost != 4 {
 		t.Errorf("transport keeps %d idle and opens %d per host, want 4 and 4", tr.MaxIdleConnsPerHost, tr.MaxConnsPerHost)
 	}
 	d, _ := httpsClient(ca)
 	d.TLS.Roots = c.TLS.Roots
-	d.HTTPConnsPerHost = 4
-	if d.transport() != tr {
+	setHTTP(d, func(h *HTTP) { h.ConnsPerHost = 4 })
+	if d.transport(d.HTTPSettings()) != tr {
 		t.Error("two clients with the same setting have two transports")
 	}
-	d.HTTPConnsPerHost = 0
-	if d.transport() == tr || d.transport().MaxConnsPerHost != 0 {
-		t.Error("HTTPConnsPerHost 0 shares the limited transport")
+	setHTTP(d, func(h *HTTP) { h.ConnsPerHost = 0 })
+	if d.transport(d.HTTPSettings()) == tr || d.transport(d.HTTPSettings()).MaxConnsPerHost != 0 {
+		t.Error("ConnsPerHost 0 shares the limited transport")
 	}
-	if NewClient().transport() != httpTransport || httpTransport.MaxConnsPerHost != 0 {
+	if NewClient().transport(NewClient().HTTPSettings()) != httpTransport || httpTransport.MaxConnsPerHost != 0 {
 		t.Error("the default transport was changed")
 	}
 }
@@ -124,7 +124,7 @@ func TestHTTP2WithOurTLS(t *testing.T) {
 	ca := testserver.NewCA(t)
 	srv, conns := countedHTTPS(t, ca, true)
 	c, _ := httpsClient(ca)
-	c.HTTPConnsPerHost = 4
+	setHTTP(c, func(h *HTTP) { h.ConnsPerHost = 4 })
 	protos := getAll(t, c, srv.URL, 40, 8)
 	if !protos["HTTP/2.0"] || len(protos) != 1 {
 		t.Errorf("protocols %v, want HTTP/2.0", protos)

@@ -175,7 +175,7 @@ func TestCredentials(t *testing.T) {
 	}
 }
 
-// TestFTPReuse: with an FTPPool, the second URL of a login reuses the
+// TestFTPReuse: with an FTP.Pool, the second URL of a login reuses the
 // connection (no second USER; back to the login directory first), and
 // a kept connection the server timed out (421) costs a new login, not
 // an error.
@@ -198,8 +198,9 @@ func TestFTPReuse(t *testing.T) {
 			return false
 		}})
 	c := NewClient()
-	c.FTPPool = &ftp.Pool{MaxIdlePerLogin: 1}
-	defer c.FTPPool.Close()
+	pool := &ftp.Pool{MaxIdlePerLogin: 1}
+	c.RegisterProtocol("ftp", FTP{Pool: pool})
+	defer pool.Close()
 	get := func(path string) string {
 		t.Helper()
 		resp, err := c.Get(ftpTestCtx(t), mustParse(t, "ftp://"+fake.Addr+path))

@@ -13,7 +13,7 @@ import (
 	"github.com/rfc1738/rfc1738/access/ftp"
 )
 
-func init() { defaultHandlers["ftp"] = ftpHandler{} }
+func init() { defaultHandlers["ftp"] = FTP{} }
 
 // The placeholders of the PASS step (§3.2.1); Get tells them apart.
 const (
@@ -26,12 +26,21 @@ const (
 // a courtesy, the error is already known.
 const ftpQuitTimeout = 2 * time.Second
 
-// ftpHandler is the access method of §3.2: an FTP conversation that sends
-// exactly the commands §3.2.2 derives from the URL, through access/ftp.
-type ftpHandler struct{}
+// FTP is the handler of ftp URLs (RFC 1738 §3.2): an FTP conversation
+// that sends exactly the commands §3.2.2 derives from the URL, through
+// access/ftp. The zero value logs in once per URL.
+type FTP struct {
+	// Pool, when set, serves the ftp logins: a connection the same login
+	// (address, user, password) left is reused, in its login directory,
+	// and a completed transfer gives it back instead of sending the
+	// plan's QUIT. The caller closes the pool; Client.KeepFTPLogins
+	// makes one. Nil: one login per URL, as the plan says. A copy of the
+	// handler (Client.Clone) shares the pool.
+	Pool *ftp.Pool
+}
 
 // Plan turns an ftp URL into its conversation (§3.2.1, §3.2.2, §3.2.3).
-func (ftpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
+func (FTP) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	f, ok := u.FTP()
 	if !ok {
 		return nil, fmt.Errorf("%s: not an ftp URL: %w", Redact(u.String()), ErrUnsupported)
@@ -161,10 +170,10 @@ func ftpGuards(u rfc1738.URL) error {
 }
 
 // Get executes the plan's steps in order on one control connection:
-// a new one, or, with Client.FTPPool, one the pool gives for the plan's
+// a new one, or, with FTP.Pool, one the pool gives for the plan's
 // login (see ftp.Pool): its USER and PASS are then already done, and it
 // is back in the login directory.
-func (h ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+func (h FTP) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
 	for _, n := range p.Notes {
 		c.trace('!', n)
 	}
@@ -182,7 +191,7 @@ func (h ftpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, err
 // RETR (RFC 3659 §5), for TYPE I only, whose offset counts the bytes as
 // stored (§5.3). A listing or a TYPE A transfer cannot resume; HEAD is
 // http's.
-func (ftpHandler) planRequest(c *Client, p *Plan, r Request) error {
+func (FTP) planRequest(c *Client, p *Plan, r Request) error {
 	if r.Head {
 		return fmt.Errorf("%s: %w: a header-only request is http's (HEAD)", p.URL, ErrUnsupported)
 	}

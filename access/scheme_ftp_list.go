@@ -11,20 +11,20 @@ import (
 
 // Stat implements Stater: the plan's login and CWDs (§3.2.1, §3.2.2),
 // then the lightest proof of its <name> that the server allows (see
-// ftp.Conn.Stat). With Client.FTPPool, a kept login the server has since
+// ftp.Conn.Stat). With FTP.Pool, a kept login the server has since
 // dropped is replaced by a fresh one, as often as the pool keeps idle
 // logins.
-func (h ftpHandler) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error) {
-	return ftpTries(ctx, c, func() (*Info, error, bool) { return h.stat(ctx, c, p) })
+func (h FTP) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error) {
+	return ftpTries(ctx, c, h.Pool, func() (*Info, error, bool) { return h.stat(ctx, c, p) })
 }
 
 // ftpTries runs once, and again while it failed on a kept login the
 // server has since dropped (fresh false), as often as the pool keeps idle
 // logins: each try takes another.
-func ftpTries[T any](ctx context.Context, c *Client, once func() (T, error, bool)) (T, error) {
+func ftpTries[T any](ctx context.Context, c *Client, pool *ftp.Pool, once func() (T, error, bool)) (T, error) {
 	tries := 1
-	if c.FTPPool != nil {
-		tries += max(c.FTPPool.MaxIdlePerLogin, ftp.DefaultMaxIdlePerLogin)
+	if pool != nil {
+		tries += max(pool.MaxIdlePerLogin, ftp.DefaultMaxIdlePerLogin)
 	}
 	for i := 1; ; i++ {
 		v, err, fresh := once()
@@ -35,7 +35,7 @@ func ftpTries[T any](ctx context.Context, c *Client, once func() (T, error, bool
 	}
 }
 
-func (h ftpHandler) stat(ctx context.Context, c *Client, p *Plan) (_ *Info, _ error, fresh bool) {
+func (h FTP) stat(ctx context.Context, c *Client, p *Plan) (_ *Info, _ error, fresh bool) {
 	s, err, fresh := h.login(ctx, c, p)
 	if errors.Is(err, ftp.ErrPasswordRequired) {
 		return nil, &NotVerifiedError{URL: p.URL, Reason: "the server asks for a password and the URL has none (§3.2.1)"}, true
@@ -74,11 +74,11 @@ func (h ftpHandler) stat(ctx context.Context, c *Client, p *Plan) (_ *Info, _ er
 // ModTime implements Timer: the plan's login and CWDs, then MDTM of its
 // <name> (RFC 3659 §3: the time in UTC, to the second). A server that
 // does not know MDTM (500-502) is ErrUnsupported.
-func (h ftpHandler) ModTime(ctx context.Context, c *Client, p *Plan) (time.Time, error) {
-	return ftpTries(ctx, c, func() (time.Time, error, bool) { return h.modTime(ctx, c, p) })
+func (h FTP) ModTime(ctx context.Context, c *Client, p *Plan) (time.Time, error) {
+	return ftpTries(ctx, c, h.Pool, func() (time.Time, error, bool) { return h.modTime(ctx, c, p) })
 }
 
-func (h ftpHandler) modTime(ctx context.Context, c *Client, p *Plan) (_ time.Time, _ error, fresh bool) {
+func (h FTP) modTime(ctx context.Context, c *Client, p *Plan) (_ time.Time, _ error, fresh bool) {
 	s, err, fresh := h.login(ctx, c, p)
 	if err != nil {
 		return time.Time{}, err, fresh
@@ -126,13 +126,13 @@ func (e *NotVerifiedError) Is(target error) bool { return target == ErrNotVerifi
 // <name> when it has one (ftp://host/pub lists pub), then the directory
 // read by ftp.DirReader — MLSD where the server has it, else LIST, else
 // NLST with a CWD probe per name, each form falling back to the next when
-// no line of it can be read. With Client.FTPPool, a kept login the
+// no line of it can be read. With FTP.Pool, a kept login the
 // server has since dropped is replaced by a fresh one, as for Stat.
-func (h ftpHandler) List(ctx context.Context, c *Client, p *Plan) (*Entries, error) {
-	return ftpTries(ctx, c, func() (*Entries, error, bool) { return h.list(ctx, c, p) })
+func (h FTP) List(ctx context.Context, c *Client, p *Plan) (*Entries, error) {
+	return ftpTries(ctx, c, h.Pool, func() (*Entries, error, bool) { return h.list(ctx, c, p) })
 }
 
-func (h ftpHandler) list(ctx context.Context, c *Client, p *Plan) (_ *Entries, _ error, fresh bool) {
+func (h FTP) list(ctx context.Context, c *Client, p *Plan) (_ *Entries, _ error, fresh bool) {
 	last := p.Steps[len(p.Steps)-1]
 	if len(p.Steps) >= 2 {
 		last = p.Steps[len(p.Steps)-2] // the step before QUIT

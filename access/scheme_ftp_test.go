@@ -443,7 +443,7 @@ func TestFTPGetExecutesThePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Steps = slices.Insert(p.Steps, 2, Step{Verb: "CWD", Arg: "/", HasArg: true})
-	resp, err := ftpHandler{}.Get(ftpTestCtx(t), c, p)
+	resp, err := FTP{}.Get(ftpTestCtx(t), c, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +453,7 @@ func TestFTPGetExecutesThePlan(t *testing.T) {
 		t.Errorf("the server received %q, the plan says %q", got, p.Lines())
 	}
 	p.Steps = []Step{{Verb: "DELE", Arg: "x", HasArg: true}}
-	if _, err := (ftpHandler{}).Get(ftpTestCtx(t), c, p); err == nil || !strings.Contains(err.Error(), "DELE") {
+	if _, err := (FTP{}).Get(ftpTestCtx(t), c, p); err == nil || !strings.Contains(err.Error(), "DELE") {
 		t.Errorf("a plan with DELE: %v", err)
 	}
 }

@@ -163,7 +163,7 @@ func TestHandlerResolvesGateways(t *testing.T) {
 	if h, ok := c.Handler("X-Foo").(gatewayHandler); !ok {
 		t.Errorf("x-foo with a gateway: %T", h)
 	}
-	if _, ok := c.Handler("ftp").(ftpHandler); !ok {
+	if _, ok := c.Handler("ftp").(FTP); !ok {
 		t.Errorf("ftp with a gateway: %T, want its own handler", c.Handler("ftp"))
 	}
 }

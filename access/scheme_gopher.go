@@ -12,13 +12,19 @@ import (
 	"github.com/rfc1738/rfc1738/access/gopher"
 )
 
-func init() { defaultHandlers["gopher"] = gopherHandler{} }
+func init() { defaultHandlers["gopher"] = Gopher{} }
 
-// gopherHandler serves gopher URLs (RFC 1738 §3.4) with the access/gopher
-// client: plain Gopher items, menus and searches, and the Gopher+ requests
-// of §3.4.4–§3.4.9 — the default view, attributes, alternate views, and
-// items with forms, whose questions it asks through Client.Prompt.
-type gopherHandler struct{}
+// Gopher is the handler of gopher URLs (RFC 1738 §3.4), with the
+// access/gopher client: plain Gopher items, menus and searches, and the
+// Gopher+ requests of §3.4.4–§3.4.9 — the default view, attributes,
+// alternate views, and items with forms, whose questions it asks through
+// Client.Prompt.
+type Gopher struct {
+	// Unstuff removes the first dot of text lines that start with ".."
+	// (RFC 1436 dot-stuffing). Off by default: most servers send files
+	// as stored, so such a line is usually the file's own.
+	Unstuff bool
+}
 
 // gopherMode is what Get does with a gopher plan.
 type gopherMode uint8
@@ -53,7 +59,7 @@ const (
 const gopherBad = "\t" + LineDelimiters
 
 // Plan implements Handler: the request lines §3.4 prescribes, each a step.
-func (gopherHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
+func (Gopher) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	g, ok := u.Gopher()
 	if !ok {
 		return nil, fmt.Errorf("%s: not a gopher URL", Redact(u.String()))
@@ -211,14 +217,14 @@ func gopherGuard(u rfc1738.URL, err error) error {
 // Get implements Handler: it sends the plan's request lines and returns
 // the reply, read by item type and rendered per c.Listing for menus and
 // attributes.
-func (gopherHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+func (h Gopher) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
 	d, ok := p.Data.(*gopherPlan)
 	if !ok {
 		return nil, fmt.Errorf("%s: the plan was not made by the gopher handler", p.URL)
 	}
 	run := &gopherRun{c: c, p: p, addr: p.Connect}
 	// ListingRaw: a plain text or menu reply as sent, final "." included.
-	run.gc = &gopher.Client{Trace: run.trace, Unstuff: c.GopherUnstuff, Raw: c.Listing == ListingRaw}
+	run.gc = &gopher.Client{Trace: run.trace, Unstuff: h.Unstuff, Raw: c.Listing == ListingRaw}
 	switch d.mode {
 	case gopherAsk:
 		return run.ask(ctx, d)

@@ -14,7 +14,7 @@ import (
 // reply (gopher.Client.Probe). A type-7 search without a search string
 // is sent as its selector alone, without a query; a Gopher+ "?" item
 // (§3.4.5) is asked for its attributes.
-func (gopherHandler) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error) {
+func (Gopher) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error) {
 	d, ok := p.Data.(*gopherPlan)
 	if !ok {
 		return nil, fmt.Errorf("%s: the plan was not made by the gopher handler", p.URL)
@@ -56,7 +56,7 @@ func (gopherHandler) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error
 // reply (RFC 1436), each with its type, selector, host, port and
 // Gopher+ mark in Attrs, and "line", the menu line as sent. An
 // unreadable menu line is a *LineError.
-func (gopherHandler) List(ctx context.Context, c *Client, p *Plan) (*Entries, error) {
+func (Gopher) List(ctx context.Context, c *Client, p *Plan) (*Entries, error) {
 	d, ok := p.Data.(*gopherPlan)
 	if !ok {
 		return nil, fmt.Errorf("%s: the plan was not made by the gopher handler", p.URL)

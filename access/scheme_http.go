@@ -14,25 +14,99 @@ import (
 )
 
 func init() {
-	defaultHandlers["http"] = httpHandler{}
-	defaultHandlers["https"] = httpHandler{tls: true}
+	defaultHandlers["http"] = defaultHTTP
+	defaultHandlers["https"] = defaultHTTP
 }
 
-// httpHandler is the access method of §3.3, through net/http: one GET,
-// redirects followed only to http, https and ftp URLs, at most
-// Client.MaxRedirects of them. With tls it is https (RFC 2818): the same
-// exchange inside TLS, with the Client's TLS policy, on port 443 by
-// default.
-type httpHandler struct {
-	tls bool
+// defaultHTTP is the http and https handler of NewClient and of a zero
+// Client.
+var defaultHTTP = HTTP{MaxRedirects: 10, UserAgent: DefaultUserAgent}
+
+// HTTP is the handler of http URLs (RFC 1738 §3.3) and https URLs (RFC
+// 2818: the same exchange inside TLS, with Client.TLS, on port 443 by
+// default), through net/http: one GET, redirects followed only to http,
+// https and ftp URLs. One value serves both schemes, telling them apart
+// by the URL's; Client.SetHTTP installs it for both, Client.HTTPSettings
+// reads it. Its fields are the settings of both schemes; the zero value
+// follows no redirect (NewClient's follows 10).
+type HTTP struct {
+	// UserAgent is the User-Agent header of every request (RFC 9110
+	// §10.1.5; curl -A); empty means DefaultUserAgent.
+	UserAgent string
+
+	// Header holds header fields sent with every request (curl's -H, -A,
+	// -e), after the handler's own: a field here replaces the handler's
+	// (an empty User-Agent sends none). Range is the handler's.
+	Header http.Header
+
+	// Compressed asks for a compressed body (Accept-Encoding: gzip) and
+	// decodes a gzip one (curl's --compressed); Response.Size is then -1,
+	// and Body counts decoded bytes. Without it nothing is asked and a
+	// body is kept as sent (RFC 9110 §8.4), Content-Encoding and all.
+	Compressed bool
+
+	// Proxy is the proxy of http and https requests (curl's -x), a URL;
+	// "" takes $HTTP_PROXY and $HTTPS_PROXY. NoProxy lists the hosts
+	// reached directly (curl's --noproxy): comma-separated names, each
+	// matching itself and its subdomains, or "*" for every host; "" takes
+	// $NO_PROXY.
+	Proxy, NoProxy string
+
+	// ConnsPerHost, when above 0, is the most connections the transport
+	// opens to one host, every one of them kept for reuse: a tool
+	// fetching N URLs at once sets N, and N connections (one TLS
+	// handshake each) serve every URL of the host. 0 keeps net/http's
+	// defaults (no limit, 2 kept idle). A transport of the caller's own
+	// (in Client) is not concerned.
+	ConnsPerHost int
+
+	// Client, when set, is the http.Client of the requests (its
+	// Transport, Timeout, Jar); its CheckRedirect is replaced by the
+	// handler's redirect policy. Nil, or one without a Transport: the
+	// transport made for Client.TLS, Proxy, NoProxy and ConnsPerHost.
+	Client *http.Client
+
+	// MaxRedirects is the most redirects a request follows, to http,
+	// https and ftp URLs only; 0 follows none.
+	MaxRedirects int
 }
 
-// scheme is the scheme the handler serves.
-func (h httpHandler) scheme() string {
-	if h.tls {
+// httpScheme is the scheme of u the handler serves, "http" or "https".
+func httpScheme(u rfc1738.URL) string {
+	if u.IsHTTPS() {
 		return "https"
 	}
 	return "http"
+}
+
+// userAgent is the User-Agent the handler's requests carry.
+func (hh HTTP) userAgent() string {
+	if hh.UserAgent != "" {
+		return hh.UserAgent
+	}
+	return DefaultUserAgent
+}
+
+// SetHTTP installs h as the handler of both http and https.
+func (c *Client) SetHTTP(h HTTP) {
+	c.RegisterProtocol("http", h)
+	c.RegisterProtocol("https", h)
+}
+
+// HTTPSettings returns the http handler in force: the HTTP registered for
+// http, else for https, else (a handler of the caller's own on both) the
+// default one. A caller changes a setting with
+//
+//	h := c.HTTPSettings()
+//	h.UserAgent = "probe/1"
+//	c.SetHTTP(h)
+func (c *Client) HTTPSettings() HTTP {
+	for _, scheme := range []string{"http", "https"} {
+		if h, ok := c.Handler(scheme).(HTTP); ok {
+			return h
+		}
+	}
+	return defaultHTTP
 }
 
 // httpRequest is the http handler's own plan data: the request as sent.
@@ -48,20 +122,21 @@ type httpRequest struct {
 // The path and search are sent as written, still encoded, so an escaped
 // CR or LF stays "%0D%0A" on the wire and cannot end the request line;
 // §3.3 allows no user or password, so nothing is decoded into a line.
-func (hh httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
+func (hh HTTP) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
+	scheme := httpScheme(u)
 	h, ok := u.HTTP()
-	if !ok || u.IsHTTPS() != hh.tls {
+	if !ok {
 		why := ""
 		if u.IsHTTPS() && u.HasAuthority() {
 			why = " (§3.3: no user or password)"
 		}
-		return nil, fmt.Errorf("%s: not an %s URL%s: %w", Redact(u.String()), hh.scheme(), why, ErrUnsupported)
+		return nil, fmt.Errorf("%s: not an %s URL%s: %w", Redact(u.String()), scheme, why, ErrUnsupported)
 	}
 	p := &Plan{Connect: u.HostPort()}
 	if err := c.guardPort(p, u); err != nil {
 		return nil, err
 	}
-	req := httpRequest{scheme: hh.scheme(), host: u.Host(), requestURI: h.RequestURI(), userAgent: c.userAgent()}
+	req := httpRequest{scheme: scheme, host: u.Host(), requestURI: h.RequestURI(), userAgent: hh.userAgent()}
 	if port, ok := u.Port(); ok {
 		req.host += ":" + port
 	}
@@ -69,29 +144,29 @@ func (hh httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 		{Verb: "GET", Arg: req.requestURI + " HTTP/1.1", HasArg: true},
 		{Verb: "Host:", Arg: req.host, HasArg: true},
 	}
-	if !hasHeader(c.HTTPHeader, "User-Agent") {
+	if !hasHeader(hh.Header, "User-Agent") {
 		p.Steps = append(p.Steps, Step{Verb: "User-Agent:", Arg: req.userAgent, HasArg: true})
 	}
-	for _, k := range sortedKeys(c.HTTPHeader) {
-		for _, v := range c.HTTPHeader[k] {
+	for _, k := range sortedKeys(hh.Header) {
+		for _, v := range hh.Header[k] {
 			p.Steps = append(p.Steps, Step{Verb: k + ":", Arg: v, HasArg: true})
 		}
 	}
-	if c.HTTPCompressed {
+	if hh.Compressed {
 		p.Steps = append(p.Steps, Step{Verb: "Accept-Encoding:", Arg: "gzip", HasArg: true})
 	}
 	p.Notes = []string{
-		httpEncodingNote(c.HTTPCompressed),
-		fmt.Sprintf("redirects are followed to http, https and ftp URLs only, at most %d; one from https to http or ftp with a warning; a stored login goes to its own origin only, and to no hop after the chain left it", c.MaxRedirects),
+		httpEncodingNote(hh.Compressed),
+		fmt.Sprintf("redirects are followed to http, https and ftp URLs only, at most %d; one from https to http or ftp with a warning; a stored login goes to its own origin only, and to no hop after the chain left it", hh.MaxRedirects),
 	}
-	if proxy := c.httpProxyFor(hh.scheme(), req.host); proxy != "" {
+	if proxy := c.httpProxyFor(hh, scheme, req.host); proxy != "" {
 		how := "the request line carries the whole URL (RFC 9112 §3.2.2)"
-		if hh.tls {
+		if scheme == "https" {
 			how = "a CONNECT tunnel (RFC 9110 §9.3.6), TLS end to end with the server"
 		}
 		p.Notes = append(p.Notes, "through the proxy "+proxy+" (-x, $HTTP_PROXY, $HTTPS_PROXY; --noproxy, $NO_PROXY): "+how)
 	}
-	if hh.tls {
+	if scheme == "https" {
 		// RFC 2818 §3.1: the server's identity is checked against the
 		// host of the URL.
 		p.Notes = append([]string{c.TLS.describe(u.Host())}, p.Notes...)
@@ -105,7 +180,7 @@ func (hh httpHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 
 // planRequest makes the request a HEAD, or adds the Range header of a
 // resume (RFC 9110 §14.2), to the plan.
-func (httpHandler) planRequest(c *Client, p *Plan, r Request) error {
+func (HTTP) planRequest(c *Client, p *Plan, r Request) error {
 	if r.Head && len(p.Steps) > 0 {
 		p.Steps[0].Verb = http.MethodHead
 	}
@@ -117,8 +192,9 @@ func (httpHandler) planRequest(c *Client, p *Plan, r Request) error {
 }
 
 // Get sends the planned GET and follows redirects as Plan says
-// (Client.checkRedirect); a redirect to ftp is fetched by the ftp handler.
-func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+// (Client.redirectPolicy); a redirect to ftp is fetched by the ftp
+// handler.
+func (hh HTTP) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
 	req, ok := p.Data.(httpRequest)
 	if !ok {
 		return nil, fmt.Errorf("%s: the plan has no http request", p.URL)
@@ -147,7 +223,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	// RFC 9110 §10.1.5: the product that sends the request; net/http
 	// copies it to every redirect it follows. -A and -H replace it.
 	hreq.Header.Set("User-Agent", req.userAgent)
-	for k, vs := range c.HTTPHeader {
+	for k, vs := range hh.Header {
 		if len(vs) == 1 && vs[0] == "" && http.CanonicalHeaderKey(k) != "User-Agent" {
 			continue // curl's -H "Name:": the field is not sent
 		}
@@ -155,7 +231,7 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	}
 	// A resumed body is the encoded bytes from Offset on: it asks for
 	// none, whose bytes are the resource's own.
-	gzipped := c.HTTPCompressed && p.Offset == 0 && !p.Head
+	gzipped := hh.Compressed && p.Offset == 0 && !p.Head
 	if gzipped {
 		hreq.Header.Set("Accept-Encoding", "gzip")
 	}
@@ -165,17 +241,17 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 	c.httpLogin(hreq, req.scheme, p.Parsed.Host())
 
 	hc := &http.Client{}
-	if c.HTTPClient != nil {
-		copied := *c.HTTPClient
+	if hh.Client != nil {
+		copied := *hh.Client
 		hc = &copied
 	}
 	if hc.Transport == nil {
-		hc.Transport = c.transport()
+		hc.Transport = c.transport(hh)
 	}
 	if req.scheme == "https" && c.TLS.Insecure {
 		c.warn(p.URL + ": " + insecureWarning)
 	}
-	hc.CheckRedirect = c.checkRedirect
+	hc.CheckRedirect = c.redirectPolicy(hh.MaxRedirects)
 
 	for _, s := range p.Steps {
 		c.trace('>', s.Line())
@@ -224,15 +300,15 @@ func (httpHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 // what any real response sends.
 const httpMaxHeaderBytes = 64 << 10
 
-// httpTransport is the transport of a Client without its own HTTPClient
-// (or whose HTTPClient has no Transport): net/http's default, with the
+// httpTransport is the transport of an HTTP handler without its own
+// Client (or whose Client has no Transport): net/http's default, with the
 // response headers bounded, and https with the zero TLS policy.
 var httpTransport = func() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxResponseHeaderBytes = httpMaxHeaderBytes
 	// A body is kept as the server sent it (RFC 9110 §8.4): net/http
 	// would ask for gzip and decode it, a .tar.gz saved unpacked and a
-	// small body on the wire a huge one on disk. Client.HTTPCompressed
+	// small body on the wire a huge one on disk. HTTP.Compressed
 	// asks for it instead.
 	t.DisableCompression = true
 	t.TLSClientConfig = TLS{}.Config("") // https: TLS 1.2 at least, the system's roots

@@ -74,7 +74,7 @@ func TestHTTPErrors(t *testing.T) {
 		t.Errorf("404: %v", err)
 	}
 
-	c.MaxRedirects = 3
+	setHTTP(c, func(h *HTTP) { h.MaxRedirects = 3 })
 	_, err = c.Get(ftpTestCtx(t), mustParse(t, srv.URL+"/loop"))
 	if err == nil || !strings.Contains(err.Error(), "stopped after 3 redirects") || hits.Load() != 4 {
 		t.Errorf("loop: %v after %d requests", err, hits.Load())

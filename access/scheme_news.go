@@ -17,8 +17,8 @@ import (
 )
 
 func init() {
-	defaultHandlers["news"] = newsHandler{}
-	defaultHandlers["nntp"] = newsHandler{}
+	defaultHandlers["news"] = News{}
+	defaultHandlers["nntp"] = News{}
 }
 
 // ErrNoNewsServer is wrapped by the error of a news: URL when no news
@@ -34,7 +34,10 @@ const newsPage = 64
 // answered with the group's low and high numbers.
 const newsRangePlaceholder = "<range>"
 
-// newsHandler serves news: and nntp: URLs.
+// News is the handler of news: URLs (RFC 1738 §3.6) and nntp: URLs
+// (§3.7), spoken with access/nntp (RFC 3977). NewClient registers one
+// for both schemes, its Server taken from $NNTPSERVER; the zero value has
+// no server, and a news: URL then fails with ErrNoNewsServer.
 //
 // Plans (the lines as sent; QUIT ends each):
 //
@@ -43,16 +46,26 @@ const newsRangePlaceholder = "<range>"
 //	news:*               LIST ACTIVE                     the list of groups
 //	nntp://h:p/group     GROUP group, OVER <range>       a listing of the group
 //	nntp://h:p/group/n   GROUP group, ARTICLE n          the article
-type newsHandler struct{}
+type News struct {
+	// Server is the news server of news: URLs, host[:port] (§3.6: a
+	// news URL names no host, the reader's own server resolves it);
+	// nntp: URLs name their own (§3.7).
+	Server string
+
+	// User and Password are sent with AUTHINFO USER/PASS (RFC 4643) only
+	// when a news server demands them with 480. They come from
+	// configuration, never from a URL (§3.6 and §3.7 have no login part).
+	User, Password string
+}
 
 // Plan implements Handler.
-func (newsHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
+func (h News) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	p := &Plan{}
 	url := Redact(u.String())
 	switch u.Kind() {
 	case rfc1738.KindNews:
 		n, _ := u.News()
-		addr, err := newsServer(c.NNTPServer)
+		addr, err := newsServer(h.Server)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", url, err)
 		}
@@ -113,8 +126,8 @@ func (newsHandler) Plan(c *Client, u rfc1738.URL) (*Plan, error) {
 	}
 	p.Steps = append(p.Steps, Step{Verb: "QUIT"})
 	p.Notes = append(p.Notes, "MODE READER is sent, and the refused command sent again, only if the server asks for it with 401 MODE-READER (RFC 3977 §5.3)")
-	if c.NNTPUser != "" {
-		p.Notes = append(p.Notes, "if the server demands authentication (480), AUTHINFO USER "+c.NNTPUser+" and AUTHINFO PASS <password> are sent and the command again (RFC 4643 §2.3)")
+	if h.User != "" {
+		p.Notes = append(p.Notes, "if the server demands authentication (480), AUTHINFO USER "+h.User+" and AUTHINFO PASS <password> are sent and the command again (RFC 4643 §2.3)")
 	}
 	return p, nil
 }
@@ -141,16 +154,16 @@ func newsServer(s string) (string, error) {
 // Get implements Handler: it dials p.Connect and executes p.Steps. The
 // step that fetches (ARTICLE, OVER, LIST) becomes the response body; the
 // steps after it (QUIT) run when the body is closed.
-func (newsHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
+func (h News) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
 	host, portDigits, err := net.SplitHostPort(p.Connect)
 	if err != nil {
 		return nil, fmt.Errorf("%s: connect %q: %w", p.URL, p.Connect, err)
 	}
 	port, _ := strconv.Atoi(portDigits)
-	r := &newsRun{c: c, p: p, host: host, port: port}
+	r := &newsRun{c: c, h: h, p: p, host: host, port: port}
 	conn, err := nntp.Dial(ctx, p.Connect, nntp.Config{
-		Username: c.NNTPUser,
-		Password: c.NNTPPassword,
+		Username: h.User,
+		Password: h.Password,
 		Trace:    r.see,
 	})
 	if err != nil {
@@ -193,6 +206,7 @@ func (newsHandler) Get(ctx context.Context, c *Client, p *Plan) (*Response, erro
 // newsRun is one execution of a news plan.
 type newsRun struct {
 	c    *Client
+	h    News
 	p    *Plan
 	host string
 	port int
@@ -216,7 +230,7 @@ func (r *newsRun) see(dir byte, line string) {
 // code means for it (RFC 3977 §3.2, RFC 4643 §2.3), and the cause with the
 // server's code and text.
 func (r *newsRun) fail(err error) error {
-	why := nntp.Explain(err, r.p.Connect, r.group.Name, r.c.NNTPUser)
+	why := nntp.Explain(err, r.p.Connect, r.group.Name, r.h.User)
 	if why == "" {
 		return fmt.Errorf("%s: %w", r.p.URL, err)
 	}

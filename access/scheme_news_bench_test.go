@@ -53,7 +53,7 @@ func BenchmarkNewsGroupListing(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d", l.name, n), func(b *testing.B) {
 				f := newsBigGroup(b, n)
 				c := NewClient()
-				c.NNTPServer = f.Addr
+				setNews(c, func(n *News) { n.Server = f.Addr })
 				c.Listing = l.l
 				u, err := rfc1738.Parse("news:big.group")
 				if err != nil {

@@ -11,8 +11,8 @@ import (
 // Stat implements Stater with the plan's GROUP and, in place of ARTICLE,
 // STAT (RFC 3977 §6.2.4), which proves an article without fetching it;
 // a group is proved by GROUP, and news:* by the server answering.
-func (newsHandler) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error) {
-	conn, err := nntp.Dial(ctx, p.Connect, nntp.Config{Username: c.NNTPUser, Password: c.NNTPPassword, Trace: c.tracer()})
+func (h News) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error) {
+	conn, err := nntp.Dial(ctx, p.Connect, nntp.Config{Username: h.User, Password: h.Password, Trace: c.tracer()})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.URL, err)
 	}
@@ -20,13 +20,13 @@ func (newsHandler) Stat(ctx context.Context, c *Client, p *Plan) (*Info, error) 
 	// news: URLs name the reader's own server (§3.6): say which.
 	on := ""
 	if p.Parsed.Scheme() == "news" {
-		on = " on " + c.NNTPServer
+		on = " on " + h.Server
 	}
 	var group *nntp.GroupInfo
 	for _, s := range p.Steps {
 		switch s.Verb {
 		case "LIST":
-			return &Info{Kind: KindDirectory, Size: -1, Detail: c.NNTPServer + " answers"}, nil
+			return &Info{Kind: KindDirectory, Size: -1, Detail: h.Server + " answers"}, nil
 		case "GROUP":
 			g, err := conn.Group(ctx, s.Arg)
 			if err != nil {

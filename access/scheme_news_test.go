@@ -54,7 +54,7 @@ func TestNewsPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := NewClient()
-		c.NNTPServer, c.NNTPUser, c.NNTPPassword = tt.server, tt.user, "s3cret"
+		setNews(c, func(n *News) { n.Server, n.User, n.Password = tt.server, tt.user, "s3cret" })
 		p, err := c.Plan(mustParse(t, tt.url))
 		if err != nil {
 			t.Errorf("Plan(%s): %v", tt.url, err)
@@ -105,7 +105,7 @@ func TestNewsPlanRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := NewClient()
-		c.NNTPServer = tt.server
+		setNews(c, func(n *News) { n.Server = tt.server })
 		_, err := c.Plan(mustParse(t, tt.url))
 		if err == nil {
 			t.Errorf("Plan(%s) succeeded", tt.url)
@@ -147,7 +147,7 @@ func newsFake(t *testing.T, steps ...newsStep) (*Client, *testserver.NNTPFake) {
 	t.Helper()
 	f := testserver.NNTPFakeServer(t, "200 fake ready", steps...)
 	c := NewClient()
-	c.NNTPServer = f.Addr
+	setNews(c, func(n *News) { n.Server = f.Addr })
 	return c, f
 }
 
@@ -282,7 +282,7 @@ func TestNewsModeReaderAndAuth(t *testing.T) {
 		newsStep{Expect: "GROUP local.test", Reply: "211 2 1 2 local.test\n"},
 		newsStep{Expect: "OVER 1-2", Reply: newsFakeOver},
 	)
-	c.NNTPUser, c.NNTPPassword = "alice", "s3cret"
+	setNews(c, func(n *News) { n.User, n.Password = "alice", "s3cret" })
 	var mu sync.Mutex
 	var trace []string
 	c.Trace = func(dir byte, line string) {
@@ -376,10 +376,10 @@ func TestNewsFaults(t *testing.T) {
 			}
 			f := testserver.NNTPFakeServer(t, greeting, tt.steps...)
 			c := NewClient()
-			c.NNTPServer = f.Addr
+			setNews(c, func(n *News) { n.Server = f.Addr })
 			c.AllowAnyPort = true
 			if tt.user != "" {
-				c.NNTPUser, c.NNTPPassword = tt.user, "s3cret"
+				setNews(c, func(n *News) { n.User, n.Password = tt.user, "s3cret" })
 			}
 			timeout := tt.timeout
 			if timeout == 0 {
@@ -472,7 +472,7 @@ func TestNewsINN(t *testing.T) {
 	var mu sync.Mutex
 	var sent, transcript []string
 	c := NewClient()
-	c.NNTPServer = s.Addr
+	setNews(c, func(n *News) { n.Server = s.Addr })
 	c.Trace = func(dir byte, line string) {
 		mu.Lock()
 		defer mu.Unlock()

@@ -154,24 +154,26 @@ type tlsKey struct {
 	connsPerHost   int
 }
 
-// transport returns the http transport for c's TLS policy, proxy and
-// connections per host.
-func (c *Client) transport() *http.Transport { return c.transportPerHost(c.HTTPConnsPerHost) }
+// transport returns the http transport for c's TLS policy and the http
+// handler h's proxy and connections per host. Transports are cached by
+// these settings, never per Client: a handler installed later
+// (Client.SetHTTP) with other settings gets the transport of its own.
+func (c *Client) transport(h HTTP) *http.Transport { return c.transportPerHost(h, h.ConnsPerHost) }
 
 // transportPerHost is transport with at most n connections to one host,
 // every one of them kept for reuse (0: net/http's defaults).
-func (c *Client) transportPerHost(n int) *http.Transport {
+func (c *Client) transportPerHost(h HTTP, n int) *http.Transport {
 	n = max(n, 0)
-	if c.TLS.Roots == nil && !c.TLS.Insecure && c.HTTPProxy == "" && c.HTTPNoProxy == "" && n == 0 {
+	if c.TLS.Roots == nil && !c.TLS.Insecure && h.Proxy == "" && h.NoProxy == "" && n == 0 {
 		return httpTransport
 	}
-	k := tlsKey{c.TLS.Roots, c.TLS.Insecure, c.HTTPProxy, c.HTTPNoProxy, n}
+	k := tlsKey{c.TLS.Roots, c.TLS.Insecure, h.Proxy, h.NoProxy, n}
 	tlsTransports.Lock()
 	defer tlsTransports.Unlock()
 	if t := tlsTransports.m[k]; t != nil {
 		return t
 	}
-	t := c.newTransport(n)
+	t := c.newTransport(h, n)
 	if tlsTransports.m == nil {
 		tlsTransports.m = map[tlsKey]*http.Transport{}
 	}
@@ -179,16 +181,16 @@ func (c *Client) transportPerHost(n int) *http.Transport {
 	return t
 }
 
-// newTransport makes an http transport for c's TLS policy and proxy,
+// newTransport makes an http transport for c's TLS policy and h's proxy,
 // with at most n connections to one host when n > 0. It is the one
 // constructor of the repository's http transports.
-func (c *Client) newTransport(n int) *http.Transport {
+func (c *Client) newTransport(h HTTP, n int) *http.Transport {
 	t := httpTransport.Clone()
 	// RFC 2818 §3.1: the host name is checked and sent as SNI; net/http
 	// fills in ServerName per connection.
 	t.TLSClientConfig = c.TLS.Config("")
-	if c.HTTPProxy != "" || c.HTTPNoProxy != "" {
-		t.Proxy = proxyFunc(c.HTTPProxy, c.HTTPNoProxy)
+	if h.Proxy != "" || h.NoProxy != "" {
+		t.Proxy = proxyFunc(h.Proxy, h.NoProxy)
 	}
 	if n > 0 {
 		// N at once, N connections: each one kept when its response is

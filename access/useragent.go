@@ -8,8 +8,8 @@ import (
 // modulePath is the module the access package belongs to.
 const modulePath = "github.com/rfc1738/rfc1738"
 
-// DefaultUserAgent is the User-Agent of the http and https requests of a
-// Client whose UserAgent is empty, and the one NewClient sets:
+// DefaultUserAgent is the User-Agent of the http and https requests of an
+// HTTP handler whose UserAgent is empty, and the one NewClient's carries:
 // "rfc1738/" and the version of this module in the program's build (RFC
 // 9110 §10.1.5: product "/" product-version), the version `rfc1738
 // version` prints; a build from a clone says its commit. A robots.txt
@@ -61,12 +61,4 @@ func moduleVersion() string {
 // isTchar: RFC 9110 §5.6.2's tchar, the octets of a token.
 func isTchar(c byte) bool {
 	return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-}
-
-// userAgent is the User-Agent c's http and https requests carry.
-func (c *Client) userAgent() string {
-	if c.UserAgent != "" {
-		return c.UserAgent
-	}
-	return DefaultUserAgent
 }

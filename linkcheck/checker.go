@@ -35,14 +35,14 @@ const DefaultBackoff = 250 * time.Millisecond
 // names something, so a scheme registered in the Client is checked as it
 // is fetched.
 // http and https are checked through the Client's http client
-// (access.Client.NewHTTP): its TLS policy, proxy, stored logins,
-// User-Agent and redirect policy are get's.
+// (access.Client.NewHTTPSender): its TLS policy, stored logins, and its
+// http handler's proxy, User-Agent and redirect policy are get's.
 type Checker struct {
 	// Client holds the settings of the access methods (the anonymous ftp
 	// password, the news server, gateways, the §6 port guard); nil means
-	// access.NewClient(). When its FTPPool is nil, the Checker sets one
-	// that keeps PerHost idle logins per host and user, and Close ends
-	// them.
+	// access.NewClient(). When its ftp handler (access.FTP) has no
+	// Pool, the Checker installs one that keeps PerHost idle logins per
+	// host and user, and Close ends them.
 	Client *access.Client
 	// PerHost is the number of connections kept per host (ftp logins,
 	// http connections); zero means 2.
@@ -70,7 +70,7 @@ type Checker struct {
 	MaxPage int64
 
 	once   sync.Once
-	hc     *access.HTTP
+	hc     *access.HTTPSender
 	logins io.Closer // the ftp pool the Checker set in Client, or nil
 }
 
@@ -82,7 +82,7 @@ func (k *Checker) init() {
 		if k.PerHost <= 0 {
 			k.PerHost = 2
 		}
-		if k.Client.FTPPool == nil {
+		if f, ok := k.Client.Handler("ftp").(access.FTP); ok && f.Pool == nil {
 			k.logins = k.Client.KeepFTPLogins(k.PerHost, false)
 		}
 		k.hc = k.httpClient()
@@ -254,7 +254,7 @@ func (k *Checker) check(ctx context.Context, u rfc1738.URL) outcome {
 			return k.stat(ctx, k.Client, t)
 		}
 	}
-	if u.Kind() == rfc1738.KindNews && k.Client.NNTPServer == "" {
+	if n, ok := k.Client.Handler("news").(access.News); ok && u.Kind() == rfc1738.KindNews && n.Server == "" {
 		return skipped("no news server configured (§3.6: news URLs are resolved by the reader's own server; set --nntp-server or $NNTPSERVER)")
 	}
 	native := u.IsHTTPS() // RFC 2818: http over TLS, checked as http is

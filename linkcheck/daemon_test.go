@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/internal/testserver"
 	"github.com/rfc1738/rfc1738/linkcheck"
 )
@@ -90,7 +91,7 @@ func TestINN(t *testing.T) {
 	id := testserver.FreshMessageID("linkcheck")
 	s.Post(t, testserver.INNArticle{MessageID: id, Subject: "linkcheck", Body: "here\n"})
 	k := newChecker(t)
-	k.Client.NNTPServer = s.Addr
+	k.Client.RegisterProtocol("news", access.News{Server: s.Addr})
 	bare := strings.Trim(id, "<>")
 	base := "nntp://" + s.Addr + "/" + s.Group
 	checkAll(t, k, []verdict{
@@ -104,7 +105,7 @@ func TestINN(t *testing.T) {
 		{base + "/999999", linkcheck.Broken, "423"},
 		{"nntp://" + s.Addr + "/no.such.group/1", linkcheck.Broken, "411"},
 	})
-	k.Client.NNTPServer = ""
+	k.Client.RegisterProtocol("news", access.News{})
 	checkAll(t, k, []verdict{{"news:" + s.Group, linkcheck.Skipped, "no news server"}})
 }
 

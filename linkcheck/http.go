@@ -17,12 +17,12 @@ import (
 )
 
 // userAgent is the User-Agent of the checker's http and https requests,
-// robots.txt's included: Client.UserAgent (access.DefaultUserAgent,
-// "rfc1738/VERSION", unless set). Its product token is the name a
-// robots.txt group addresses (RFC 9309 §2.2.1).
+// robots.txt's included: the http handler's UserAgent
+// (access.DefaultUserAgent, "rfc1738/VERSION", unless set). Its product
+// token is the name a robots.txt group addresses (RFC 9309 §2.2.1).
 func (k *Checker) userAgent() string {
-	if k.Client.UserAgent != "" {
-		return k.Client.UserAgent
+	if ua := k.Client.HTTPSettings().UserAgent; ua != "" {
+		return ua
 	}
 	return access.DefaultUserAgent
 }
@@ -30,13 +30,13 @@ func (k *Checker) userAgent() string {
 // httpClient makes the client of the http and https checks: the access
 // package's (its transport, TLS policy, proxy, stored logins, User-Agent
 // and redirect policy: http, https and ftp only, the §6 port guard on
-// each hop, at most Client.MaxRedirects), with connections kept per host
-// like the ftp logins (HTTP/1.1 keep-alive, and HTTP/2 when a server
-// offers it in the TLS handshake, RFC 9113 §3.2) and each host name
-// resolved once for all its URLs.
-func (k *Checker) httpClient() *access.HTTP {
+// each hop, at most the handler's MaxRedirects), with connections kept
+// per host like the ftp logins (HTTP/1.1 keep-alive, and HTTP/2 when a
+// server offers it in the TLS handshake, RFC 9113 §3.2) and each host
+// name resolved once for all its URLs.
+func (k *Checker) httpClient() *access.HTTPSender {
 	dns := &dnsCache{resolver: net.DefaultResolver}
-	return k.Client.NewHTTP(access.HTTPOptions{
+	return k.Client.NewHTTPSender(access.HTTPOptions{
 		PerHost:       k.PerHost,
 		DialContext:   dns.dial(&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}),
 		BeforeRequest: beforeRequest,

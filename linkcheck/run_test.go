@@ -196,7 +196,7 @@ func TestRunRobots(t *testing.T) {
 // TestRunDefaults: a Run without a Checker makes one; a Checker without
 // PerHost takes the Run's; one with its own keeps it. A Checker without a
 // Client makes one and keeps PerHost ftp logins per host (2 when zero),
-// which Close ends; a Client with its own FTPPool keeps it.
+// which Close ends; a Client whose ftp handler has a Pool keeps it.
 func TestRunDefaults(t *testing.T) {
 	r := &Run{PerHost: 3}
 	if err := r.Check(context.Background()); err != nil || r.Checker == nil || r.Checker.PerHost != 3 {
@@ -212,7 +212,7 @@ func TestRunDefaults(t *testing.T) {
 	if st, _ := k.Check(context.Background(), "file:///nonexistent/rfc1738-linkcheck"); st != Broken {
 		t.Errorf("a zero Checker: %s", st)
 	}
-	if k.Client == nil || k.PerHost != 2 || k.logins == nil || k.Client.FTPPool == nil {
+	if k.Client == nil || k.PerHost != 2 || k.logins == nil || k.Client.Handler("ftp").(access.FTP).Pool == nil {
 		t.Errorf("a zero Checker after use: client %v, PerHost %d, logins %v", k.Client != nil, k.PerHost, k.logins != nil)
 	}
 	if err := k.Close(); err != nil {

@@ -178,7 +178,9 @@ func (fn *checkSiteFn) Setup() {
 	c := access.NewClient()
 	c.AllowPorts = fn.AllowPorts
 	if fn.UserAgent != "" {
-		c.UserAgent = fn.UserAgent
+		h := c.HTTPSettings()
+		h.UserAgent = fn.UserAgent
+		c.SetHTTP(h)
 	}
 	fn.k = &linkcheck.Checker{Client: c, PerHost: max(fn.PerHost, 1), Timeout: fn.Timeout, Retries: fn.Retries}
 	fn.slots = make(chan struct{}, max(fn.Jobs, 1))

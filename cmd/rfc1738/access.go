@@ -57,11 +57,32 @@ func commonAccessFlags(fs *flag.FlagSet) func(*env, *access.Client) error {
 		c.AllowPorts = append(c.AllowPorts, allow...)
 		c.AllowAnyPort = *anyPort
 		c.ShowPassword = *showPassword
-		if v := e.Getenv("NNTPSERVER"); v != "" && c.NNTPServer == "" {
-			c.NNTPServer = v
+		if v := e.Getenv("NNTPSERVER"); v != "" {
+			setNews(c, func(n *access.News) {
+				if n.Server == "" {
+					n.Server = v
+				}
+			})
 		}
 		return nil
 	}
+}
+
+// setNews changes the settings of the client's news and nntp handler
+// (§3.6, §3.7).
+func setNews(c *access.Client, f func(*access.News)) {
+	n, _ := c.Handler("news").(access.News)
+	f(&n)
+	c.RegisterProtocol("news", n)
+	c.RegisterProtocol("nntp", n)
+}
+
+// setHTTP changes the settings of the client's http and https handler
+// (§3.3).
+func setHTTP(c *access.Client, f func(*access.HTTP)) {
+	h := c.HTTPSettings()
+	f(&h)
+	c.SetHTTP(h)
 }
 
 // accessSetup defines the access flags on fs and returns a function that

@@ -107,10 +107,12 @@ func (co *curlOptions) apply(c *access.Client) error {
 		}
 		h.Set(name, v)
 	}
-	if len(h) > 0 {
-		c.HTTPHeader = h
-	}
-	c.HTTPCompressed = co.compressed
+	setHTTP(c, func(hh *access.HTTP) {
+		if len(h) > 0 {
+			hh.Header = h
+		}
+		hh.Compressed = co.compressed
+	})
 	co.proxy.apply(c)
 	return nil
 }
@@ -138,10 +140,12 @@ func proxyFlags(fs *flag.FlagSet) *proxyOptions {
 
 // apply sets the proxy on the client.
 func (po *proxyOptions) apply(c *access.Client) {
-	c.HTTPProxy, c.HTTPNoProxy = po.proxy, po.noProxy
-	if po.proxySet && po.proxy == "" {
-		c.HTTPNoProxy = "*" // curl's -x "": no proxy at all
-	}
+	setHTTP(c, func(h *access.HTTP) {
+		h.Proxy, h.NoProxy = po.proxy, po.noProxy
+		if po.proxySet && po.proxy == "" {
+			h.NoProxy = "*" // curl's -x "": no proxy at all
+		}
+	})
 }
 
 // validFieldName reports whether s is an RFC 9110 §5.1 field name (a

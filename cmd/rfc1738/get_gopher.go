@@ -23,7 +23,7 @@ func (a *answerList) Set(s string) error {
 	return nil
 }
 
-// gopherAccessFlags adds --gopher-unstuff (see access.Client.GopherUnstuff)
+// gopherAccessFlags adds --gopher-unstuff (see access.Gopher.Unstuff)
 // and --answer: answers, in order, to the questions a
 // fetch asks — the fields of a Gopher+ form (+ASK, RFC 1738 §3.4.5) and the
 // search of a type-7 item without one (§3.4.2) — so that they can be
@@ -34,7 +34,10 @@ func gopherAccessFlags(fs *flag.FlagSet) func(*env, *access.Client) error {
 	fs.Var(&answers, "answer", "answer the next question a gopher form (+ASK, §3.4.5) or a type-7 search asks, instead of prompting; repeatable, in order (an empty `TEXT` takes the default)")
 	unstuff := fs.Bool("gopher-unstuff", false, `remove the first dot of gopher text lines starting ".." (RFC 1436 dot-stuffing; most servers send files as stored, so by default they are kept)`)
 	return func(e *env, c *access.Client) error {
-		c.GopherUnstuff = *unstuff
+		if h, ok := c.Handler("gopher").(access.Gopher); ok {
+			h.Unstuff = *unstuff
+			c.RegisterProtocol("gopher", h)
+		}
 		if len(answers) == 0 {
 			return nil
 		}

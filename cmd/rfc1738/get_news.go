@@ -19,19 +19,21 @@ func newsAccessFlags(fs *flag.FlagSet) func(*env, *access.Client) error {
 	user := fs.String("nntp-user", "", "user name for AUTHINFO, sent only if the news server demands it (RFC 4643; default $NNTPUSER)")
 	password := fs.String("nntp-password", "", "password for AUTHINFO (default $NNTPPASS; the environment keeps it out of the process list)")
 	return func(e *env, c *access.Client) error {
-		// The flag, then $NNTPSERVER, as lynx and tin read it.
-		c.NNTPServer = *server
-		if c.NNTPServer == "" {
-			c.NNTPServer = e.Getenv("NNTPSERVER")
-		}
-		c.NNTPUser = *user
-		if c.NNTPUser == "" {
-			c.NNTPUser = e.Getenv("NNTPUSER")
-		}
-		c.NNTPPassword = *password
-		if c.NNTPPassword == "" {
-			c.NNTPPassword = e.Getenv("NNTPPASS")
-		}
+		setNews(c, func(n *access.News) {
+			// The flag, then $NNTPSERVER, as lynx and tin read it.
+			n.Server = *server
+			if n.Server == "" {
+				n.Server = e.Getenv("NNTPSERVER")
+			}
+			n.User = *user
+			if n.User == "" {
+				n.User = e.Getenv("NNTPUSER")
+			}
+			n.Password = *password
+			if n.Password == "" {
+				n.Password = e.Getenv("NNTPPASS")
+			}
+		})
 		return nil
 	}
 }

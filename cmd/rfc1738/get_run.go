@@ -213,7 +213,7 @@ func (g *getter) runAll(raws []string) int {
 	}
 	// As many connections to a host as transfers at once, each kept for
 	// the next URL: one TCP and TLS handshake per connection, not per URL.
-	c.HTTPConnsPerHost = o.parallel
+	setHTTP(c, func(h *access.HTTP) { h.ConnsPerHost = o.parallel })
 	st := g.run(jobs)
 	if s := g.interrupted(); s != nil {
 		g.clearBars()

@@ -32,7 +32,7 @@ func userAgentFlags(fs *flag.FlagSet) func(*env, *access.Client) error {
 		if i := strings.IndexFunc(*ua, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }); i >= 0 {
 			return fmt.Errorf("--user-agent: a control character at offset %d: a header value cannot hold it (RFC 9110 §5.5)", i)
 		}
-		c.UserAgent = *ua
+		setHTTP(c, func(h *access.HTTP) { h.UserAgent = *ua })
 		return nil
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestNewHTTP: the client NewHTTP gives sends the Client's User-Agent and
+// TestNewHTTPSender: the client NewHTTPSender gives sends the handler's User-Agent and
 // stored login, stops at a redirect to ftp with *FTPRedirectError (the
 // Location as written), and shares one transport per setting.
-func TestNewHTTP(t *testing.T) {
+func TestNewHTTPSender(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/ftp" {
 			w.Header().Set("Location", "ftp://127.0.0.1:2121/a%20b")
@@ -22,11 +22,11 @@ func TestNewHTTP(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := NewClient()
-	c.UserAgent = "probe/1"
+	setHTTP(c, func(h *HTTP) { h.UserAgent = "probe/1" })
 	c.Credentials = func(scheme, host string) (string, string, bool) {
 		return "joe", "s3cret", scheme == "http" && host == "127.0.0.1"
 	}
-	h := c.NewHTTP(HTTPOptions{PerHost: 2})
+	h := c.NewHTTPSender(HTTPOptions{PerHost: 2})
 	defer h.CloseIdleConnections()
 	req, _ := http.NewRequest(http.MethodHead, srv.URL+"/page", nil)
 	resp, err := h.Do(req)
@@ -43,10 +43,10 @@ func TestNewHTTP(t *testing.T) {
 	if !errors.As(err, &fr) || fr.Location != "ftp://127.0.0.1:2121/a%20b" || fr.FromTLS {
 		t.Errorf("redirect to ftp: %v (%+v)", err, fr)
 	}
-	if c.transportPerHost(2) != c.transportPerHost(2) || c.transportPerHost(2) == c.transportPerHost(3) || c.transportPerHost(2).MaxConnsPerHost != 2 {
+	if c.transportPerHost(HTTP{}, 2) != c.transportPerHost(HTTP{}, 2) || c.transportPerHost(HTTP{}, 2) == c.transportPerHost(HTTP{}, 3) || c.transportPerHost(HTTP{}, 2).MaxConnsPerHost != 2 {
 		t.Error("the transports are not one per setting")
 	}
-	if c.transportPerHost(0) != httpTransport {
+	if c.transportPerHost(HTTP{}, 0) != httpTransport {
 		t.Error("the default setting has a transport of its own")
 	}
 }

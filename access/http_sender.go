@@ -9,12 +9,13 @@ import (
 	"strings"
 )
 
-// HTTPOptions are what a caller of Client.NewHTTP adds to the Client's own
-// http settings (TLS, proxy, login, User-Agent, redirects).
+// HTTPOptions are what a caller of Client.NewHTTPSender adds to the
+// Client's own http settings (TLS, login, and the http handler's proxy,
+// User-Agent and redirects).
 type HTTPOptions struct {
 	// PerHost, when positive, bounds the connections to one host, and
 	// as many are kept idle for the next request (HTTP/1.1 keep-alive);
-	// 0 takes Client.HTTPConnsPerHost.
+	// 0 takes the http handler's ConnsPerHost.
 	PerHost int
 	// DialContext, when set, opens the TCP connections (a resolver of
 	// the caller's own, say); the transport is then the HTTP's alone.
@@ -25,44 +26,47 @@ type HTTPOptions struct {
 	BeforeRequest func(req *http.Request) error
 }
 
-// HTTP sends http and https requests as the http handler does: the same
-// transport (Client.TLS, Client.HTTPProxy and HTTPNoProxy or the
+// HTTPSender sends http and https requests as the http handler does: the
+// same transport (Client.TLS, the handler's Proxy and NoProxy or the
 // environment, the response headers bounded, no content coding asked
 // for), the same redirect policy, the stored login (Client.Credentials)
-// for a request's own origin only, and Client.UserAgent.
-type HTTP struct {
+// for a request's own origin only, and the handler's UserAgent. It takes
+// the settings in force when it is made (Client.HTTPSettings).
+type HTTPSender struct {
 	c  *Client
+	h  HTTP
 	hc *http.Client
 }
 
-// NewHTTP returns the http client of c for a caller that sends its own
-// requests (a link checker's HEAD). A redirect to an ftp URL stops the
-// request with an error wrapping *FTPRedirectError, for the caller to
-// follow as it sees fit.
-func (c *Client) NewHTTP(o HTTPOptions) *HTTP {
+// NewHTTPSender returns the http client of c for a caller that sends its
+// own requests (a link checker's HEAD). A redirect to an ftp URL stops
+// the request with an error wrapping *FTPRedirectError, for the caller
+// to follow as it sees fit.
+func (c *Client) NewHTTPSender(o HTTPOptions) *HTTPSender {
+	h := c.HTTPSettings()
 	hc := &http.Client{}
-	if c.HTTPClient != nil {
-		copied := *c.HTTPClient
+	if h.Client != nil {
+		copied := *h.Client
 		hc = &copied
 	}
 	perHost := o.PerHost
 	if perHost <= 0 {
-		perHost = c.HTTPConnsPerHost
+		perHost = h.ConnsPerHost
 	}
 	if hc.Transport == nil {
 		if o.DialContext != nil {
-			t := c.newTransport(perHost)
+			t := c.newTransport(h, perHost)
 			t.DialContext = o.DialContext
 			hc.Transport = t
 		} else {
-			hc.Transport = c.transportPerHost(perHost)
+			hc.Transport = c.transportPerHost(h, perHost)
 		}
 	}
-	hc.CheckRedirect = c.checkRedirect
+	hc.CheckRedirect = c.redirectPolicy(h.MaxRedirects)
 	if o.BeforeRequest != nil {
 		hc.Transport = &gatedTransport{next: hc.Transport, before: o.BeforeRequest}
 	}
-	return &HTTP{c: c, hc: hc}
+	return &HTTPSender{c: c, h: h, hc: hc}
 }
 
 // gatedTransport asks before each request it sends, a redirect's
@@ -90,11 +94,11 @@ func (t *gatedTransport) CloseIdleConnections() {
 	}
 }
 
-// Do sends req, with the Client's User-Agent unless req has one, and the
-// stored login of its host unless it has an Authorization field.
-func (h *HTTP) Do(req *http.Request) (*http.Response, error) {
+// Do sends req, with the handler's User-Agent unless req has one, and
+// the stored login of its host unless it has an Authorization field.
+func (h *HTTPSender) Do(req *http.Request) (*http.Response, error) {
 	if req.Header.Get("User-Agent") == "" {
-		req.Header.Set("User-Agent", h.c.userAgent())
+		req.Header.Set("User-Agent", h.h.userAgent())
 	}
 	if req.Header.Get("Authorization") == "" {
 		h.c.httpLogin(req, strings.ToLower(req.URL.Scheme), req.URL.Hostname())
@@ -103,7 +107,7 @@ func (h *HTTP) Do(req *http.Request) (*http.Response, error) {
 }
 
 // CloseIdleConnections closes the connections kept for later requests.
-func (h *HTTP) CloseIdleConnections() { h.hc.CloseIdleConnections() }
+func (h *HTTPSender) CloseIdleConnections() { h.hc.CloseIdleConnections() }
 
 // httpLogin sets the stored login of host (Client.Credentials, netrc) on
 // req as Basic authentication (RFC 7617), and reports whether it did.
@@ -122,7 +126,7 @@ func (c *Client) httpLogin(req *http.Request, scheme, host string) bool {
 
 // FTPRedirectError is a redirect from http or https to an ftp URL, which
 // net/http does not follow: the http handler fetches it through the ftp
-// handler; a caller of HTTP.Do gets it inside net/http's *url.Error.
+// handler; a caller of HTTPSender.Do gets it inside net/http's *url.Error.
 type FTPRedirectError struct {
 	Location string // the Location field as the server wrote it
 	FromTLS  bool   // a hop of the chain was https: ftp would be a downgrade
@@ -130,14 +134,18 @@ type FTPRedirectError struct {
 
 func (e *FTPRedirectError) Error() string { return "redirect to " + Redact(e.Location) }
 
-// checkRedirect is the redirect policy of every http request: at most
-// Client.MaxRedirects hops, to http, https and ftp URLs only, each passing
-// the §6 port guard as a URL the user typed; an https to http hop is
-// followed with a warning; the Authorization field goes to the first
-// request's origin only, and to no hop once the chain left it. It keeps
-// no state of its own (the chain is in via), so one http.Client serves
-// many requests at once.
-func (c *Client) checkRedirect(r *http.Request, via []*http.Request) error {
+// redirectPolicy is the redirect policy of every http request: at most
+// maxRedirects hops (HTTP.MaxRedirects), to http, https and ftp URLs
+// only, each passing the §6 port guard as a URL the user typed; an https
+// to http hop is followed with a warning; the Authorization field goes
+// to the first request's origin only, and to no hop once the chain left
+// it. It keeps no state of its own (the chain is in via), so one
+// http.Client serves many requests at once.
+func (c *Client) redirectPolicy(maxRedirects int) func(*http.Request, []*http.Request) error {
+	return func(r *http.Request, via []*http.Request) error { return c.checkRedirect(maxRedirects, r, via) }
+}
+
+func (c *Client) checkRedirect(maxRedirects int, r *http.Request, via []*http.Request) error {
 	loc := r.URL.String()
 	if r.Response != nil {
 		if l := r.Response.Header.Get("Location"); strings.HasPrefix(strings.ToLower(l), "ftp:") {
@@ -145,8 +153,8 @@ func (c *Client) checkRedirect(r *http.Request, via []*http.Request) error {
 		}
 	}
 	c.trace('!', fmt.Sprintf("redirect %d to %s", len(via), Redact(loc)))
-	if len(via) > c.MaxRedirects {
-		return fmt.Errorf("stopped after %d redirects (at most %d are followed)", len(via)-1, c.MaxRedirects)
+	if len(via) > maxRedirects {
+		return fmt.Errorf("stopped after %d redirects (at most %d are followed)", len(via)-1, maxRedirects)
 	}
 	origin := httpOrigin(via[0].URL)
 	switch strings.ToLower(r.URL.Scheme) {
@@ -196,13 +204,13 @@ func (c *Client) checkRedirect(r *http.Request, via []*http.Request) error {
 	return fmt.Errorf("redirect to %s refused: only http, https and ftp URLs are followed", Redact(loc))
 }
 
-// httpProxyFor is the proxy (redacted) a request for scheme://host goes
-// through, as the Client's transport chooses it; "" for none.
-func (c *Client) httpProxyFor(scheme, host string) string {
-	if c.HTTPClient != nil && c.HTTPClient.Transport != nil {
+// httpProxyFor is the proxy (redacted) a request of the handler h for
+// scheme://host goes through, as its transport chooses it; "" for none.
+func (c *Client) httpProxyFor(h HTTP, scheme, host string) string {
+	if h.Client != nil && h.Client.Transport != nil {
 		return "" // the caller's transport: its proxy is its own
 	}
-	t := c.transport()
+	t := c.transport(h)
 	if t.Proxy == nil {
 		return ""
 	}
