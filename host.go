@@ -213,6 +213,7 @@ func (p *parser) label(i, j int, rule string) bool {
 	if rule == "toplabel" {
 		first = classAlpha
 	}
+	k := i + 1
 	if classes[s[i]]&first == 0 {
 		msg := "a label of a host name starts with a letter or a digit (§3.1)"
 		if rule == "toplabel" {
@@ -221,10 +222,12 @@ func (p *parser) label(i, j int, rule string) bool {
 		if p.fail(i, rule, msg) {
 			return false
 		}
+		k = charEnd(s, i, j)
 	}
-	for k := i + 1; k < j; k++ {
+	for k < j {
 		c := s[k]
 		if classes[c]&classAlphadigit != 0 || (c == '-' && k < j-1) {
+			k++
 			continue
 		}
 		msg := "a host name has only letters, digits, '-' and '.' (§3.1)"
@@ -234,6 +237,7 @@ func (p *parser) label(i, j int, rule string) bool {
 		if p.fail(k, rule, msg) {
 			return false
 		}
+		k = charEnd(s, k, j)
 	}
 	return true
 }

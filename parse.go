@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"strings"
+	"unicode/utf8"
 )
 
 // Parse parses s as an RFC 1738 URL, strictly: s must match its scheme's
@@ -134,11 +135,25 @@ func (p *parser) scan(i, j int, set *octets, rule string) bool {
 			if p.fail(i, "escape", "'%' must begin an escape of two hex digits, %XX (§2.2); encode a literal '%' as %25") {
 				return false
 			}
+			i++
 		} else if p.failByte(i, rule) {
 			return false
+		} else {
+			i = charEnd(p.s, i, j)
 		}
-		i++
 	}
+}
+
+// charEnd returns where the character at s[i] ends, within s[:j]: after
+// the whole UTF-8 sequence of a character beyond US-ASCII, else after the
+// octet. A character is one violation of §2.2, whatever the number of
+// octets UTF-8 gives it; an invalid sequence is one octet at a time.
+func charEnd(s string, i, j int) int {
+	if s[i] < utf8.RuneSelf {
+		return i + 1
+	}
+	_, n := utf8.DecodeRuneInString(s[i:j])
+	return i + n
 }
 
 // parse parses s and reports whether it is valid.
