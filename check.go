@@ -31,19 +31,22 @@ func Check(s string) Report {
 }
 
 // check is Check with a cap of limit diagnostics of each kind (0: none).
+// A valid URL, most inputs, is read once, as Parse reads it (its fast
+// paths included); only an invalid one is read again, collecting every
+// violation.
 func check(s string, limit int) Report {
-	p := parser{collect: true, limit: limit}
-	p.parse(s)
-	if p.bad {
-		r := Report{Errors: p.diags, MoreErrors: p.more}
-		w := warner{limit: limit}
-		schemeWarnings(s, &w)
-		r.Warnings, r.MoreWarnings = w.list, w.more
-		return r
-	}
 	w := warner{limit: limit}
-	p.u.warnings(&w)
-	return Report{URL: p.u, Warnings: w.list, MoreWarnings: w.more}
+	var p parser
+	if p.parse(s) {
+		p.u.warnings(&w)
+		return Report{URL: p.u, Warnings: w.list, MoreWarnings: w.more}
+	}
+	p = parser{collect: true, limit: limit}
+	p.parse(s)
+	r := Report{Errors: p.diags, MoreErrors: p.more}
+	schemeWarnings(s, strings.IndexByte(s, ':'), &w)
+	r.Warnings, r.MoreWarnings = w.list, w.more
+	return r
 }
 
 // warner collects warnings up to a limit (0: no limit) and counts the rest.
@@ -74,36 +77,55 @@ func (w *warner) counted() bool {
 // no syntax for them.
 var reservedSchemes = []string{"afs", "mid", "cid", "nfs", "tn3270", "mailserver", "z39.50"}
 
-// schemeWarnings reports what §2.1 and §4 say of the scheme name of s.
-func schemeWarnings(s string, w *warner) {
-	colon := strings.IndexByte(s, ':')
+// schemeWarnings reports what §2.1 and §4 say of the scheme name of s,
+// which ends at colon (nothing when colon is not above 0).
+func schemeWarnings(s string, colon int, w *warner) {
 	if colon <= 0 {
 		return
 	}
 	name := s[:colon]
+	upper := -1 // the first upper-case letter
 	for i := 0; i < len(name); i++ {
-		if classes[name[i]]&(classScheme|classHialpha) == 0 {
+		c := classes[name[i]]
+		if c&(classScheme|classHialpha) == 0 {
 			return // not a scheme name: nothing to say of it
 		}
-	}
-	for i := 0; i < len(name); i++ {
-		if classes[name[i]]&classHialpha != 0 {
-			w.add(Diagnostic{Offset: i, Rule: "scheme", Message: "scheme names are lower case; " +
-				strconv.Quote(name) + " is read as " + strconv.Quote(strings.ToLower(name)) + " (§2.1)"})
-			break
+		if c&classHialpha != 0 && upper == -1 {
+			upper = i
 		}
 	}
-	lower := strings.ToLower(name)
-	for _, r := range reservedSchemes {
-		if lower == r {
-			w.add(Diagnostic{Offset: 0, Rule: "scheme", Message: strconv.Quote(lower) +
-				" is reserved by §4 for future definition; RFC 1738 defines no syntax for it"})
+	if upper != -1 {
+		w.add(Diagnostic{Offset: upper, Rule: "scheme", Message: "scheme names are lower case; " +
+			strconv.Quote(name) + " is read as " + strconv.Quote(strings.ToLower(name)) + " (§2.1)"})
+	}
+	// The reserved names have 3, 6 or 10 octets; a name of another length
+	// is not compared with them.
+	if n := len(name); n == 3 || n == 6 || n == 10 {
+		for _, r := range reservedSchemes {
+			if equalFoldLower(name, r) {
+				w.add(Diagnostic{Offset: 0, Rule: "scheme", Message: strconv.Quote(r) +
+					" is reserved by §4 for future definition; RFC 1738 defines no syntax for it"})
+			}
 		}
 	}
-	if strings.HasPrefix(lower, "x-") {
-		w.add(Diagnostic{Offset: 0, Rule: "scheme", Message: strconv.Quote(lower) +
+	if len(name) >= 2 && name[0]|0x20 == 'x' && name[1] == '-' {
+		w.add(Diagnostic{Offset: 0, Rule: "scheme", Message: strconv.Quote(strings.ToLower(name)) +
 			" is an experimental scheme (§4): used only by mutual agreement"})
 	}
+}
+
+// equalFoldLower reports whether s, in any case, is the lower-case ASCII
+// word lower.
+func equalFoldLower(s, lower string) bool {
+	if len(s) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != lower[i] && c|0x20 != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Warnings returns what the grammar allows but the RFC's text warns
@@ -125,7 +147,11 @@ func (u URL) warnings(w *warner) {
 	if u.s == "" {
 		return
 	}
-	schemeWarnings(u.s, w)
+	// A scheme of §3 in lower case draws no warning: none is reserved or
+	// experimental (§4).
+	if u.kind == KindOther || u.flags&flagUpperScheme != 0 {
+		schemeWarnings(u.s, int(u.colon), w)
+	}
 	if u.kind == KindOther && u.flags&flagAuthority == 0 {
 		opaqueWarning(u, w)
 	}

@@ -45,6 +45,9 @@ func TestCheckWarningsExact(t *testing.T) {
 		{"z39.50:x", []string{`0 scheme: "z39.50" is reserved by §4 for future definition; RFC 1738 defines no syntax for it`}},
 		{"X-Test:foo", []string{`0 scheme: scheme names are lower case; "X-Test" is read as "x-test" (§2.1)`,
 			`0 scheme: "x-test" is an experimental scheme (§4): used only by mutual agreement`}},
+		{"MailServer:x", []string{`0 scheme: scheme names are lower case; "MailServer" is read as "mailserver" (§2.1)`,
+			`0 scheme: "mailserver" is reserved by §4 for future definition; RFC 1738 defines no syntax for it`}},
+		{"afz:y", nil}, {"tn3271:y", nil}, {"mailservex:y", nil}, {"z39.5a:y", nil},
 		{"xx-a:b", nil}, {"-x:y", nil}, {"afsx:y", nil}, {"x-:y", []string{`0 scheme: "x-" is an experimental scheme (§4): used only by mutual agreement`}},
 		// §6: a password; an empty one is no secret.
 		{"ftp://u:secret@h/", []string{"8 password: the URL holds a password; passwords in URLs are unwise (§6)"}},

@@ -1,7 +1,10 @@
 package rfc1738
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // A Diagnostic is one finding about a URL: where it is (a byte offset into
@@ -75,6 +78,11 @@ func (f *Error) message(s string) string {
 		if f.Offset >= len(s) {
 			return "unexpected end of the URL"
 		}
+		if r, n := utf8.DecodeRuneInString(s[f.Offset:]); n > 1 {
+			// §2.2: a character beyond US-ASCII, encoded octet by octet.
+			return strconv.QuoteRune(r) + " (" + fmt.Sprintf("U+%04X", r) + ") is not US-ASCII and must be encoded as " +
+				escapeAll(s[f.Offset:f.Offset+n]) + " (§2.2)"
+		}
 		return badByteMessage(s[f.Offset], f.Rule)
 	case msgStartsWith:
 		return article(f.why.kind) + " URL starts with " + kindNames[f.why.kind] + ":// (§3.1)"
@@ -127,3 +135,12 @@ var byteMessages = func() (t [256]string) {
 	}
 	return t
 }()
+
+// escapeAll encodes every octet of s as §2.2 does, %XX.
+func escapeAll(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteString(octetEscaped[s[i]])
+	}
+	return b.String()
+}

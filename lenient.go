@@ -43,7 +43,9 @@ func ParseLenient(s string) (URL, []Diagnostic, error) {
 	for i := range r.Errors {
 		d := r.Errors[i]
 		if d.Offset < len(in) && repairableRule(d.Rule) && repairableByte(in[d.Offset]) && d.Offset >= login {
-			fix[d.Offset] = true
+			for k := d.Offset; k < charEnd(in, d.Offset, len(in)); k++ {
+				fix[k] = true // every octet of the character (§2.2)
+			}
 			d.Message += "; encoded"
 			d.Offset += base
 			devs = append(devs, d)

@@ -20,7 +20,8 @@ var lenientTests = []struct {
 	{`ftp://h/"a"<b>`, "ftp://h/%22a%22%3Cb%3E", []string{"fsegment", "fsegment", "fsegment", "fsegment"}, []int{8, 10, 11, 13}},
 	{"http://x.org/?q=a b", "http://x.org/?q=a%20b", []string{"search"}, []int{17}},
 	// 8-bit octets, UTF-8 encoded octet by octet.
-	{"file:///tmp/東", "file:///tmp/%E6%9D%B1", []string{"fsegment", "fsegment", "fsegment"}, []int{12, 13, 14}},
+	{"file:///tmp/東", "file:///tmp/%E6%9D%B1", []string{"fsegment"}, []int{12}},                     // one character, one deviation (§2.2)
+	{"file:///tmp/\xff\xc3", "file:///tmp/%FF%C3", []string{"fsegment", "fsegment"}, []int{12, 13}}, // invalid UTF-8: octet by octet
 	{"gopher://h/0caf\xe9", "gopher://h/0caf%E9", []string{"selector"}, []int{15}},
 	// A "%" that is no escape; a second "#".
 	{"http://x.org/100%", "http://x.org/100%25", []string{"escape"}, []int{16}},

@@ -225,6 +225,23 @@ func checkAgrees(t *testing.T, in string) {
 	}
 }
 
+// TestCharacterMessage: the message of a character beyond US-ASCII names
+// it, its code point and its escapes (§2.2), in Parse and in Check.
+func TestCharacterMessage(t *testing.T) {
+	want := `'東' (U+6771) is not US-ASCII and must be encoded as %E6%9D%B1 (§2.2)`
+	_, err := Parse("http://h/東")
+	var e *Error
+	if !errors.As(err, &e) || e.Offset != 9 || e.Message() != want {
+		t.Errorf("Parse: %v", err)
+	}
+	if r := Check("http://h/東"); len(r.Errors) != 1 || r.Errors[0].Message != want {
+		t.Errorf("Check: %v", r.Errors)
+	}
+	if r := Check("http://h/\xe6"); len(r.Errors) != 1 || r.Errors[0].Message != "octet 0xE6 is not US-ASCII and must be encoded as %E6 (§2.2)" {
+		t.Errorf("Check of a lone octet: %v", r.Errors)
+	}
+}
+
 func TestCheckReportsEveryViolation(t *testing.T) {
 	type at struct {
 		off  int
@@ -238,6 +255,12 @@ func TestCheckReportsEveryViolation(t *testing.T) {
 		// §3.2.2: each ';' of a path once, then what follows it.
 		{"ftp://h/a;b c", []at{{9, "fsegment"}, {11, "fsegment"}}},
 		{"file://h/a;b;c d", []at{{10, "fsegment"}, {12, "fsegment"}, {14, "fsegment"}}},
+		// §2.2: a character beyond US-ASCII is one violation, however
+		// many octets UTF-8 gives it, in a path and in a host's label, first
+		// or not; octets that are no UTF-8 are one each.
+		{"http://bücher.de/東京 x", []at{{8, "domainlabel"}, {18, "hsegment"}, {21, "hsegment"}, {24, "hsegment"}}},
+		{"http://ü.de/é\xff\xc3", []at{{7, "domainlabel"}, {13, "hsegment"}, {15, "hsegment"}, {16, "hsegment"}}},
+		{"ftp://h/ü\xc3", []at{{8, "fsegment"}, {10, "fsegment"}}},
 	} {
 		r := Check(tt.in)
 		if len(r.Errors) != len(tt.want) {

@@ -9,7 +9,7 @@
 // is in, its column, its type, the start of its source line (Go-quoted,
 // without the indentation), then the reason:
 //
-//	parse.go span 12 CONDITIONALS_BOUNDARY "tail := j >= 8"  at j == 8 the octet loop reads the same octets
+//	fast.go span 12 CONDITIONALS_BOUNDARY "tail := j >= 8"  at j == 8 the octet loop reads the same octets
 //
 // An entry names no line number, so that an edit elsewhere in the file
 // leaves it true; an edit of the line itself makes it stale, and the mutant
