@@ -429,13 +429,15 @@ func (c *Client) trace(dir byte, line string) {
 // FTPConfig is the configuration of every ftp connection the client makes
 // or that a pool makes for it (FTP.Pool's Config): its trace, the
 // §6 port guard on the data ports a server names in 227 and 229 replies,
-// and TLS as Client.TLS says (RFC 4217).
+// and TLS as Client.TLS says (RFC 4217). Its warnings go to Client.Warn,
+// not to a request's WithWarn: a pool's logins outlive the request that
+// made them.
 func (c *Client) FTPConfig() ftp.Config {
 	return ftp.Config{
 		Trace:         c.tracer(),
 		CheckDataPort: func(port int) error { return c.CheckDataPort("ftp", port) },
 		Security:      c.TLS.FTP,
-		Warn:          c.warn,
+		Warn:          func(msg string) { c.warn(context.Background(), msg) },
 		TLS:           c.TLS.Config(""),
 	}
 }
