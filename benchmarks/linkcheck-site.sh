@@ -98,6 +98,13 @@ done
 
 bin=$work/rfc1738
 (cd "$here" && go build -o "$bin" ./cmd/rfc1738)
+# BASE=DIR: another checkout's build (the code before a change) runs
+# beside, in the same run, between ours and LinkChecker.
+bin_base=
+if [ -n "${BASE:-}" ]; then
+	bin_base=$work/rfc1738-base
+	(cd "$BASE" && go build -o "$bin_base" ./cmd/rfc1738)
+fi
 
 now() { date +%s.%N; }
 
@@ -106,8 +113,16 @@ echo "a site of $N pages ($(wc -l <"$work/known.txt") broken links) at $base/, d
 t0=$(now)
 "$bin" linkcheck --json -q --recursive="$R" "$base/" >"$work/ours.jsonl" || true
 t1=$(now)
+tb=$t1
+if [ -n "$bin_base" ]; then
+	"$bin_base" linkcheck --json -q --recursive="$R" "$base/" >"$work/base.jsonl" || true
+	tb=$(now)
+fi
 linkchecker -r "$R" --no-status -o csv "$base/" >"$work/theirs.csv" 2>"$work/theirs.err" || true
 t2=$(now)
+[ -z "$bin_base" ] || echo "rfc1738 at BASE ($BASE): $(echo "$tb - $t1" | bc) s; the work tree: $(echo "$t1 - $t0" | bc) s; ratio $(echo "scale=3; ($tb - $t1) / ($t1 - $t0)" | bc) (above 1: BASE slower)"
+# LinkChecker started when the BASE run ended: its time is t2 - tb.
+t2=$(echo "$t2 - $tb + $t1" | bc)
 
 python3 - "$work/ours.jsonl" "$work/theirs.csv" "$work/known.txt" "$t0" "$t1" "$t2" <<'PY'
 import csv, json, sys

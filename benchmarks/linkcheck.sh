@@ -64,6 +64,13 @@ chmod 644 "$urls"
 
 bin=$work/rfc1738
 (cd "$here" && go build -o "$bin" ./cmd/rfc1738)
+# BASE=DIR: another checkout's build (the code before a change) runs
+# beside, in the same run, between ours and LinkChecker.
+bin_base=
+if [ -n "${BASE:-}" ]; then
+	bin_base=$work/rfc1738-base
+	(cd "$BASE" && go build -o "$bin_base" ./cmd/rfc1738)
+fi
 
 now() { date +%s.%N; }
 
@@ -72,10 +79,18 @@ echo "$N ftp URLs ($half present, $half missing) on vsftpd 127.0.0.1:$port"
 t0=$(now)
 "$bin" linkcheck --json -q --email bench@example.org <"$urls" >"$work/ours.jsonl" || true
 t1=$(now)
+tb=$t1
+if [ -n "$bin_base" ]; then
+	"$bin_base" linkcheck --json -q --email bench@example.org <"$urls" >"$work/base.jsonl" || true
+	tb=$(now)
+fi
 # LinkChecker: the same URLs on stdin, CSV out; --no-robots because an ftp
 # server has no robots.txt to honour, as our check reads none.
 linkchecker --stdin --no-status --no-robots --check-extern -o csv <"$urls" >"$work/theirs.csv" 2>"$work/theirs.err" || true
 t2=$(now)
+[ -z "$bin_base" ] || echo "rfc1738 at BASE ($BASE): $(echo "$tb - $t1" | bc) s; the work tree: $(echo "$t1 - $t0" | bc) s; ratio $(echo "scale=3; ($tb - $t1) / ($t1 - $t0)" | bc) (above 1: BASE slower)"
+# LinkChecker started when the BASE run ended: its time is t2 - tb.
+t2=$(echo "$t2 - $tb + $t1" | bc)
 
 /usr/bin/python3 - "$work/ours.jsonl" "$work/theirs.csv" "$t0" "$t1" "$t2" "$N" <<'PY'
 import csv, json, sys

@@ -54,3 +54,19 @@ var class = func() (t [256]uint8) {
 	mark(xchar+urlExtraChars+"{}^~[]", cBare)
 	return t
 }()
+
+// runPlain marks, with the bits cURL and cBare of class, the octets a run
+// over a URL passes with no further look: every octet of the run but '#'
+// (a second one ends the URL, Appendix), the brackets (counted, so that
+// one closing a bracket opened before the URL ends it) and '&' (an HTML
+// character reference may end it). plainRun passes them with one look-up
+// each.
+var runPlain = func() (t [256]uint8) {
+	for c := range t {
+		t[c] = class[c] & (cURL | cBare)
+	}
+	for _, c := range []byte("#([{)]}&") {
+		t[c] = 0
+	}
+	return t
+}()

@@ -98,9 +98,9 @@ func TestNextColonSkipsOnlyProse(t *testing.T) {
 	}
 }
 
-// TestUnclosedWordAtATime checks the bracket count, which passes over 8
-// octets at a time, against the count one octet at a time from the end.
-func TestUnclosedWordAtATime(t *testing.T) {
+// TestOpenBefore checks openBefore, which stops at the first bracket left
+// open, against a count of every bracket from the end.
+func TestOpenBefore(t *testing.T) {
 	slow := func(b []byte) (open [3]int) {
 		var closed [3]int
 		for k := len(b) - 1; k >= 0; k-- {
@@ -120,9 +120,6 @@ func TestUnclosedWordAtATime(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 20000 {
 		b := randomText(r, r.IntN(300))
-		if got, want := unclosed(b), slow(b); got != want {
-			t.Fatalf("%q: %v, want %v", b, got, want)
-		}
 		for _, c := range []byte(")]}") {
 			if got, want := openBefore(b, c), slow(b)[pair(c)] > 0; got != want {
 				t.Fatalf("openBefore(%q, %q) = %v, want %v", b, c, got, want)
@@ -133,8 +130,10 @@ func TestUnclosedWordAtATime(t *testing.T) {
 	for c := range 256 {
 		b := []byte(strings.Repeat("x", 16))
 		b[11] = byte(c)
-		if got, want := unclosed(b), slow(b); got != want {
-			t.Fatalf("%q: %v, want %v", b, got, want)
+		for _, c := range []byte(")]}") {
+			if got, want := openBefore(b, c), slow(b)[pair(c)] > 0; got != want {
+				t.Fatalf("openBefore(%q, %q) = %v, want %v", b, c, got, want)
+			}
 		}
 	}
 }

@@ -134,12 +134,12 @@ func (h *politeHost) wait(ctx context.Context) error {
 	for {
 		h.mu.Lock()
 		now := time.Now()
-		d := h.next.Sub(now)
-		if d <= 0 {
+		if !h.next.After(now) { // the turn has come
 			h.next = now.Add(h.delay)
 			h.mu.Unlock()
 			return nil
 		}
+		d := h.next.Sub(now)
 		h.mu.Unlock()
 		t := time.NewTimer(d)
 		select {
@@ -159,12 +159,13 @@ func (h *politeHost) wait(ctx context.Context) error {
 func (h *politeHost) await(ctx context.Context) error {
 	for {
 		h.mu.Lock()
-		d := time.Until(h.next)
+		now := time.Now()
+		next := h.next
 		h.mu.Unlock()
-		if d <= 0 {
+		if !next.After(now) { // the site may be asked now
 			return nil
 		}
-		t := time.NewTimer(d)
+		t := time.NewTimer(next.Sub(now))
 		select {
 		case <-t.C:
 		case <-ctx.Done():
@@ -179,10 +180,10 @@ func (h *politeHost) await(ctx context.Context) error {
 func (h *politeHost) record(o outcome, wait time.Duration) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if wait > 0 {
-		if t := time.Now().Add(wait); t.After(h.next) {
-			h.next = t
-		}
+	// A wait of 0 or less gives a time not after now, which moves next
+	// to no later than now: the next request may go at once either way.
+	if t := time.Now().Add(wait); t.After(h.next) {
+		h.next = t
 	}
 	if !o.refused && !o.timeout {
 		h.failures = 0

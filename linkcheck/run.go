@@ -457,10 +457,10 @@ func (r *Run) readInPart(t crawl.Task, total int64) {
 func sizeText(n int64) string {
 	// Tests, not a switch: the coverage profile gremlins reads counts a
 	// case's condition as never run.
-	if n >= 1<<20 && n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
 	if n >= 1<<20 {
+		if n%(1<<20) == 0 {
+			return fmt.Sprintf("%d MiB", n>>20)
+		}
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}
 	if n >= 1<<10 {

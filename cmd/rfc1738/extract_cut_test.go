@@ -241,7 +241,7 @@ func TestExtractJSONAsEncoder(t *testing.T) {
 			t.Fatalf("%d matches", n)
 		}
 	}
-	for _, s := range []string{"", "plain", "\"\\/<>&", "\b\f\n\r\t\x00\x1f\x7f", "\u2028\u2029é€😀", "\xff\xc3(\xe2\x80", "a\u00adb"} {
+	for _, s := range []string{"", "plain", "\"\\/<>&", "\b\f\n\r\t\x00\x1f\x7f", "\u2028\u2029é€😀", "\xff\xc3(\xe2\x80", "a\u00adb", "http://a.org/x\"y", "http://a.org/é", "http://a.org/\x7f~"} {
 		want, _ := json.Marshal(s)
 		want = bytes.ReplaceAll(bytes.ReplaceAll(bytes.ReplaceAll(want, []byte(`\u003c`), []byte("<")), []byte(`\u003e`), []byte(">")), []byte(`\u0026`), []byte("&"))
 		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {

@@ -208,6 +208,15 @@ func (f *extractFormatter) appendEncoded(b []byte, v any) []byte {
 	return append(b, bytes.TrimSuffix(f.diags.Bytes(), nl)...)
 }
 
+// jsonPlain marks the octets a JSON string holds as they are: printable
+// ASCII but '"' and '\\' (RFC 8259 §7).
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendJSONString appends s as a JSON string (RFC 8259 §7) the way
 // encoding/json writes it with SetEscapeHTML(false): '"', '\\' and the
 // control characters escaped (\b \f \n \r \t by name), invalid UTF-8 as
@@ -215,8 +224,18 @@ func (f *extractFormatter) appendEncoded(b []byte, v any) []byte {
 func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
+	// Most strings (URLs, file names) need no escape: one table look-up
+	// an octet finds where the first one does, if any.
+	i := 0
+	for i < len(s) && jsonPlain[s[i]] {
+		i++
+	}
+	if i == len(s) {
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 // runCLI runs the CLI in-process with stdin and returns stdout, stderr and
@@ -114,6 +115,42 @@ func TestParseHumanCaret(t *testing.T) {
 	out, _, _ = runCLI(t, "", "parse", "ftp://h/a\tb")
 	if !strings.Contains(out, "  ftp://h/a\\tb\n           ^\n") {
 		t.Errorf("output:\n%s", out)
+	}
+}
+
+// TestDisplayCaret: letters beyond US-ASCII are shown as written and
+// counted in the columns a terminal gives them (two for a wide
+// character), so the caret stands under the character that holds the
+// offset; a bidirectional override, a combining mark and invalid UTF-8
+// are escaped, each byte with its own column.
+func TestDisplayCaret(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		off   int
+		shown string
+		col   int
+	}{
+		{"http://bücher.de/a b", 8, "http://bücher.de/a b", 8},
+		{"http://bücher.de/a b", 9, "http://bücher.de/a b", 8},
+		{"http://bücher.de/a b", 19, "http://bücher.de/a b", 18},
+		{"http://h/東京 x", 12, "http://h/東京 x", 11},
+		{"http://h/東京 x", 15, "http://h/東京 x", 13},
+		{"http://h/\u202ex y", 10, `http://h/\xe2\x80\xaex y`, 13},
+		{"http://h/\u202ex y", 13, `http://h/\xe2\x80\xaex y`, 22},
+		{"a\u0301b", 3, `a\xcc\x81b`, 9},
+		{"a\xffb", 2, `a\xffb`, 5},
+		{"ab", 2, "ab", 2},
+	} {
+		shown, col := display(tc.in, tc.off)
+		if shown != tc.shown || col != tc.col {
+			t.Errorf("display(%q, %d) = %q, %d; want %q, %d", tc.in, tc.off, shown, col, tc.shown, tc.col)
+		}
+	}
+	// A window never cuts a character in two.
+	long := strings.Repeat("é", 40) + " " + strings.Repeat("é", 40)
+	shown, col := window(long, 80)
+	if !utf8.ValidString(shown) || strings.Contains(shown, `\x`) || []rune(shown)[col] != ' ' {
+		t.Errorf("window: %q, column %d", shown, col)
 	}
 }
 

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/rfc1738/rfc1738"
 	"github.com/rfc1738/rfc1738/access"
 	"github.com/rfc1738/rfc1738/internal/safetext"
@@ -47,6 +50,13 @@ const windowBefore, windowAfter = 32, 40
 // line shows, with "…" where it was cut, and returns the column of off.
 func window(s string, off int) (string, int) {
 	start, end := max(0, min(off, len(s))-windowBefore), min(len(s), max(off, 0)+windowAfter)
+	// The window does not cut a character in two.
+	for start > 0 && !utf8.RuneStart(s[start]) && start > off-windowBefore-3 {
+		start--
+	}
+	for end < len(s) && !utf8.RuneStart(s[end]) && end < off+windowAfter+3 {
+		end++
+	}
 	shown, col := display(s[start:end], off-start)
 	if start > 0 {
 		shown, col = "…"+shown, col+1 // one column on a terminal
@@ -57,32 +67,51 @@ func window(s string, off int) (string, int) {
 	return shown, col
 }
 
-// display renders s on one line, with bytes that are not graphic ASCII
-// shown as Go escapes (\t, \x00, \xe6), and returns the column at which
-// the byte at offset off appears.
+// display renders s on one line and returns the column at which the byte
+// at offset off appears (the column of the character that holds it). A
+// letter, digit, punctuation mark or symbol beyond US-ASCII is shown as it
+// is, as the user wrote it ("bücher"), and counts the columns a terminal
+// gives it (two for a wide character); every other byte that is not
+// graphic ASCII, invalid UTF-8 included, is shown as a Go escape (\t,
+// \x00, \xe6), so that no control, mark or bidirectional override reaches
+// the terminal.
 func display(s string, off int) (string, int) {
 	var b strings.Builder
-	col := -1
-	for i := 0; i < len(s); i++ {
-		if i == off {
-			col = b.Len()
+	col, cols := -1, 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if size > 1 && unicode.In(r, unicode.L, unicode.N, unicode.P, unicode.S) {
+			if off >= i && off < i+size {
+				col = cols
+			}
+			b.WriteString(s[i : i+size])
+			cols += max(ansi.StringWidth(s[i:i+size]), 1)
+			i += size
+			continue
 		}
-		c := s[i]
-		switch {
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c < ' ' || c >= 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, c)
-		default:
-			b.WriteByte(c)
+		for k, c := range []byte(s[i : i+size]) {
+			if i+k == off {
+				col = cols
+			}
+			n := b.Len()
+			switch {
+			case c == '\t':
+				b.WriteString(`\t`)
+			case c == '\r':
+				b.WriteString(`\r`)
+			case c == '\n':
+				b.WriteString(`\n`)
+			case c < ' ' || c >= 0x7f:
+				fmt.Fprintf(&b, `\x%02x`, c)
+			default:
+				b.WriteByte(c)
+			}
+			cols += b.Len() - n
 		}
+		i += size
 	}
 	if col < 0 {
-		col = b.Len()
+		col = cols
 	}
 	return b.String(), col
 }
