@@ -16,9 +16,10 @@
 // server, Gopher's unstuffing, FTP's pool of logins, HTTP's proxy,
 // header and redirects); the others (file, prospero) have none, and
 // Client.Handler returns them for a caller that wraps one. The Client
-// keeps only what every scheme shares. Each protocol's client, errors and rendering live in its own
-// package (access/ftp, gopher, nntp, smtp, telnet, wais); a handler is the
-// glue between the URL, its plan and that client.
+// keeps only what every scheme shares. Each protocol's client, errors and
+// rendering live in its own package (access/ftp, gopher, nntp, smtp,
+// telnet, wais); a handler is the glue between the URL, its plan and that
+// client.
 package access
 
 import (
@@ -146,9 +147,10 @@ var ErrUnsupported = errors.New("no access method")
 // shares: the e-mail address of anonymous ftp, the prompt, listings and
 // line ends, the terminal, the trace, the §6 port guard, stored logins,
 // the TLS policy, warnings, and the gateways of §4 (routing, not a
-// protocol). The settings of a single protocol are on its handler: News (news and nntp), Gopher, FTP, HTTP (http and https, see
-// SetHTTP and HTTPSettings), Mailto, Telnet, WAIS; change one with
-// Handler and RegisterProtocol.
+// protocol). The settings of a single protocol are on its handler: News
+// (news and nntp), Gopher, FTP, HTTP (http and https, see SetHTTP and
+// HTTPSettings), Mailto, Telnet, WAIS; change one with Handler and
+// RegisterProtocol.
 //
 // NewClient makes a Client with settings from the environment. The zero
 // value works too: it has the default handlers (News without a server)
@@ -429,13 +431,15 @@ func (c *Client) trace(dir byte, line string) {
 // FTPConfig is the configuration of every ftp connection the client makes
 // or that a pool makes for it (FTP.Pool's Config): its trace, the
 // §6 port guard on the data ports a server names in 227 and 229 replies,
-// and TLS as Client.TLS says (RFC 4217).
+// and TLS as Client.TLS says (RFC 4217). Its warnings go to Client.Warn,
+// not to a request's WithWarn: a pool's logins outlive the request that
+// made them.
 func (c *Client) FTPConfig() ftp.Config {
 	return ftp.Config{
 		Trace:         c.tracer(),
 		CheckDataPort: func(port int) error { return c.CheckDataPort("ftp", port) },
 		Security:      c.TLS.FTP,
-		Warn:          c.warn,
+		Warn:          func(msg string) { c.warn(context.Background(), msg) },
 		TLS:           c.TLS.Config(""),
 	}
 }

@@ -83,7 +83,7 @@ func (h FTP) login(ctx context.Context, c *Client, p *Plan, more ...string) (_ *
 	s.rest = i
 	dirs = append(dirs, more...)
 	if c.TLS.FTP != ftp.SecurityNone && c.TLS.Insecure {
-		c.warn(p.URL + ": " + insecureWarning)
+		c.warn(ctx, p.URL+": "+insecureWarning)
 	}
 	if h.Pool != nil {
 		pc, err := h.Pool.GetIn(ctx, p.Connect, ftpLogin(c, p), dirs)

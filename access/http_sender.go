@@ -189,7 +189,7 @@ func (c *Client) checkRedirect(maxRedirects int, r *http.Request, via []*http.Re
 			// browsers and curl do, but the user is told, and no
 			// credentials go along (an http origin is never the https
 			// one the login was sent to).
-			c.warn(fmt.Sprintf("redirect from https to http: %s is fetched without TLS, and without credentials", Redact(loc)))
+			c.warn(r.Context(), fmt.Sprintf("redirect from https to http: %s is fetched without TLS, and without credentials", Redact(loc)))
 		}
 		c.trace('>', r.Method+" "+r.URL.RequestURI()+" HTTP/1.1")
 		c.trace('>', "Host: "+r.URL.Host)

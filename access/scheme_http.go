@@ -249,7 +249,7 @@ func (hh HTTP) Get(ctx context.Context, c *Client, p *Plan) (*Response, error) {
 		hc.Transport = c.transport(hh)
 	}
 	if req.scheme == "https" && c.TLS.Insecure {
-		c.warn(p.URL + ": " + insecureWarning)
+		c.warn(ctx, p.URL+": "+insecureWarning)
 	}
 	hc.CheckRedirect = c.redirectPolicy(hh.MaxRedirects)
 
@@ -319,7 +319,7 @@ func httpGetRedirectedFTP(ctx context.Context, c *Client, from *Plan, loc string
 		if c.TLS.FTP == ftp.SecurityTry {
 			why = "with TLS only if the server agrees (--ssl-reqd requires it)"
 		}
-		c.warn(fmt.Sprintf("redirect from https to ftp: %s is fetched %s, and without the stored login", Redact(loc), why))
+		c.warn(ctx, fmt.Sprintf("redirect from https to ftp: %s is fetched %s, and without the stored login", Redact(loc), why))
 		c = c.Clone()
 		c.Credentials = nil
 	}

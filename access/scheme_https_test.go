@@ -132,6 +132,17 @@ func TestHTTPSInsecure(t *testing.T) {
 	if len(warned) != 1 || !strings.Contains(warned[0], "verification is off") {
 		t.Errorf("warnings %q", warned)
 	}
+
+	// A request's own warn (WithWarn) is told in place of Client.Warn.
+	var own []string
+	resp, err = c.Get(WithWarn(ftpTestCtx(t), func(m string) { own = append(own, m) }), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if len(own) != 1 || !strings.Contains(own[0], "verification is off") || len(warned) != 1 {
+		t.Errorf("WithWarn: the request's warnings %q, the Client's %q", own, warned)
+	}
 }
 
 // TestHTTPSVersionAndSNI: TLS 1.2 at least; the host name is sent as SNI.

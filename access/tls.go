@@ -1,6 +1,7 @@
 package access
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -130,13 +131,32 @@ func certificateError(host string, err error) error {
 }
 
 // warn tells the user about something a running plan met (an https
-// redirect to http): through Client.Warn, else the trace.
-func (c *Client) warn(msg string) {
+// redirect to http): through the function of ctx (WithWarn), else
+// Client.Warn, else the trace.
+func (c *Client) warn(ctx context.Context, msg string) {
+	if f, ok := ctx.Value(warnKey{}).(func(string)); ok {
+		f(safetext.Line(msg))
+		return
+	}
 	if c.Warn != nil {
 		c.Warn(safetext.Line(msg))
 		return
 	}
 	c.trace('!', "warning: "+msg)
+}
+
+type warnKey struct{}
+
+// WithWarn returns a copy of ctx whose requests tell warn, in place of
+// Client.Warn, what they meet that the user should know (an https
+// redirect to http or ftp, a certificate not verified): a caller with
+// many requests at once (a link checker) learns which of them met what.
+// A nil warn is ignored.
+func WithWarn(ctx context.Context, warn func(msg string)) context.Context {
+	if warn == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, warnKey{}, warn)
 }
 
 // tlsTransports are the http transports of Clients whose TLS policy,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -259,13 +260,25 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	if ctx.Err() != nil {
 		return // interrupted: not a verdict
 	}
+	// What the check's requests meet that the user should know (an https
+	// redirect to http, say) is this URL's warning, in the report beside
+	// it, rather than a line on its own (access.WithWarn).
+	var met []string
+	var metMu sync.Mutex
+	cctx := access.WithWarn(ctx, func(msg string) {
+		metMu.Lock()
+		defer metMu.Unlock()
+		if !slices.Contains(met, msg) { // each retry meets it again
+			met = append(met, msg)
+		}
+	})
 	if frag, has := t.URL.Fragment(); !decided && has && r.Fragments && isHTTP(t.URL) {
-		status, detail = r.checkFragment(ctx, t.URL, frag)
+		status, detail = r.checkFragment(cctx, t.URL, frag)
 		decided = ctx.Err() == nil
 		follow = false // the page itself is followed under its own URL
 	}
 	if !decided {
-		status, detail, doc = r.Checker.checkURL(ctx, t.URL, follow)
+		status, detail, doc = r.Checker.checkURL(cctx, t.URL, follow)
 		if ctx.Err() != nil {
 			return // interrupted: not a verdict
 		}
@@ -281,6 +294,9 @@ func (r *Run) visit(ctx context.Context, t crawl.Task) {
 	e := &r.results[i]
 	e.Status, e.Detail, e.Cached = status, detail, cached
 	e.Elapsed = time.Since(start)
+	metMu.Lock()
+	e.Warnings = append(e.Warnings, met...)
+	metMu.Unlock()
 	r.done[i] = true
 	if d := int(r.depth[i]); d != t.Depth {
 		// Found on a shorter path while being checked (add only ever
