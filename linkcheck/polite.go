@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rfc1738/rfc1738"
@@ -76,23 +77,37 @@ func Site(s string, strict bool) string {
 	return siteOf(u)
 }
 
-// gateKey is the context key of a politeHost whose requests are spaced
-// by the http client itself (beforeRequest): each request, a redirect's
-// or a GET after a refused HEAD included.
+// gateKey is the context key of a gate: the politeHost whose requests
+// are spaced by the http client itself (beforeRequest), each request, a
+// redirect's or a GET after a refused HEAD included.
 type gateKey struct{}
+
+// gate is the value under gateKey. taken is set when the turn of the
+// first request was taken before the attempt's time began (checkOne):
+// that request goes without waiting again, so that a Retry-After that
+// comes from another request meanwhile is not waited out inside the
+// attempt's timeout.
+type gate struct {
+	h     *politeHost
+	taken atomic.Bool
+}
 
 // beforeRequest waits, for a request to the site of the politeHost in
 // its context, until the site may be asked again.
 func beforeRequest(req *http.Request) error {
-	h, _ := req.Context().Value(gateKey{}).(*politeHost)
-	if h == nil {
+	g, _ := req.Context().Value(gateKey{}).(*gate)
+	if g == nil {
 		return nil
 	}
+	h := g.h
 	h.mu.Lock()
 	site := h.site
 	h.mu.Unlock()
 	if requestSite(req.URL) != site {
 		return nil // a redirect to another site: not this one's to space
+	}
+	if g.taken.CompareAndSwap(true, false) {
+		return nil // its turn was taken before the attempt began
 	}
 	return h.wait(req.Context())
 }
@@ -142,30 +157,6 @@ func (h *politeHost) wait(ctx context.Context) error {
 		d := h.next.Sub(now)
 		h.mu.Unlock()
 		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		}
-	}
-}
-
-// await returns when the site may be asked again, without taking the
-// turn: the request that then goes takes it (wait, at the gate).
-//
-// A Retry-After that came during the wait moves the time on: await
-// waits again, so that the attempt's own time is not spent at the gate.
-func (h *politeHost) await(ctx context.Context) error {
-	for {
-		h.mu.Lock()
-		now := time.Now()
-		next := h.next
-		h.mu.Unlock()
-		if !next.After(now) { // the site may be asked now
-			return nil
-		}
-		t := time.NewTimer(next.Sub(now))
 		select {
 		case <-t.C:
 		case <-ctx.Done():
@@ -282,10 +273,10 @@ func (p *Polite) checkOne(ctx context.Context, k *Checker, h *politeHost, s stri
 		if t, err := url.Parse(httpTarget(u)); err == nil {
 			h.setSite(requestSite(t))
 		}
-		ctx = context.WithValue(ctx, gateKey{}, h)
 	}
-	if !p.NoRobots && isHTTP(u) {
-		if o, ok := p.robotsAllow(ctx, k, h, u); !ok {
+	if !p.NoRobots && gated {
+		rctx := context.WithValue(ctx, gateKey{}, &gate{h: h})
+		if o, ok := p.robotsAllow(rctx, k, h, u); !ok {
 			return o, ctx.Err() == nil
 		}
 	}
@@ -294,12 +285,20 @@ func (p *Polite) checkOne(ctx context.Context, k *Checker, h *politeHost, s stri
 		if why := h.gone(); why != "" {
 			return outcome{status: Broken, detail: why}, true
 		}
-		// An http attempt's requests wait at the gate, within the
-		// attempt's time: the wait for a Retry-After is made before it.
-		if gated && h.await(ctx) != nil || !gated && h.wait(ctx) != nil {
+		// The attempt's first request takes its turn before the
+		// attempt's time begins; an http attempt's later requests (a
+		// redirect's, a GET after a refused HEAD) wait at the gate,
+		// within that time.
+		if h.wait(ctx) != nil {
 			return outcome{}, false
 		}
-		o, _ := k.attempt(ctx, u, false)
+		actx := ctx
+		if gated {
+			g := &gate{h: h}
+			g.taken.Store(true)
+			actx = context.WithValue(ctx, gateKey{}, g)
+		}
+		o, _ := k.attempt(actx, u, false)
 		if ctx.Err() != nil {
 			return outcome{}, false
 		}
