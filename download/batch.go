@@ -6,10 +6,12 @@ import (
 	"sync"
 )
 
-// syncFile and rename are the two steps whose order keeps a download
-// safe from a crash; tests replace them to record that order.
+// syncFile (or syncFS, for many files at once) and rename are the two
+// steps whose order keeps a download safe from a crash; tests replace
+// them to record that order.
 var (
 	syncFile = (*os.File).Sync
+	syncFS   = syncfs // the whole file system of a file: batch_linux.go
 	rename   = os.Rename
 )
 
@@ -17,20 +19,22 @@ var (
 // its file open): Add waits when that many are queued.
 const batchMaxPending = 256
 
-// batchSyncers is how many files of a batch are synced at once: the file
-// system commits concurrent syncs together (one journal commit for many
-// files on ext4 and xfs), where one after the other each waits for its
-// own.
+// batchSyncers is how many files of a batch are synced at once, where
+// each is synced on its own: the file system commits concurrent syncs
+// together (one journal commit for many files on ext4 and xfs), where
+// one after the other each waits for its own.
 const batchSyncers = 16
 
 // A Batch makes finished downloads complete many at a time: each part
 // added is synced, then renamed to its final path, in the background,
 // while the next files are written. A sync waits for the disk, and one
-// per file, in turn, costs more than the transfers of small files; syncs
-// issued together are committed together. A file's rename always comes
-// after its data is synced, so a crash leaves no final name over data
-// that never reached the disk (at worst a complete .part file, which
-// -C resumes at its end).
+// per file, in turn, costs more than the transfers of small files; the
+// files of a batch are synced together: on Linux 5.8 and later by one
+// syncfs per file system, else by concurrent syncs, which the file
+// system commits together. A file's rename always comes after its data
+// is synced, so a crash leaves no final name over data that never
+// reached the disk (at worst a complete .part file, which -C resumes at
+// its end).
 //
 // The zero Batch is ready to use; Close waits for every part added.
 type Batch struct {
@@ -103,29 +107,83 @@ func (b *Batch) flusher() {
 		b.room.Broadcast()
 		b.mu.Unlock()
 
-		errs := make([]error, len(batch))
-		next := make(chan int)
-		var wg sync.WaitGroup
-		for range min(len(batch), batchSyncers) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					errs[i] = syncFile(batch[i].f)
-				}
-			}()
-		}
-		for i := range batch {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
+		errs := syncBatch(batch)
 		// Every sync has returned: only now the renames.
 		for i, p := range batch {
 			b.finish(p, errs[i])
 		}
 		b.mu.Lock()
 	}
+}
+
+// syncBatch makes the data of every part of batch durable and returns
+// each one's error. Where the kernel's syncfs reports writeback errors,
+// the parts on one file system are synced by one syncfs: the journal is
+// committed once for all of them, where each fsync commits it (or waits
+// for a commit) again. A syncfs that fails does not say which file
+// failed: that group's files are then synced one by one, so that only a
+// file whose own sync fails fails. A part alone on its file system has
+// its own sync, cheaper than the whole file system's.
+func syncBatch(batch []*Part) []error {
+	errs := make([]error, len(batch))
+	var each []int // the parts synced on their own
+	if len(batch) < 2 || !syncfsReportsErrors() {
+		each = make([]int, len(batch))
+		for i := range batch {
+			each[i] = i
+		}
+	} else {
+		var devs []uint64
+		groups := map[uint64][]int{}
+		for i, p := range batch {
+			dev, ok := fileSystem(p.f)
+			if !ok {
+				each = append(each, i)
+				continue
+			}
+			if groups[dev] == nil {
+				devs = append(devs, dev)
+			}
+			groups[dev] = append(groups[dev], i)
+		}
+		for _, dev := range devs {
+			g := groups[dev]
+			if len(g) == 1 {
+				each = append(each, g...)
+				continue
+			}
+			// The syncfs goes through the part opened first: it
+			// reports the file system's writeback errors since its
+			// descriptor was opened (syncfs(2)), a span that holds
+			// every other part's.
+			oldest := g[0]
+			for _, i := range g {
+				if batch[i].opened < batch[oldest].opened {
+					oldest = i
+				}
+			}
+			if syncFS(batch[oldest].f) != nil {
+				each = append(each, g...)
+			}
+		}
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(len(each), batchSyncers) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = syncFile(batch[i].f)
+			}
+		}()
+	}
+	for _, i := range each {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errs
 }
 
 // finish closes p and, when err is nil, renames it to its final path;

@@ -13,15 +13,28 @@ import (
 )
 
 // recordOrder replaces the sync and rename steps with ones that log
-// what they do, and fail the sync of a file named in failing. It
-// returns the log, and restores the steps when the test ends.
+// what they do ("sync NAME", "syncfs NAME" for the file system of NAME,
+// "rename NAME"), and fail the sync of a file named in failing; then a
+// syncfs fails too, as a file system's does when one of its files
+// failed. It returns the log and the count of syncs and syncfs, and
+// restores the steps when the test ends.
 func recordOrder(t *testing.T, failing string) (log func() []string, syncs func() int) {
 	var mu sync.Mutex
 	var events []string
 	synced := map[string]bool{}
 	n := 0
-	oldSync, oldRename := syncFile, rename
-	t.Cleanup(func() { syncFile, rename = oldSync, oldRename })
+	oldSync, oldSyncFS, oldRename := syncFile, syncFS, rename
+	t.Cleanup(func() { syncFile, syncFS, rename = oldSync, oldSyncFS, oldRename })
+	syncFS = func(f *os.File) error {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		events = append(events, "syncfs "+filepath.Base(f.Name()))
+		if failing != "" {
+			return errors.New("injected failure of the file system")
+		}
+		return oldSyncFS(f)
+	}
 	syncFile = func(f *os.File) error {
 		mu.Lock()
 		defer mu.Unlock()
@@ -169,11 +182,11 @@ func TestBatchBoundsPending(t *testing.T) {
 		}
 	})
 	// The syncs of a batch all come before its renames: the runs of
-	// syncs are the batches.
+	// renames are the batches.
 	var batches []int
 	run := 0
-	for _, e := range log() {
-		if strings.HasPrefix(e, "sync ") {
+	for _, e := range append(log(), "end") {
+		if strings.HasPrefix(e, "rename ") {
 			run++
 		} else if run > 0 {
 			batches, run = append(batches, run), 0
@@ -190,7 +203,8 @@ func TestBatchBoundsPending(t *testing.T) {
 // TestBatchSyncsBeforeRename: a batch syncs each file before it renames
 // it, so that no final name is there before its data was synced; more
 // files than the batch holds at once all end complete, and no .part is
-// left. A file whose sync fails never gets its final name.
+// left. A file whose sync fails never gets its final name. (Its file
+// system's syncfs fails too: each file is synced on its own.)
 func TestBatchSyncsBeforeRename(t *testing.T) {
 	log, _ := recordOrder(t, "f007")
 	dir := t.TempDir()
@@ -214,6 +228,9 @@ func TestBatchSyncsBeforeRename(t *testing.T) {
 	for i, e := range log() {
 		verb, name, _ := strings.Cut(e, " ")
 		part := name
+		if verb == "syncfs" {
+			continue
+		}
 		if verb == "sync" {
 			seen[part] = i
 			continue
@@ -274,11 +291,176 @@ func TestBatchNoSync(t *testing.T) {
 	if n := syncs(); n != 0 {
 		t.Errorf("NoSync: %d syncs", n)
 	}
-	// Without NoSync, the same run syncs every file.
+	// Without NoSync, the same run syncs: each file, or a batch's file
+	// system at once.
 	b = &Batch{}
 	addAll(t, b, t.TempDir(), 40)
 	b.Close()
-	if n := syncs(); n != 40 {
+	if n := syncs(); n < 1 || n > 40 {
 		t.Errorf("%d syncs for 40 files", n)
+	}
+}
+
+// addAsOneBatch opens parts named first and f000…f(n-1) in dir and adds
+// them to b so that the flusher takes first alone and the n others as
+// one batch: first's sync waits until they are queued. They are added
+// in the reverse of the order they were opened in.
+func addAsOneBatch(t *testing.T, b *Batch, dir string, n int) {
+	t.Helper()
+	open := func(name string) *Part {
+		p, err := OpenPart(filepath.Join(dir, name), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(p, "file %s", name)
+		return p
+	}
+	first := open("first")
+	parts := make([]*Part, n)
+	for i := range parts {
+		parts[i] = open(fmt.Sprintf("f%03d", i))
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	recorded := syncFile
+	var once sync.Once
+	syncFile = func(f *os.File) error {
+		once.Do(func() {
+			close(entered)
+			<-release
+		})
+		return recorded(f)
+	}
+	within(t, "the first Add", func() { b.Add(first) })
+	within(t, "the first sync", func() { <-entered })
+	within(t, "the Adds of the batch", func() {
+		for i := range parts {
+			b.Add(parts[n-1-i])
+		}
+	})
+	close(release)
+}
+
+// skipWithoutSyncfs skips a test of syncfs where the batch does not use
+// it.
+func skipWithoutSyncfs(t *testing.T) {
+	if !syncfsReportsErrors() {
+		t.Skip("no syncfs that reports writeback errors here (Linux 5.8 or later): each file is synced on its own")
+	}
+}
+
+// TestBatchSyncsItsFileSystemOnce: a batch of many parts on one file
+// system is synced by one syncfs, through the part opened first, and no
+// fsync; every rename comes after it. A part alone is synced on its own.
+func TestBatchSyncsItsFileSystemOnce(t *testing.T) {
+	skipWithoutSyncfs(t)
+	log, _ := recordOrder(t, "")
+	dir := t.TempDir()
+	b := &Batch{}
+	const n = 20
+	addAsOneBatch(t, b, dir, n)
+	within(t, "Close", func() {
+		if err := b.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	got := log()
+	if len(got) != 2+1+n {
+		t.Fatalf("%d events, want %d: %q", len(got), 2+1+n, got)
+	}
+	if got[0] != "sync .first.part" || got[1] != "rename .first.part" {
+		t.Errorf("the part alone: %q, want its sync then its rename", got[:2])
+	}
+	if got[2] != "syncfs .f000.part" {
+		t.Errorf("the batch begins with %q, want the syncfs through f000, opened first", got[2])
+	}
+	for _, e := range got[3:] {
+		if !strings.HasPrefix(e, "rename ") {
+			t.Errorf("after the syncfs: %q, want only renames", e)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != n+1 {
+		t.Errorf("%d files, want %d", len(entries), n+1)
+	}
+}
+
+// TestBatchSyncfsFailureSyncsEachFile: when the syncfs of a batch fails,
+// each of its files is synced on its own, all before any rename; the
+// file whose sync fails is removed and told, the others are renamed.
+func TestBatchSyncfsFailureSyncsEachFile(t *testing.T) {
+	skipWithoutSyncfs(t)
+	log, _ := recordOrder(t, "f003")
+	dir := t.TempDir()
+	var mu sync.Mutex
+	done := map[string]error{}
+	b := &Batch{Done: func(p *Part, err error) {
+		mu.Lock()
+		done[filepath.Base(p.Path)] = err
+		mu.Unlock()
+	}}
+	const n = 8
+	addAsOneBatch(t, b, dir, n)
+	within(t, "Close", func() {
+		if err := b.Close(); err == nil || !strings.Contains(err.Error(), "f003: injected failure") {
+			t.Errorf("Close = %v, want the injected failure of f003", err)
+		}
+	})
+	got := log()
+	if len(got) != 2+1+n+n-1 {
+		t.Fatalf("%d events, want %d: %q", len(got), 2+1+n+n-1, got)
+	}
+	if !strings.HasPrefix(got[2], "syncfs ") {
+		t.Errorf("the batch begins with %q, want its syncfs", got[2])
+	}
+	synced := map[string]bool{}
+	for _, e := range got[3 : 3+n] {
+		verb, name, _ := strings.Cut(e, " ")
+		if verb != "sync" {
+			t.Errorf("%q before every file of the batch was synced", e)
+		}
+		synced[name] = true
+	}
+	if len(synced) != n {
+		t.Errorf("%d files synced after the syncfs failed, want %d", len(synced), n)
+	}
+	for _, e := range got[3+n:] {
+		if !strings.HasPrefix(e, "rename ") || e == "rename .f003.part" {
+			t.Errorf("after the syncs: %q, want the renames of the others", e)
+		}
+	}
+	for i := range n {
+		name := fmt.Sprintf("f%03d", i)
+		_, err := os.Stat(filepath.Join(dir, name))
+		_, perr := os.Stat(filepath.Join(dir, "."+name+".part"))
+		if i == 3 {
+			if err == nil || perr == nil || done[name] == nil {
+				t.Errorf("f003, whose sync failed: stat %v, its .part's %v, Done told %v", err, perr, done[name])
+			}
+			continue
+		}
+		if err != nil || perr == nil || done[name] != nil {
+			t.Errorf("%s: stat %v, its .part's %v, Done told %v", name, err, perr, done[name])
+		}
+	}
+}
+
+// TestBatchOfOneSyncsTheFile: a batch of one part syncs that file, not
+// its file system.
+func TestBatchOfOneSyncsTheFile(t *testing.T) {
+	log, _ := recordOrder(t, "")
+	dir := t.TempDir()
+	p, err := OpenPart(filepath.Join(dir, "f"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Write([]byte("one"))
+	b := &Batch{}
+	b.Add(p)
+	within(t, "Close", func() {
+		if err := b.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	if got := log(); fmt.Sprint(got) != fmt.Sprint([]string{"sync .f.part", "rename .f.part"}) {
+		t.Errorf("%q, want the file's sync then its rename", got)
 	}
 }

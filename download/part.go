@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 )
 
 // PartPath returns the hidden file a download of path is written to
@@ -32,8 +33,13 @@ type Part struct {
 	// puts it back under its name.
 	Adopted bool
 
-	committed bool // Commit or Batch.Add took it
+	committed bool   // Commit or Batch.Add took it
+	opened    uint64 // the order f was opened in, among all parts
 }
+
+// partsOpened counts the parts opened: a syncfs reports the errors since
+// its descriptor was opened, so a Batch issues it on its oldest.
+var partsOpened atomic.Uint64
 
 // CheckTarget says why path cannot be written, in terms of the path as
 // the user gave it: a folder (a name ending in "/", or an existing
@@ -99,7 +105,7 @@ func OpenPart(path string, resume bool) (*Part, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
-	p.f, p.n = f, n
+	p.f, p.n, p.opened = f, n, partsOpened.Add(1)
 	return p, nil
 }
 
