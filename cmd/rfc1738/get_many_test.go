@@ -75,7 +75,7 @@ func TestGetParallelConnections(t *testing.T) {
 
 	// --help says what is synced, and how not to.
 	out, _, _ := runBinary(t, "", "get", "--help")
-	if !strings.Contains(out, "-no-fsync") || !strings.Contains(out, "synced before its .part is renamed") {
-		t.Errorf("get --help does not tell of --no-fsync:\n%s", out)
+	if !strings.Contains(out, "-no-fsync") || !strings.Contains(out, "synced before its .part is renamed") || !strings.Contains(out, "one syncfs per file system") {
+		t.Errorf("get --help does not tell how files are synced, and --no-fsync:\n%s", out)
 	}
 }
