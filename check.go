@@ -31,19 +31,16 @@ func Check(s string) Report {
 }
 
 // check is Check with a cap of limit diagnostics of each kind (0: none).
-// A valid URL, most inputs, is read once, as Parse reads it (its fast
-// paths included); only an invalid one is read again, collecting every
-// violation.
+// The URL is read once, as Parse reads it (its fast paths included), but
+// going on after each violation.
 func check(s string, limit int) Report {
 	w := warner{limit: limit}
-	var p parser
+	p := parser{collect: true, limit: limit}
 	if p.parse(s) {
 		p.u.warnings(&w)
 		return Report{URL: p.u, Warnings: w.list, MoreWarnings: w.more}
 	}
-	p = parser{collect: true, limit: limit}
-	p.parse(s)
-	r := Report{Errors: p.diags, MoreErrors: p.more}
+	r := Report{Errors: p.done(), MoreErrors: p.more}
 	schemeWarnings(s, strings.IndexByte(s, ':'), &w)
 	r.Warnings, r.MoreWarnings = w.list, w.more
 	return r
@@ -114,6 +111,15 @@ func schemeWarnings(s string, colon int, w *warner) {
 	}
 }
 
+// mayBeSpecial reports whether a lower-case scheme name may draw a
+// warning of §4: a reserved name has 3, 6 or 10 octets, an experimental
+// one starts with "x-". Most names, "https" among them, are neither, and
+// are not read again.
+func mayBeSpecial(name string) bool {
+	n := len(name)
+	return n == 3 || n == 6 || n == 10 || n >= 2 && name[0] == 'x' && name[1] == '-'
+}
+
 // equalFoldLower reports whether s, in any case, is the lower-case ASCII
 // word lower.
 func equalFoldLower(s, lower string) bool {
@@ -143,17 +149,18 @@ func (u URL) Warnings() []Diagnostic {
 	return w.list
 }
 
-func (u URL) warnings(w *warner) {
+// It takes a pointer, read only, so that a URL is not copied per call.
+func (u *URL) warnings(w *warner) {
 	if u.s == "" {
 		return
 	}
 	// A scheme of §3 in lower case draws no warning: none is reserved or
-	// experimental (§4).
-	if u.kind == KindOther || u.flags&flagUpperScheme != 0 {
+	// experimental (§4); nor does a lower-case name that cannot be one.
+	if u.flags&flagUpperScheme != 0 || u.kind == KindOther && mayBeSpecial(u.s[:u.colon]) {
 		schemeWarnings(u.s, int(u.colon), w)
 	}
 	if u.kind == KindOther && u.flags&flagAuthority == 0 {
-		opaqueWarning(u, w)
+		opaqueWarning(*u, w)
 	}
 	if pw, ok := u.RawPassword(); ok && pw != "" {
 		w.add(Diagnostic{Offset: u.PasswordOffset(), Rule: "password",

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -71,11 +72,12 @@ type parser struct {
 	u       URL
 	collect bool
 	diags   []Diagnostic
-	limit   int   // Check mode: how many diagnostics to keep; the rest are counted
-	more    int   // Check mode: violations found beyond limit
-	first   fault // Parse mode: the first violation
-	stop    bool  // Parse mode only: a violation was found
-	bad     bool  // Check mode: at least one violation was found
+	limit   int       // Check mode: how many diagnostics to keep; the rest are counted
+	more    int       // Check mode: violations found beyond limit
+	first   fault     // Parse mode: the first violation
+	stop    bool      // Parse mode only: a violation was found
+	bad     bool      // Check mode: at least one violation was found
+	slab    *diagSlab // Check mode: where diags was taken from, if it was
 }
 
 // record notes a violation. It returns true when the parse must stop
@@ -95,10 +97,55 @@ func (p *parser) record(f fault) bool {
 		return false
 	}
 	if p.diags == nil {
-		p.diags = make([]Diagnostic, 0, 4) // one allocation for the first few
+		p.slab = slabs.Get().(*diagSlab)
+		p.diags = p.slab.take()
 	}
 	p.diags = append(p.diags, Diagnostic{Offset: f.Offset, Rule: f.Rule, Message: f.message(p.s)})
 	return false
+}
+
+// A diagSlab holds the storage of the diagnostics of many reports: each
+// report's list is a window of it, taken in turn, so that the lists of
+// rejected URLs, most of them of one diagnostic, cost an allocation for
+// many of them, not one each (and not one of a guessed size). A slab is
+// used by one parse at a time (slabs), and a window once given out is
+// never written again.
+type diagSlab struct {
+	free []Diagnostic // the part not given out
+}
+
+// diagSlabLen is the number of diagnostics of a slab: a few kilobytes,
+// the lists of some sixty rejected URLs.
+const diagSlabLen = 64
+
+// slabs holds the slabs between parses.
+var slabs = sync.Pool{New: func() any { return new(diagSlab) }}
+
+// take returns an empty list whose storage is the slab's free part, a
+// new slab's when little is left.
+func (d *diagSlab) take() []Diagnostic {
+	if cap(d.free) < 4 {
+		d.free = make([]Diagnostic, diagSlabLen)
+	}
+	return d.free[:0]
+}
+
+// done gives the slab back, keeping list, its window, out of the free
+// part. list may have outgrown the slab (append moved it); the slab's
+// free part is then left as it was.
+func (p *parser) done() []Diagnostic {
+	list := p.diags
+	if p.slab == nil {
+		return list
+	}
+	// (The slab was taken for a diagnostic: list is not empty.)
+	if n := len(list); &list[0] == &p.slab.free[:1][0] {
+		list = list[:n:n] // an append to the report's list goes elsewhere
+		p.slab.free = p.slab.free[n:]
+	}
+	slabs.Put(p.slab)
+	p.slab = nil
+	return list
 }
 
 // diagnostic returns the first violation of a Parse-mode parser.
@@ -168,8 +215,8 @@ func (p *parser) parse(s string) bool {
 	kind := KindOther
 	if i < len(s) && s[i] == ':' {
 		kind = KindOf(s[:i])
-		if kind == KindOther && i > 0 && !upper && !p.collect && p.generic(i) {
-			return !p.stop
+		if kind == KindOther && i > 0 && !upper && p.generic(i) {
+			return !p.stop && !p.bad
 		}
 	}
 	end := strings.IndexByte(s, '#')
@@ -221,9 +268,9 @@ func schemeEnd(s string, end int) (int, bool) {
 // user (https://www.example.com/a); the scheme, in lower case, ends at
 // colon. It reports whether it decided: the URL is valid, or, when only an
 // octet of its path or fragment is wrong, the violation is recorded as the
-// rule-by-rule reading records it. It reports false, leaving p.u as it
-// found it, for anything else, which parse then reads rule by rule. Parse
-// mode only: it records one violation.
+// rule-by-rule reading records it (in Check mode, with every violation
+// after it). It reports false, leaving p.u as it found it and recording
+// nothing, for anything else, which parse then reads rule by rule.
 func (p *parser) generic(colon int) bool {
 	s := p.s
 	i := colon
@@ -272,11 +319,20 @@ func (p *parser) generic(colon int) bool {
 				// so *xchar (§5): whichever reading the rule-by-rule parse
 				// keeps, its first violation is this octet, in the
 				// schemepart (the fragment).
+				// The octets after it are read as the rule-by-rule parse
+				// reads them in Check mode: the rest of the schemepart,
+				// then the fragment after the first "#".
 				p.u = URL{}
 				if f < len(s) {
 					p.scan(f, len(s), xcharOctets, "fragment")
-				} else {
-					p.scan(e, len(s), xcharOctets, "schemepart")
+					return true
+				}
+				hash := len(s)
+				if k := strings.IndexByte(s[e:], '#'); k >= 0 {
+					hash = e + k
+				}
+				if p.scan(e, hash, xcharOctets, "schemepart") && hash < len(s) {
+					p.scan(hash+1, len(s), xcharOctets, "fragment")
 				}
 				return true
 			}
