@@ -16,6 +16,7 @@
 #
 #   sh benchmarks/get-many.sh              # R=5 N=2000
 #   R=1 N=500 sh benchmarks/get-many.sh
+#   GETFLAGS=--no-fsync sh benchmarks/get-many.sh   # rfc1738 without its syncs
 #
 # Needs go, curl and wget (apt-get install curl wget).
 set -eu
@@ -60,8 +61,8 @@ run_tool() { # tool outdir
 	curl-Z) curl -s -S --no-progress-meter --cacert "$ca" -Z --parallel-max "$PAR" --remote-name-all --output-dir "$2" -K "$work/curl.cfg" ;;
 	wget) wget -q --ca-certificate="$ca" -P "$2" -i "$work/list" ;;
 	curl) curl -s -S --no-progress-meter --cacert "$ca" --remote-name-all --output-dir "$2" -K "$work/curl.cfg" ;;
-	rfc1738-p50) "$bin" get -q --cacert "$ca" --parallel "$PAR" --output-dir "$2" -i "$work/list" ;;
-	rfc1738) "$bin" get -q --cacert "$ca" --output-dir "$2" -i "$work/list" ;;
+	rfc1738-p50) "$bin" get -q ${GETFLAGS:-} --cacert "$ca" --parallel "$PAR" --output-dir "$2" -i "$work/list" ;;
+	rfc1738) "$bin" get -q ${GETFLAGS:-} --cacert "$ca" --output-dir "$2" -i "$work/list" ;;
 	esac
 }
 
