@@ -62,9 +62,8 @@ type Batch struct {
 // p.Abort does nothing. Add waits while batchMaxPending parts are queued.
 func (b *Batch) Add(p *Part) {
 	p.committed = true
-	err := p.f.Chmod(0o644)
-	if err != nil || b.NoSync {
-		b.finish(p, err)
+	if b.NoSync {
+		b.finish(p, nil)
 		return
 	}
 	b.mu.Lock()

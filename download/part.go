@@ -96,7 +96,11 @@ func OpenPart(path string, resume bool) (*Part, error) {
 	if !resume {
 		flags |= os.O_TRUNC
 	}
-	f, err := os.OpenFile(p.Name, flags, 0o600)
+	// The mode curl and wget give a file: 0666 less the umask, which the
+	// kernel applies here (the .part is not chmod-ed later: a user's
+	// umask 077 keeps downloads private, and a resumed file keeps its
+	// mode).
+	f, err := os.OpenFile(p.Name, flags, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -142,15 +146,12 @@ func (p *Part) Restart() error {
 	return err
 }
 
-// Commit makes the download complete: the part file is made readable
-// (0644), synced and renamed to the final path. Many downloads are
-// completed faster by a Batch.
+// Commit makes the download complete: the part file is synced and
+// renamed to the final path. Many downloads are completed faster by a
+// Batch.
 func (p *Part) Commit() error {
 	p.committed = true
-	err := p.f.Chmod(0o644)
-	if err == nil {
-		err = syncFile(p.f)
-	}
+	err := syncFile(p.f)
 	if cerr := p.f.Close(); err == nil {
 		err = cerr
 	}
