@@ -17,6 +17,7 @@
 #   sh benchmarks/get-many.sh              # R=5 N=2000
 #   R=1 N=500 sh benchmarks/get-many.sh
 #   GETFLAGS=--no-fsync sh benchmarks/get-many.sh   # rfc1738 without its syncs
+#   BASE=DIR sh benchmarks/get-many.sh   # also another checkout's build (base-p50, base)
 #
 # Needs go, curl and wget (apt-get install curl wget).
 set -eu
@@ -39,6 +40,9 @@ trap cleanup EXIT INT TERM
 
 bin=$work/rfc1738
 (cd "$here" && go build -o "$bin" ./cmd/rfc1738)
+if [ -n "${BASE:-}" ]; then
+	(cd "$BASE" && go build -o "$work/base" ./cmd/rfc1738)
+fi
 (cd "$here/benchmarks/getmany" && go build -o "$work/getmany" .)
 "$work/getmany" -make "$work/files" -n "$N" -seed 1
 "$work/getmany" -serve "$work/files" -ready "$work/ports" &
@@ -63,11 +67,13 @@ run_tool() { # tool outdir
 	curl) curl -s -S --no-progress-meter --cacert "$ca" --remote-name-all --output-dir "$2" -K "$work/curl.cfg" ;;
 	rfc1738-p50) "$bin" get -q ${GETFLAGS:-} --cacert "$ca" --parallel "$PAR" --output-dir "$2" -i "$work/list" ;;
 	rfc1738) "$bin" get -q ${GETFLAGS:-} --cacert "$ca" --output-dir "$2" -i "$work/list" ;;
+	base-p50) "$work/base" get -q ${GETFLAGS:-} --cacert "$ca" --parallel "$PAR" --output-dir "$2" -i "$work/list" ;;
+	base) "$work/base" get -q ${GETFLAGS:-} --cacert "$ca" --output-dir "$2" -i "$work/list" ;;
 	esac
 }
 
 tools="curl-Z wget curl rfc1738-p50 rfc1738"
-ntools=5
+[ -z "${BASE:-}" ] || tools="$tools base-p50 base"
 bad=0
 : >"$work/times"
 r=0
@@ -113,5 +119,7 @@ END {
 	}
 	printf "\nrfc1738 get --parallel 50 / curl -Z: %.2fx (target 1.2x)\n", m["rfc1738-p50"] / m["curl-Z"]
 	printf "rfc1738 get -i (sequential) / curl:   %.2fx (target 1.3x)\n", m["rfc1738"] / m["curl"]
+	if ("base" in m)
+		printf "this build / BASE: %.2fx in parallel, %.2fx sequential\n", m["rfc1738-p50"] / m["base-p50"], m["rfc1738"] / m["base"]
 }' "$work/times"
 exit $bad
