@@ -117,7 +117,7 @@ func schemeWarnings(s string, colon int, w *warner) {
 // are not read again.
 func mayBeSpecial(name string) bool {
 	n := len(name)
-	return n == 3 || n == 6 || n == 10 || n >= 2 && name[0] == 'x' && name[1] == '-'
+	return n == 3 || n == 6 || n == 10 || strings.HasPrefix(name, "x-")
 }
 
 // equalFoldLower reports whether s, in any case, is the lower-case ASCII

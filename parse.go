@@ -122,9 +122,10 @@ const diagSlabLen = 64
 var slabs = sync.Pool{New: func() any { return new(diagSlab) }}
 
 // take returns an empty list whose storage is the slab's free part, a
-// new slab's when little is left.
+// new slab's when none is left. (A list that outgrows the part left is
+// moved by append, and the part is taken by the next list.)
 func (d *diagSlab) take() []Diagnostic {
-	if cap(d.free) < 4 {
+	if len(d.free) == 0 {
 		d.free = make([]Diagnostic, diagSlabLen)
 	}
 	return d.free[:0]
@@ -196,10 +197,7 @@ func (p *parser) scan(i, j int, set *octets, rule string) bool {
 // octet. A character is one violation of §2.2, whatever the number of
 // octets UTF-8 gives it; an invalid sequence is one octet at a time.
 func charEnd(s string, i, j int) int {
-	if s[i] < utf8.RuneSelf {
-		return i + 1
-	}
-	_, n := utf8.DecodeRuneInString(s[i:j])
+	_, n := utf8.DecodeRuneInString(s[i:j]) // 1 for an ASCII octet
 	return i + n
 }
 
@@ -328,7 +326,7 @@ func (p *parser) generic(colon int) bool {
 					return true
 				}
 				hash := len(s)
-				if k := strings.IndexByte(s[e:], '#'); k >= 0 {
+				if k := strings.IndexByte(s[e:], '#'); k != -1 {
 					hash = e + k
 				}
 				if p.scan(e, hash, xcharOctets, "schemepart") && hash < len(s) {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -261,7 +262,22 @@ func TestCheckReportsEveryViolation(t *testing.T) {
 		{"http://bücher.de/東京 x", []at{{8, "domainlabel"}, {18, "hsegment"}, {21, "hsegment"}, {24, "hsegment"}}},
 		{"http://ü.de/é\xff\xc3", []at{{7, "domainlabel"}, {13, "hsegment"}, {15, "hsegment"}, {16, "hsegment"}}},
 		{"ftp://h/ü\xc3", []at{{8, "fsegment"}, {10, "fsegment"}}},
+		// A scheme outside §3 read in one pass (generic): every violation
+		// after the first, in the rest of the schemepart and in the
+		// fragment after the first '#'.
+		{"https://h.org/a~b#c^d", []at{{15, "schemepart"}, {19, "fragment"}}},
+		{"https://h.org/a~b~", []at{{15, "schemepart"}, {17, "schemepart"}}},
+		{"https://h.org/~#", []at{{14, "schemepart"}}},
+		{"https://h.org/~#^#", []at{{14, "schemepart"}, {16, "fragment"}, {17, "fragment"}}},
+		{"https://h.org/a#b^c^", []at{{17, "fragment"}, {19, "fragment"}}},
 	} {
+		// An upper-case scheme is read rule by rule, never in one pass:
+		// both readings give the same violations.
+		if up := strings.ToUpper(tt.in[:5]) + tt.in[5:]; strings.HasPrefix(tt.in, "https:") {
+			if a, b := Check(tt.in).Errors, Check(up).Errors; !slices.Equal(a, b) {
+				t.Errorf("Check(%q) = %v, but Check(%q) = %v", tt.in, a, up, b)
+			}
+		}
 		r := Check(tt.in)
 		if len(r.Errors) != len(tt.want) {
 			t.Errorf("Check(%q) = %v, want %d errors", tt.in, r.Errors, len(tt.want))
