@@ -30,7 +30,9 @@ func TestCheckAllocsPerInvalid(t *testing.T) {
 		t.Logf("%s: %.3f allocations per rejected URL (%d)", name, a/float64(len(rejected)), len(rejected))
 		// A reserved octet's sentence names its rule, made when reported:
 		// an allocation, for a few lines in a thousand.
-		if per := a / float64(len(rejected)); per > 0.05 {
+		// (Under the race detector the pool drops slabs: at most one
+		// allocation a URL, then.)
+		if per := a / float64(len(rejected)); per > 0.05 && !(raceEnabled && per <= 1.01) {
 			t.Errorf("%s: Check allocates %.3f times per rejected URL, want a slab's share", name, per)
 		}
 	}
@@ -38,7 +40,7 @@ func TestCheckAllocsPerInvalid(t *testing.T) {
 	if n := len(Check(three).Errors); n != 3 {
 		t.Fatalf("%q: %d errors, want 3", three, n)
 	}
-	if a := testing.AllocsPerRun(10, func() { Check(three) }); a != 0 {
+	if a := testing.AllocsPerRun(10, func() { Check(three) }); a != 0 && !(raceEnabled && a <= 1) {
 		t.Errorf("%q: Check allocates %v times per call, want less than once", three, a)
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package rfc1738
+
+const raceEnabled = false
