@@ -235,6 +235,12 @@ func writeCauses(w io.Writer, raw string, deps []rfc1738.Departure, readErr erro
 	}
 }
 
+// errText is an error as a message shows it: through safetext, since
+// the text of many errors holds what a server sent. (Go 1.26.1 and later
+// quote a reply's text in net/textproto's errors; 1.26.0, which go.mod
+// allows, passes it as received.)
+func errText(err error) string { return safetext.Escape(err.Error()) }
+
 // redactIn hides the password of u wherever it is quoted in msg.
 func redactIn(u rfc1738.URL, msg string) string {
 	if pw, ok := u.RawPassword(); ok && pw != "" {

@@ -52,7 +52,7 @@ func runBrowse(e *env, args []string) int {
 			_, err = c.Plan(u)
 		}
 		if errors.Is(err, access.ErrUnsupported) {
-			fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
+			fmt.Fprintln(e.stderr, "rfc1738 browse:", errText(err))
 			return exitUsage
 		}
 	}
@@ -65,7 +65,7 @@ func runBrowse(e *env, args []string) int {
 	}
 	// The flags are checked once here, then each fetch gets a fresh client.
 	if _, err := setup(e); err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 browse:", errText(err))
 		return exitUsage
 	}
 	opts := browse.Options{
@@ -85,7 +85,7 @@ func runBrowse(e *env, args []string) int {
 		return signalStatus(s)
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 browse:", errText(err))
 		return exitStatus(err)
 	}
 	return exitOK
@@ -97,7 +97,7 @@ func runDump(e *env, start string, timeout time.Duration, setup func(*env) (*acc
 		return usageError(e, "browse", "--dump needs a URL")
 	}
 	if _, err := setup(e); err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 browse:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 browse:", errText(err))
 		return exitUsage
 	}
 	ctx, caught, stop := interruptible(context.Background())

@@ -53,7 +53,7 @@ func runCheck(e *env, args []string) int {
 		if name != "-" {
 			f, err := os.Open(name)
 			if err != nil {
-				fmt.Fprintln(e.stderr, "rfc1738 check:", err)
+				fmt.Fprintln(e.stderr, "rfc1738 check:", errText(err))
 				status = exitUsage
 				continue
 			}
@@ -67,7 +67,7 @@ func runCheck(e *env, args []string) int {
 				break
 			}
 			if err != nil {
-				fmt.Fprintf(e.stderr, "rfc1738 check: %s: %v\n", shown, err)
+				fmt.Fprintf(e.stderr, "rfc1738 check: %s: %v\n", shown, errText(err))
 				status = exitUsage
 				break
 			}

@@ -176,7 +176,7 @@ func runExtract(e *env, args []string) int {
 	}
 	wg.Wait()
 	if err := out.Flush(); err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 extract:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 extract:", errText(err))
 		return exitUsage
 	}
 	switch {

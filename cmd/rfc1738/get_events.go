@@ -203,5 +203,5 @@ func (g *getter) failed(ev download.Event) {
 	if ev.Kept != "" {
 		err = fmt.Errorf("%w (kept %s, %d bytes, for -C to resume)", err, safetext.Escape(ev.Kept), ev.N)
 	}
-	g.say("rfc1738 get: %v\n", err)
+	g.say("rfc1738 get: %v\n", errText(err))
 }

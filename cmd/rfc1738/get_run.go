@@ -101,7 +101,7 @@ func runGet(e *env, args []string) int {
 	}
 	c, err := setup(e)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 get:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 get:", errText(err))
 		return exitUsage
 	}
 	switch {
@@ -174,7 +174,7 @@ func (o *getOptions) check(e *env, operands []string) (raws []string, status int
 	if o.outDir != "" {
 		// As wget's -P: the folder is made, with its parents.
 		if err := os.MkdirAll(o.outDir, 0o777); err != nil {
-			fmt.Fprintf(e.stderr, "rfc1738 get: --output-dir: %v\n", err)
+			fmt.Fprintf(e.stderr, "rfc1738 get: --output-dir: %v\n", errText(err))
 			return nil, exitLocalIO, false
 		}
 	}
@@ -182,7 +182,7 @@ func (o *getOptions) check(e *env, operands []string) (raws []string, status int
 		// A folder that is missing, or given as the file: the local
 		// file system's failure (wget's status 3), not a usage error.
 		if err := download.CheckTarget(o.output); err != nil {
-			fmt.Fprintf(e.stderr, "rfc1738 get: -o %v\n", err)
+			fmt.Fprintf(e.stderr, "rfc1738 get: -o %v\n", errText(err))
 			return nil, exitLocalIO, false
 		}
 	}
@@ -257,7 +257,7 @@ func (g *getter) jobs(raws []string) (jobs []*getJob, failed, status int) {
 				name, err = "index.html", nil // wget's name for a folder's or a host's page
 			}
 			if err != nil {
-				fmt.Fprintf(e.stderr, "rfc1738 get: %s: %v\n", safetext.Escape(access.Redact(r)), err)
+				fmt.Fprintf(e.stderr, "rfc1738 get: %s: %v\n", safetext.Escape(access.Redact(r)), errText(err))
 				failed++
 				status = worseStatus(status, exitNegative)
 				continue

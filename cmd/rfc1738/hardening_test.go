@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -141,6 +142,19 @@ func TestGetTimeoutWhileWriting(t *testing.T) {
 	}
 	if d := time.Since(start); d > 8*time.Second {
 		t.Errorf("took %v", d)
+	}
+}
+
+// TestErrTextEscapes: an error's text reaches a message escaped, whether
+// or not a library quoted the server's words in it (net/textproto does
+// from Go 1.26.1 on, not in 1.26.0, which go.mod allows).
+func TestErrTextEscapes(t *testing.T) {
+	err := fmt.Errorf("MAIL FROM:<a@b>: %w", errors.New("550 \x1b[2J\x1b]0;owned\a\u009b31m"))
+	if got, want := errText(err), `MAIL FROM:<a@b>: 550 \x1b[2J\x1b]0;owned\a\u009b31m`; got != want {
+		t.Errorf("errText = %q, want %q", got, want)
+	}
+	if got := libError(errors.New("rfc1738: bad \x1b[31m"), ""); got != `bad \x1b[31m` {
+		t.Errorf("libError = %q", got)
 	}
 }
 

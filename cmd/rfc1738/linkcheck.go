@@ -102,7 +102,7 @@ func runLinkcheck(e *env, args []string) int {
 		f, err = linkcheck.JSON, nil
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --format:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --format:", errText(err))
 		return exitUsage
 	}
 	pageLimit, err := parseSize(*lf.maxPage)
@@ -119,7 +119,7 @@ func runLinkcheck(e *env, args []string) int {
 		err = applyNetrc(e, c)
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", errText(err))
 		return exitUsage
 	}
 	proxy.apply(c)
@@ -130,7 +130,7 @@ func runLinkcheck(e *env, args []string) int {
 	c.Stdin, c.Stdout = nil, nil
 	run, warnings, err := lf.newRun(c, pageLimit)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", errText(err))
 		return exitUsage
 	}
 	defer run.Checker.Close()
@@ -138,7 +138,7 @@ func runLinkcheck(e *env, args []string) int {
 	tree := &linkcheck.Tree{Root: *lf.root, Base: *lf.base, Include: lf.include, Exclude: lf.exclude,
 		IncludeURL: lf.includeURL, ExcludeURL: lf.excludeURL, Offline: *lf.offline, Fragments: *lf.fragments, Found: run.Add}
 	if err := gatherLinks(e, tree, operands); err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 linkcheck:", errText(err))
 		return exitUsage
 	}
 	if e.Getenv("GOMEMLIMIT") == "" {
@@ -187,7 +187,7 @@ func runLinkcheck(e *env, args []string) int {
 	}
 	if run.Cache != nil {
 		if err := run.Cache.Save(); err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --cache:", err)
+			fmt.Fprintln(e.stderr, "rfc1738 linkcheck: --cache:", errText(err))
 		}
 	}
 	if linkcheck.Count(results).Failed() || err != nil {

@@ -162,7 +162,7 @@ func runMail(e *env, args []string) int {
 	}
 	h, err := sf.handler(e, r, nil)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 mail:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 mail:", errText(err))
 		return exitUsage
 	}
 	c.RegisterProtocol("mailto", h)
@@ -172,14 +172,14 @@ func runMail(e *env, args []string) int {
 	}
 	p, err := c.Plan(u)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 mail:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 mail:", errText(err))
 		return exitStatus(err)
 	}
 	if h.User != "" && h.Password == "" {
 		// stdin is the message: the password is asked on it only when
 		// it is a terminal, without echo, before the message is typed.
 		if h, err = sf.handler(e, r, terminalPrompt(e)); err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 mail:", err)
+			fmt.Fprintln(e.stderr, "rfc1738 mail:", errText(err))
 			return exitUsage
 		}
 		if h.Password == "" {
@@ -193,11 +193,11 @@ func runMail(e *env, args []string) int {
 	defer cancel()
 	err = h.Send(ctx, c, p, access.Message{Subject: *subject, Header: headers, Body: e.stdin})
 	if s := caught(); s != nil && err != nil {
-		fmt.Fprintf(e.stderr, "rfc1738 mail: interrupted by %s: %v\n", signalName(s), err)
+		fmt.Fprintf(e.stderr, "rfc1738 mail: interrupted by %s: %v\n", signalName(s), errText(err))
 		return signalStatus(s)
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 mail:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 mail:", errText(err))
 		return exitStatus(err)
 	}
 	return exitOK

@@ -39,6 +39,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 func main() {
@@ -321,7 +323,7 @@ func eachInput(e *env, cmd string, operands []string, out *bufio.Writer, one fun
 			return exitOK
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "rfc1738 %s: reading stdin: %v\n", cmd, err)
+			fmt.Fprintf(e.stderr, "rfc1738 %s: reading stdin: %v\n", cmd, errText(err))
 			return exitUsage
 		}
 		one(line)
@@ -357,11 +359,11 @@ func jsonLines(w io.Writer) (*bufio.Writer, *json.Encoder) {
 // libError returns err's text for a command's error line: without the
 // "rfc1738: " its own package puts first (the line starts with
 // "rfc1738 CMD: " already), and without a file name the line names
-// already (an *os.PathError repeats it).
+// already (an *os.PathError repeats it); through safetext, as errText.
 func libError(err error, name string) string {
 	var pe *fs.PathError
 	if name != "" && errors.As(err, &pe) && pe.Path == name {
-		return pe.Op + ": " + pe.Err.Error()
+		return safetext.Escape(pe.Op + ": " + pe.Err.Error())
 	}
-	return strings.TrimPrefix(err.Error(), "rfc1738: ")
+	return safetext.Escape(strings.TrimPrefix(err.Error(), "rfc1738: "))
 }

@@ -57,7 +57,7 @@ func runMirror(e *env, args []string) int {
 	}
 	c, err := setup(e)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 mirror:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 mirror:", errText(err))
 		return exitUsage
 	}
 	opt := mirror.Options{
@@ -117,7 +117,7 @@ func runMirror(e *env, args []string) int {
 		return signalStatus(s)
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 mirror:", inCLITerms(err))
+		fmt.Fprintln(e.stderr, "rfc1738 mirror:", errText(inCLITerms(err)))
 		return exitStatus(err)
 	}
 	mu.Lock()

@@ -38,7 +38,7 @@ func runParse(e *env, args []string) int {
 		}
 		if *asJSON {
 			if err := enc.Encode(newJSONURL(in, r)); err != nil {
-				fmt.Fprintln(e.stderr, "rfc1738:", err)
+				fmt.Fprintln(e.stderr, "rfc1738:", errText(err))
 			}
 			return
 		}

@@ -49,7 +49,7 @@ func runPlan(e *env, args []string) int {
 	}
 	c, err := setup(e)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 plan:", err)
+		fmt.Fprintln(e.stderr, "rfc1738 plan:", errText(err))
 		return exitUsage
 	}
 	if err := applyNetrc(e, c); err != nil {
@@ -58,7 +58,7 @@ func runPlan(e *env, args []string) int {
 	proxy.apply(c)
 	p, err := c.Plan(u)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "rfc1738 plan:", inCLITerms(err))
+		fmt.Fprintln(e.stderr, "rfc1738 plan:", errText(inCLITerms(err)))
 		return exitStatus(err)
 	}
 	if *asJSON {
@@ -72,7 +72,7 @@ func runPlan(e *env, args []string) int {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(j); err != nil {
-			fmt.Fprintln(e.stderr, "rfc1738 plan:", err)
+			fmt.Fprintln(e.stderr, "rfc1738 plan:", errText(err))
 			return exitUsage
 		}
 		return exitOK

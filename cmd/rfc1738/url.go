@@ -174,7 +174,7 @@ func runURL(e *env, args []string) int {
 		enc.SetEscapeHTML(false) // a query's "&" as written
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(r.jsonOut); err != nil {
-			fmt.Fprintf(e.stderr, "rfc1738 url: %v\n", err)
+			fmt.Fprintf(e.stderr, "rfc1738 url: %v\n", errText(err))
 			return exitNegative
 		}
 	}

@@ -45,7 +45,7 @@ func (r *urlRun) fail(in string, err error) {
 		fmt.Fprintln(r.out)
 	}
 	r.out.Flush()
-	fmt.Fprintf(r.e.stderr, "rfc1738 url: %s: %v\n", strconv.Quote(access.Redact(in)), err)
+	fmt.Fprintf(r.e.stderr, "rfc1738 url: %s: %v\n", strconv.Quote(access.Redact(in)), errText(err))
 }
 
 // warn prints each RFC 1738 departure of in's reading once.
