@@ -2,6 +2,7 @@ package linkcheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -82,15 +83,22 @@ func Site(s string, strict bool) string {
 // redirect's or a GET after a refused HEAD included.
 type gateKey struct{}
 
-// gate is the value under gateKey. taken is set when the turn of the
-// first request was taken before the attempt's time began (checkOne):
-// that request goes without waiting again, so that a Retry-After that
-// comes from another request meanwhile is not waited out inside the
-// attempt's timeout.
+// gate is the value under gateKey. While first is set, the attempt's
+// first request has not gone: if it finds the site asking to wait (a
+// Retry-After another request got after checkOne's await), it does not go
+// and sets deferred, and checkOne makes the attempt again after the wait,
+// not counting it: the wait is never spent inside the attempt's timeout.
+// The turn itself is taken at the gate, as close to the request as can
+// be (after the §6 guard and the name's lookup), so that the server sees
+// the requests spaced as said.
 type gate struct {
-	h     *politeHost
-	taken atomic.Bool
+	h        *politeHost
+	first    atomic.Bool
+	deferred atomic.Bool
 }
+
+// errDeferred is the error of a first request that did not go (gate).
+var errDeferred = errors.New("the site asked to wait (Retry-After): the attempt is made after the wait")
 
 // beforeRequest waits, for a request to the site of the politeHost in
 // its context, until the site may be asked again.
@@ -102,12 +110,14 @@ func beforeRequest(req *http.Request) error {
 	h := g.h
 	h.mu.Lock()
 	site := h.site
+	asked := h.until.After(time.Now())
 	h.mu.Unlock()
 	if requestSite(req.URL) != site {
 		return nil // a redirect to another site: not this one's to space
 	}
-	if g.taken.CompareAndSwap(true, false) {
-		return nil // its turn was taken before the attempt began
+	if g.first.CompareAndSwap(true, false) && asked {
+		g.deferred.Store(true)
+		return errDeferred
 	}
 	return h.wait(req.Context())
 }
@@ -133,6 +143,7 @@ type politeHost struct {
 
 	mu       sync.Mutex
 	next     time.Time // the earliest start of the next request
+	until    time.Time // the end of the last Retry-After (RFC 9110 §10.2.3)
 	failures int       // refused or timed-out attempts in a row
 	down     string    // why the site was given up; "" while it is not
 
@@ -166,6 +177,27 @@ func (h *politeHost) wait(ctx context.Context) error {
 	}
 }
 
+// await returns when the site may be asked again, without taking the
+// turn: the request that then goes takes it (wait, at the gate).
+func (h *politeHost) await(ctx context.Context) error {
+	for {
+		h.mu.Lock()
+		now := time.Now()
+		next := h.next
+		h.mu.Unlock()
+		if !next.After(now) { // the site may be asked now
+			return nil
+		}
+		t := time.NewTimer(next.Sub(now))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
+	}
+}
+
 // record counts an attempt's outcome toward giving the site up, and
 // postpones its next request by what the server asked.
 func (h *politeHost) record(o outcome, wait time.Duration) {
@@ -175,6 +207,7 @@ func (h *politeHost) record(o outcome, wait time.Duration) {
 	// to no later than now: the next request may go at once either way.
 	if t := time.Now().Add(wait); t.After(h.next) {
 		h.next = t
+		h.until = t
 	}
 	if !o.refused && !o.timeout {
 		h.failures = 0
@@ -285,21 +318,8 @@ func (p *Polite) checkOne(ctx context.Context, k *Checker, h *politeHost, s stri
 		if why := h.gone(); why != "" {
 			return outcome{status: Broken, detail: why}, true
 		}
-		// The attempt's first request takes its turn before the
-		// attempt's time begins; an http attempt's later requests (a
-		// redirect's, a GET after a refused HEAD) wait at the gate,
-		// within that time.
-		if h.wait(ctx) != nil {
-			return outcome{}, false
-		}
-		actx := ctx
-		if gated {
-			g := &gate{h: h}
-			g.taken.Store(true)
-			actx = context.WithValue(ctx, gateKey{}, g)
-		}
-		o, _ := k.attempt(actx, u, false)
-		if ctx.Err() != nil {
+		o, ok := p.try(ctx, k, h, u, gated)
+		if !ok {
 			return outcome{}, false
 		}
 		asked := min(o.wait, k.maxRetryWait())
@@ -314,6 +334,32 @@ func (p *Polite) checkOne(ctx context.Context, k *Checker, h *politeHost, s stri
 		case <-ctx.Done():
 			t.Stop()
 			return outcome{}, false
+		}
+	}
+}
+
+// try makes one attempt at u, once the site may be asked: an http
+// attempt's requests wait at the gate for their turn (within the
+// attempt's time), but a wait for a Retry-After is made before the
+// attempt, here, and an attempt whose first request found one (gate) is
+// made again after it. false: ctx ended.
+func (p *Polite) try(ctx context.Context, k *Checker, h *politeHost, u rfc1738.URL, gated bool) (outcome, bool) {
+	for {
+		if gated && h.await(ctx) != nil || !gated && h.wait(ctx) != nil {
+			return outcome{}, false
+		}
+		actx := ctx
+		g := &gate{h: h}
+		if gated {
+			g.first.Store(true)
+			actx = context.WithValue(ctx, gateKey{}, g)
+		}
+		o, _ := k.attempt(actx, u, false)
+		if ctx.Err() != nil {
+			return outcome{}, false
+		}
+		if !g.deferred.Load() {
+			return o, true
 		}
 	}
 }

@@ -2,8 +2,10 @@ package linkcheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -408,5 +410,43 @@ func TestSite(t *testing.T) {
 		if got := requestSite(u); got != want {
 			t.Errorf("requestSite(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestGateDefersTheFirstRequest: the first request of an attempt that
+// finds a Retry-After received after the attempt began does not go (the
+// attempt is made again after the wait, outside its timeout); a later
+// request of the attempt (a redirect's) waits for its turn instead; with
+// no Retry-After pending the first request goes at once.
+func TestGateDefersTheFirstRequest(t *testing.T) {
+	at := func(h *politeHost, first bool) (*gate, *http.Request) {
+		g := &gate{h: h}
+		g.first.Store(first)
+		req := httptest.NewRequest("HEAD", "http://H.example/a", nil)
+		return g, req.WithContext(context.WithValue(context.Background(), gateKey{}, g))
+	}
+	h := &politeHost{site: "http://h.example:80"}
+	h.record(outcome{}, 300*time.Millisecond) // a Retry-After just received
+	g, req := at(h, true)
+	if err := beforeRequest(req); !errors.Is(err, errDeferred) || !g.deferred.Load() {
+		t.Fatalf("first request: %v, deferred %v; want errDeferred", err, g.deferred.Load())
+	}
+	start := time.Now()
+	if err := beforeRequest(req); err != nil || g.first.Load() {
+		t.Fatalf("the attempt's next request: %v", err)
+	}
+	if d := time.Since(start); d < 250*time.Millisecond {
+		t.Errorf("the next request went after %v, before the Retry-After ended", d)
+	}
+	free := &politeHost{site: "http://h.example:80"}
+	g, req = at(free, true)
+	if err := beforeRequest(req); err != nil || g.deferred.Load() {
+		t.Errorf("no Retry-After pending: %v, deferred %v", err, g.deferred.Load())
+	}
+	// Another site's request is not this gate's to hold.
+	g, req = at(h, true)
+	req.URL.Host = "other.example"
+	if err := beforeRequest(req); err != nil || g.deferred.Load() || !g.first.Load() {
+		t.Errorf("another site: %v", err)
 	}
 }
