@@ -1,8 +1,10 @@
 package download
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 )
 
@@ -155,12 +157,9 @@ func syncBatch(batch []*Part) []error {
 			// reports the file system's writeback errors since its
 			// descriptor was opened (syncfs(2)), a span that holds
 			// every other part's.
-			oldest := g[0]
-			for _, i := range g {
-				if batch[i].opened < batch[oldest].opened {
-					oldest = i
-				}
-			}
+			oldest := slices.MinFunc(g, func(i, j int) int {
+				return cmp.Compare(batch[i].opened, batch[j].opened)
+			})
 			if syncFS(batch[oldest].f) != nil {
 				each = append(each, g...)
 			}

@@ -353,33 +353,36 @@ func skipWithoutSyncfs(t *testing.T) {
 // fsync; every rename comes after it. A part alone is synced on its own.
 func TestBatchSyncsItsFileSystemOnce(t *testing.T) {
 	skipWithoutSyncfs(t)
-	log, _ := recordOrder(t, "")
-	dir := t.TempDir()
-	b := &Batch{}
-	const n = 20
-	addAsOneBatch(t, b, dir, n)
-	within(t, "Close", func() {
-		if err := b.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	got := log()
-	if len(got) != 2+1+n {
-		t.Fatalf("%d events, want %d: %q", len(got), 2+1+n, got)
-	}
-	if got[0] != "sync .first.part" || got[1] != "rename .first.part" {
-		t.Errorf("the part alone: %q, want its sync then its rename", got[:2])
-	}
-	if got[2] != "syncfs .f000.part" {
-		t.Errorf("the batch begins with %q, want the syncfs through f000, opened first", got[2])
-	}
-	for _, e := range got[3:] {
-		if !strings.HasPrefix(e, "rename ") {
-			t.Errorf("after the syncfs: %q, want only renames", e)
-		}
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != n+1 {
-		t.Errorf("%d files, want %d", len(entries), n+1)
+	for _, n := range []int{20, 2} { // two: the smallest batch for a syncfs
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			log, _ := recordOrder(t, "")
+			dir := t.TempDir()
+			b := &Batch{}
+			addAsOneBatch(t, b, dir, n)
+			within(t, "Close", func() {
+				if err := b.Close(); err != nil {
+					t.Error(err)
+				}
+			})
+			got := log()
+			if len(got) != 2+1+n {
+				t.Fatalf("%d events, want %d: %q", len(got), 2+1+n, got)
+			}
+			if got[0] != "sync .first.part" || got[1] != "rename .first.part" {
+				t.Errorf("the part alone: %q, want its sync then its rename", got[:2])
+			}
+			if got[2] != "syncfs .f000.part" {
+				t.Errorf("the batch begins with %q, want the syncfs through f000, opened first", got[2])
+			}
+			for _, e := range got[3:] {
+				if !strings.HasPrefix(e, "rename ") {
+					t.Errorf("after the syncfs: %q, want only renames", e)
+				}
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != n+1 {
+				t.Errorf("%d files, want %d", len(entries), n+1)
+			}
+		})
 	}
 }
 
