@@ -81,6 +81,7 @@ func BenchmarkScanRFCProse(b *testing.B) {
 		sc.Reset(r)
 		n = 0
 		for sc.Scan() {
+			sc.Match()
 			n++
 		}
 	}
@@ -88,9 +89,21 @@ func BenchmarkScanRFCProse(b *testing.B) {
 }
 
 // BenchmarkScanDocTree scans every file of /usr/share/doc, decompressed
-// beforehand, with one Scanner reset per file.
+// beforehand, with one Scanner reset per file: "match" makes every match
+// whole (Match), as most callers do; "bytes" reads only each URL's
+// octets (Bytes), as "rfc1738 extract" does for its plain output.
 func BenchmarkScanDocTree(b *testing.B) {
 	files := loadDocTree(b)
+	for _, match := range []bool{true, false} {
+		name := "bytes"
+		if match {
+			name = "match"
+		}
+		b.Run(name, func(b *testing.B) { scanDocTree(b, files, match) })
+	}
+}
+
+func scanDocTree(b *testing.B, files []docFile, match bool) {
 	var total int64
 	for _, f := range files {
 		total += int64(len(f.data))
@@ -107,6 +120,9 @@ func BenchmarkScanDocTree(b *testing.B) {
 			r.Reset(f.data)
 			sc.Reset(r)
 			for sc.Scan() {
+				if match {
+					sc.Match()
+				}
 				n++
 			}
 		}
@@ -212,6 +228,7 @@ func scanVsIndexByte(b *testing.B, text []byte, absent byte) {
 		sc.Reset(r)
 		n = 0
 		for sc.Scan() {
+			sc.Match() // each match made whole, as in the figures before Bytes
 			n++
 		}
 		scan += testenv.ThreadCPU() - t

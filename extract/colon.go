@@ -36,12 +36,11 @@ func (s *Scanner) atColon(i int) bool {
 		return false
 	}
 	s.endAt(&r, u, n)
-	s.notes = s.notes[:0]
-	s.m = Match{URL: string(u[:r.n]), Form: form}
-	s.m.Start = s.posAt(a)
-	s.m.End = s.posAt(r.e)
-	s.noteBare(u[:r.n], &r)
-	s.finish()
+	s.found(u[:r.n], form, a, r.e)
+	s.run = r
+	// A URL cut at the maximum length: the scan skips the rest of its
+	// run (noteBare notes the cut).
+	s.skipping = r.cut
 	s.pos, s.floor = r.e, r.e
 	return true
 }

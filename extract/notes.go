@@ -55,14 +55,13 @@ func (s *Scanner) hyphenNote(u []byte, a, e int) {
 // noteBare notes what is uncertain about the bare URL u just matched
 // (r): that it was cut at the maximum length, the readings at an ASCII
 // hyphen at a line break, the longer URL past an unsafe octet, an IPv6
-// literal for a host. A cut URL makes the scan skip the rest of its run.
+// literal for a host.
 func (s *Scanner) noteBare(u []byte, r *bareRun) {
 	b := s.buf[:s.end]
 	a, e := r.a, r.e
 	if r.cut {
 		s.notes = append(s.notes, Note{Offset: s.offset(r.j),
 			Message: "the URL runs on past " + strconv.Itoa(s.maxLen) + " bytes; it was cut there"})
-		s.skipping = true
 	} else if r.joined {
 		written, without := s.m.URL[:r.hyphenU+1], s.m.URL[:r.hyphenU]+s.m.URL[r.hyphenU+1:]
 		s.notes = append(s.notes,

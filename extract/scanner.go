@@ -35,6 +35,10 @@ const lookback = 256
 //		...
 //	}
 //	if err := sc.Err(); err != nil { ... }
+//
+// Match makes the whole match (position, validity, diagnostics, notes)
+// when it is asked for; Bytes gives the URL alone, with nothing made or
+// allocated, for a caller that wants only the URLs.
 type Scanner struct {
 	r      io.Reader
 	buf    []byte // the input window: own, or the caller's bytes (see fill)
@@ -63,8 +67,19 @@ type Scanner struct {
 	scratch []byte
 	segs    []seg
 	notes   []Note
-	m       Match
 	started bool
+
+	// The last match. Scan finds its URL and where it stands; Match makes
+	// the rest (its string, positions, validity and notes) the first time
+	// it is asked, so that a caller who wants only the URL's octets
+	// (Bytes) pays for none of it.
+	m       Match
+	pending bool       // m is still to be made whole
+	url     []byte     // the URL: scratch, or the input itself
+	at, to  int        // where it starts and ends in buf
+	run     bareRun    // a bare URL's run, for its notes (Form Bare or URLPrefix)
+	hyphens []hyphenAt // a wrapper's ASCII hyphens at line breaks
+	lines   bool       // Match was called: count lines close behind the scan
 }
 
 // NewScanner returns a Scanner reading from r.
@@ -103,7 +118,7 @@ func (s *Scanner) SetMaxLength(n int) {
 // maximum length, so one Scanner serves many files without allocating.
 func (s *Scanner) Reset(r io.Reader) {
 	*s = Scanner{r: r, own: s.own, size: s.size, scratch: s.scratch[:0], segs: s.segs[:0], notes: s.notes[:0],
-		maxLen: s.maxLen, window: s.window, strict: s.strict, line: 1, lastNL: -1}
+		hyphens: s.hyphens[:0], maxLen: s.maxLen, window: s.window, strict: s.strict, line: 1, lastNL: -1}
 }
 
 // ResetBytes makes the scanner read b, which it scans where it lies,
@@ -123,8 +138,46 @@ func (s *Scanner) ResetBytes(b []byte) {
 // literal, which would leave no host, is then no URL at all.
 func (s *Scanner) SetStrict(strict bool) { s.strict = strict }
 
-// Match returns the match found by the last call to Scan.
-func (s *Scanner) Match() Match { return s.m }
+// Match returns the match found by the last call to Scan; the zero
+// Match when it found none. It is made whole the first time it is asked
+// for: its position, its validity and diagnostics, its notes.
+func (s *Scanner) Match() Match {
+	if s.pending {
+		s.make()
+	}
+	return s.m
+}
+
+// Bytes returns the URL of the match found by the last call to Scan, as
+// Match().URL holds it, without making the rest of the match or a
+// string: nothing is allocated. The octets are the Scanner's and valid
+// until the next call to Scan, like bufio.Scanner.Bytes.
+func (s *Scanner) Bytes() []byte { return s.url }
+
+// found records a match whose URL is url, from buf[at] to buf[to] (just
+// after its last octet), in the form form; Match makes the rest.
+func (s *Scanner) found(url []byte, form Form, at, to int) {
+	s.m = Match{Form: form}
+	s.pending = true
+	s.url, s.at, s.to = url, at, to
+}
+
+// make makes the match whole: its URL as a string, its positions, its
+// notes and its validity (finish).
+func (s *Scanner) make() {
+	s.pending = false
+	s.lines = true
+	s.m.URL = string(s.url)
+	s.m.Start = s.posAt(s.at)
+	s.m.End = s.posAt(s.to)
+	s.notes = s.notes[:0]
+	if s.m.Form == Bare || s.m.Form == URLPrefix {
+		s.noteBare(s.url, &s.run)
+	} else {
+		s.noteHyphens()
+	}
+	s.finish()
+}
 
 // Err returns the first error from the reader, other than io.EOF. The
 // matches before it were reported.
@@ -134,6 +187,7 @@ func (s *Scanner) Err() error { return s.err }
 // false at the end of the input or after a read error (see Err).
 func (s *Scanner) Scan() bool {
 	s.started = true
+	s.m, s.pending, s.url = Match{}, false, nil
 	for {
 		if s.skipping {
 			run := cBare
@@ -206,10 +260,13 @@ func (s *Scanner) nextColon(from int) int {
 		}
 		i = max(i, q.to)
 		if colonBlocks != nil {
-			// The lines up to lookback before i: no match found from here
-			// on starts before that (its scheme, or its '<', stands at
-			// most maxScheme+2 octets before its ':').
-			s.posAt(max(s.lineAt, i-lookback))
+			// The lines up to lookback before i, when positions are
+			// wanted: no match found from here on starts before that
+			// (its scheme, or its '<', stands at most maxScheme+2 octets
+			// before its ':').
+			if s.lines {
+				s.posAt(max(s.lineAt, i-lookback))
+			}
 			if n, next := colonBlocks(b[:min(len(b), i+blockSpan+65)], i, q.at[:]); next > i {
 				q.k, q.n, q.to = 0, n, next
 				continue
@@ -223,7 +280,7 @@ func (s *Scanner) nextColon(from int) int {
 		if endsScheme(b, i) {
 			return i
 		}
-		if i-s.lineAt >= 16<<10 {
+		if s.lines && i-s.lineAt >= 16<<10 {
 			s.posAt(i)
 		}
 		i++

@@ -180,27 +180,137 @@ func TestSetMaxLength(t *testing.T) {
 	sc.SetMaxLength(100)
 }
 
-// TestAllocsPerMatch: scanning allocates per match (the URL string), not
-// per byte, and nothing on the success path otherwise.
+// lazyInputs are inputs with every kind of match: the RFC's text, the
+// rule and span tables, URLs across every refill boundary, a URL cut at
+// the maximum length (whose run the scan skips) and a joined one.
+func lazyInputs(t *testing.T) []string {
+	inputs := []string{readRFC(t)}
+	for _, tt := range ruleTests {
+		inputs = append(inputs, tt.in)
+	}
+	for _, tt := range spanTests {
+		inputs = append(inputs, tt.in)
+	}
+	return append(inputs,
+		strings.Repeat("x http://a.org/p-\n q <URL:ftp://b.org/\n c> ", 40),
+		"http://c.org/"+strings.Repeat("a", 3*DefaultMaxLength)+"/http://x.org/b http://d.org/ <URL:http://e.org/a-\n b> end")
+}
+
+// TestBytesAlone: a caller that asks only for Bytes gets the URLs Match
+// gives, in memory and streamed over a small buffer, though the rest of
+// each match is never made — a cut URL still makes the scan skip its run.
+func TestBytesAlone(t *testing.T) {
+	for _, in := range lazyInputs(t) {
+		var want []string
+		for _, m := range All(in) {
+			want = append(want, m.URL)
+		}
+		for _, r := range []io.Reader{strings.NewReader(in), iotest.HalfReader(strings.NewReader(in))} {
+			sc := newScanner(r, DefaultMaxLength, 0)
+			var got []string
+			for sc.Scan() {
+				got = append(got, string(sc.Bytes()))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("Bytes over %.60q…:\n got %q\nwant %q", in, got, want)
+			}
+		}
+	}
+}
+
+// TestCutRunSkipped: a URL cut at the maximum length makes the scan skip
+// the rest of its run, whether its match is made or only its Bytes read:
+// the "http://x.org/b" inside the run is no URL of its own.
+func TestCutRunSkipped(t *testing.T) {
+	long := "http://c.org/" + strings.Repeat("a", 2*DefaultMaxLength)
+	in := long + "/http://x.org/b http://d.org/"
+	want := []string{long[:DefaultMaxLength], "http://d.org/"}
+	for _, match := range []bool{false, true} {
+		sc := NewScanner(strings.NewReader(in))
+		var got []string
+		for sc.Scan() {
+			if match {
+				sc.Match()
+			}
+			got = append(got, string(sc.Bytes()))
+		}
+		if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+			t.Errorf("Match %v: %d URLs, want %d: %.40q", match, len(got), len(want), got)
+		}
+	}
+}
+
+// TestMatchNowAndThen: Match asked for every third match only (the
+// others read with Bytes) is the match All makes — positions counted
+// over the matches never made, notes, validity — in memory and streamed.
+func TestMatchNowAndThen(t *testing.T) {
+	for _, in := range lazyInputs(t) {
+		all := All(in)
+		for _, r := range []io.Reader{strings.NewReader(in), iotest.OneByteReader(strings.NewReader(in))} {
+			sc := newScanner(r, DefaultMaxLength, 0)
+			k := 0
+			for ; sc.Scan(); k++ {
+				if k%3 != 2 {
+					continue
+				}
+				if k >= len(all) {
+					t.Fatalf("more matches than All's %d over %.60q…", len(all), in)
+				}
+				if got := sc.Match(); !equalMatch(got, all[k]) || string(sc.Bytes()) != got.URL {
+					t.Errorf("match %d over %.60q…:\n got %+v (bytes %q)\nwant %+v", k, in, got, sc.Bytes(), all[k])
+				}
+			}
+			if k != len(all) {
+				t.Errorf("%d matches over %.60q…, All finds %d", k, in, len(all))
+			}
+		}
+	}
+}
+
+// TestMatchAfterTheEnd: once Scan has found nothing more, Match is the
+// zero Match and Bytes nil, not the last match.
+func TestMatchAfterTheEnd(t *testing.T) {
+	sc := NewScanner(strings.NewReader("see http://a.org/x and"))
+	for sc.Scan() {
+	}
+	if m := sc.Match(); !equalMatch(m, Match{}) || sc.Bytes() != nil {
+		t.Errorf("after the end: Match %+v, Bytes %q; want the zero Match and nil", m, sc.Bytes())
+	}
+	if m := NewScanner(nil).Match(); !equalMatch(m, Match{}) {
+		t.Errorf("before any Scan: Match %+v, want the zero Match", m)
+	}
+}
+
+// TestAllocsPerMatch: scanning allocates per match made (the URL string),
+// not per byte, and nothing on the success path otherwise; a caller that
+// reads only Bytes allocates nothing.
 func TestAllocsPerMatch(t *testing.T) {
 	// Candidates that turn out to be no URL allocate nothing either.
 	prose := strings.Repeat("Plain prose: no URL here, only colons: and <tags> or e-mail a@b.org, http://<host>/ \"%s://%s\" <a:b c>.\n", 2000)
 	withURLs := strings.Repeat("See http://a.org/x and <URL:ftp://b.org/\n  y>.\n", 100)
 	sc := NewScanner(nil)
 	r := strings.NewReader("")
-	count := func(in string) float64 {
+	count := func(in string, match bool) float64 {
 		return testing.AllocsPerRun(5, func() {
 			r.Reset(in)
 			sc.Reset(r)
 			for sc.Scan() {
+				if match {
+					sc.Match()
+				} else if len(sc.Bytes()) == 0 {
+					t.Fatal("a match without a URL")
+				}
 			}
 		})
 	}
-	if a := count(prose); a > 0 {
+	if a := count(prose, true); a > 0 {
 		t.Errorf("%v allocations over %d bytes without a URL, want 0", a, len(prose))
 	}
-	if a := count(withURLs); a > 200 {
+	if a := count(withURLs, true); a > 200 {
 		t.Errorf("%v allocations for 200 URLs, want ≤ 200", a)
+	}
+	if a := count(withURLs, false); a > 0 {
+		t.Errorf("%v allocations for 200 URLs read with Bytes alone, want 0", a)
 	}
 }
 

@@ -22,10 +22,9 @@ func (s *Scanner) bracket(i, colon int) bool {
 	// is dropped; an ASCII hyphen before it is kept, and the reading
 	// without it noted.
 	u := s.scratch[:0]
-	s.notes = s.notes[:0]
 	first, last := -1, 0 // last is set with first
 	limit := min(len(b), j+s.maxLen)
-	var hyphens []hyphenAt
+	hyphens := s.hyphens[:0]
 	spaced := -1 // the octet after the first whitespace within a line inside the URL
 	k := j
 	for ; k < limit; k++ {
@@ -89,10 +88,16 @@ func (s *Scanner) bracket(i, colon int) bool {
 	if end == -1 || !schemepartOK(u, end, form == Bracket) && (form == Bracket || !rfc1738.Valid(string(u))) {
 		return false
 	}
-	s.m = Match{URL: string(u), Form: form}
-	s.m.Start = s.posAt(first)
-	s.m.End = s.posAt(last + 1)
-	for _, h := range hyphens {
+	s.found(u, form, first, last+1)
+	s.hyphens = hyphens
+	s.pos, s.floor = k+1, k+1
+	return true
+}
+
+// noteHyphens notes the ASCII hyphens at line breaks inside the wrapper
+// just matched: the reading without each.
+func (s *Scanner) noteHyphens() {
+	for _, h := range s.hyphens {
 		alt := s.m.URL[:h.u] + s.m.URL[h.u+1:]
 		s.notes = append(s.notes, Note{
 			Offset:      s.offset(h.in),
@@ -100,9 +105,6 @@ func (s *Scanner) bracket(i, colon int) bool {
 			Alternative: alt,
 		})
 	}
-	s.finish()
-	s.pos, s.floor = k+1, k+1
-	return true
 }
 
 // hyphenAt is an ASCII hyphen before a line break in a wrapper: its

@@ -72,18 +72,23 @@ func (f *extractFormatter) scan(sc *extract.Scanner, u *extractUnit, o extractOp
 	f.out = f.buffer()
 	base := int64(u.from)
 	for sc.Scan() {
-		m := sc.Match()
-		if o.validOnly && !m.Valid {
-			continue
+		// The plain output wants the URL's octets alone: the rest of the
+		// match (positions, diagnostics) is made only when asked for.
+		if o.json || o.validOnly {
+			m := sc.Match()
+			if !m.Valid && o.validOnly {
+				continue
+			}
+			if o.json {
+				f.appendJSON(shown, &m, base, u.line)
+			}
 		}
-		if o.json {
-			f.appendJSON(shown, &m, base, u.line)
-		} else {
-			f.out = append(f.out, m.URL...)
+		if !o.json {
+			f.out = append(f.out, sc.Bytes()...)
 			f.out = append(f.out, '\n')
 		}
 		if o.unique {
-			f.b.urls = append(f.b.urls, m.URL)
+			f.b.urls = append(f.b.urls, string(sc.Bytes()))
 			f.b.ends = append(f.b.ends, len(f.out))
 		}
 		if len(f.out) >= extractBatchSize-extractBatchSize/8 {
