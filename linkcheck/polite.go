@@ -349,8 +349,9 @@ func (p *Polite) try(ctx context.Context, k *Checker, h *politeHost, u rfc1738.U
 			return outcome{}, false
 		}
 		actx := ctx
-		g := &gate{h: h}
+		var g *gate // an http attempt's: it may defer the first request
 		if gated {
+			g = &gate{h: h}
 			g.first.Store(true)
 			actx = context.WithValue(ctx, gateKey{}, g)
 		}
@@ -358,7 +359,7 @@ func (p *Polite) try(ctx context.Context, k *Checker, h *politeHost, u rfc1738.U
 		if ctx.Err() != nil {
 			return outcome{}, false
 		}
-		if !g.deferred.Load() {
+		if !gated || !g.deferred.Load() {
 			return o, true
 		}
 	}
