@@ -10,6 +10,8 @@ import (
 	"net/textproto"
 	"strings"
 	"time"
+
+	"github.com/rfc1738/rfc1738/internal/safetext"
 )
 
 // MaxRead bounds everything read from the relay in one session.
@@ -48,7 +50,7 @@ func Dial(ctx context.Context, addr string, trace func(dir byte, line string)) (
 	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
 	tc := &traceConn{conn: nc, trace: trace, left: MaxRead}
 	c := &Client{nc: nc, tc: tc, tp: textproto.NewConn(tc), trace: trace, stop: stop}
-	if _, _, err := c.tp.ReadResponse(220); err != nil {
+	if _, _, err := c.reply(220); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("greeting: %w", err)
 	}
@@ -89,8 +91,19 @@ func (c *Client) Cmd(code int, line string) error {
 	}
 	c.tp.StartResponse(id)
 	defer c.tp.EndResponse(id)
-	_, _, err = c.tp.ReadResponse(code)
+	_, _, err = c.reply(code)
 	return err
+}
+
+// reply reads a reply that must have the code (see Cmd); a refusal is a
+// *RefusalError.
+func (c *Client) reply(code int) (int, string, error) {
+	got, msg, err := c.tp.ReadResponse(code)
+	var te *textproto.Error
+	if errors.As(err, &te) {
+		err = &RefusalError{te}
+	}
+	return got, msg, err
 }
 
 // Hello sends EHLO and learns the extensions the relay offers (RFC 5321
@@ -104,7 +117,7 @@ func (c *Client) Hello() error {
 		return err
 	}
 	c.tp.StartResponse(id)
-	_, msg, err := c.tp.ReadResponse(250)
+	_, msg, err := c.reply(250)
 	c.tp.EndResponse(id)
 	var te *textproto.Error
 	if errors.As(err, &te) && te.Code/100 == 5 {
@@ -182,7 +195,7 @@ func (c *Client) AuthPlain(user, password string) error {
 	}
 	c.tp.StartResponse(id)
 	defer c.tp.EndResponse(id)
-	code, msg, err := c.tp.ReadResponse(0)
+	code, msg, err := c.reply(0)
 	switch {
 	case err != nil:
 		return err
@@ -192,9 +205,9 @@ func (c *Client) AuthPlain(user, password string) error {
 		// The initial response was all there is to PLAIN: cancel the
 		// exchange (RFC 4954 §4: "*").
 		c.tp.PrintfLine("*")
-		return &ProtocolError{Step: "AUTH PLAIN", Problem: fmt.Sprintf("the relay asked for more (334 %s) after the whole PLAIN response", msg)}
+		return &ProtocolError{Step: "AUTH PLAIN", Problem: fmt.Sprintf("the relay asked for more (334 %s) after the whole PLAIN response", safetext.Escape(msg))}
 	}
-	return &textproto.Error{Code: code, Msg: msg}
+	return &RefusalError{&textproto.Error{Code: code, Msg: msg}}
 }
 
 // Data sends the message after the relay's 354 to DATA (RFC 5321
@@ -216,7 +229,7 @@ func (c *Client) Data(msg []byte) error {
 		return err
 	}
 	c.note(fmt.Sprintf("<message of %d bytes, dot-stuffed, then \".\">", len(msg)))
-	if _, _, err := c.tp.ReadResponse(250); err != nil {
+	if _, _, err := c.reply(250); err != nil {
 		return fmt.Errorf("end of data: %w", err)
 	}
 	return nil

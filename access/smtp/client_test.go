@@ -228,3 +228,83 @@ func TestPlainAuthAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalEscaped: a hostile relay's refusal — escape sequences, a
+// bidirectional override, a line of its own — comes back as an error
+// that holds the *textproto.Error and prints the code and the text
+// escaped, whatever release of net/textproto: the greeting, EHLO's reply
+// (to which the relay answers no HELO either), a command's, AUTH's and
+// the end of data's.
+func TestRefusalEscaped(t *testing.T) {
+	const hostile = "550-\x1b[2J screen cleared\r\n550 \u202egone\r\n"
+	for _, step := range []string{"greeting", "EHLO", "MAIL", "AUTH", "DATA"} {
+		t.Run(step, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ln.Close() })
+			go hostileRelay(ln, step, hostile)
+			ctx := testCtx(t, 10*time.Second)
+			c, err := Dial(ctx, ln.Addr().String(), nil)
+			if err == nil {
+				t.Cleanup(func() { c.Close() })
+				switch step {
+				case "EHLO":
+					err = c.Hello()
+				case "MAIL":
+					err = c.Cmd(250, "MAIL FROM:<a@b.example>")
+				case "AUTH":
+					err = c.AuthPlain("u", "p")
+				case "DATA":
+					if err = c.Cmd(354, "DATA"); err == nil {
+						err = c.Data([]byte("x\r\n"))
+					}
+				}
+			}
+			var te *textproto.Error
+			if !errors.As(err, &te) || te.Code != 550 {
+				t.Fatalf("error %v, want a *textproto.Error with code 550", err)
+			}
+			if s := err.Error(); strings.ContainsAny(s, "\x1b\u202e\n\r") || !strings.Contains(s, `550 \x1b[2J screen cleared\n\u202egone`) {
+				t.Errorf("error %q: the relay's text is not escaped", s)
+			}
+		})
+	}
+}
+
+// hostileRelay answers one session on ln: 220 (or the hostile reply as
+// its greeting), then 250 or 354 to every command but the step's, which
+// gets the hostile reply (DATA: the end of data, "."; EHLO: HELO too).
+func hostileRelay(ln net.Listener, step, hostile string) {
+	conn, err := ln.Accept()
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	tp := textproto.NewConn(conn)
+	if step == "greeting" {
+		tp.W.WriteString(hostile)
+		tp.W.Flush()
+		return
+	}
+	tp.PrintfLine("220 relay.example")
+	for {
+		line, err := tp.ReadLine()
+		if err != nil {
+			return
+		}
+		verb, _, _ := strings.Cut(line, " ")
+		switch {
+		case step == "DATA" && line == ".", step != "DATA" && verb == step, step == "EHLO" && verb == "HELO":
+			tp.W.WriteString(hostile)
+			tp.W.Flush()
+		case verb == "DATA":
+			tp.PrintfLine("354 go on")
+		case step == "DATA":
+			// a line of the message: no reply
+		default:
+			tp.PrintfLine("250 ok")
+		}
+	}
+}

@@ -12,7 +12,8 @@
 // [Client.StartTLS], [Client.AuthPlain], [Client.Cmd] for MAIL, RCPT and
 // DATA, [Client.Data] for the message, [Client.Quit].
 //
-// A relay's refusal is a *textproto.Error with its code and text; a relay
+// A relay's refusal is a [*RefusalError], which holds the *textproto.Error
+// with its code and text and prints the text escaped; a relay
 // that breaks the protocol is a [*ProtocolError]. Everything read from the
 // relay in one session is bounded by [MaxRead], and every read and write
 // honours the context given to Dial.
