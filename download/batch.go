@@ -14,7 +14,7 @@ import (
 var (
 	syncFile = (*os.File).Sync
 	syncFS   = syncfs // the whole file system of a file: batch_linux.go
-	rename   = os.Rename
+	rename   = renameFile
 )
 
 // batchMaxPending bounds the parts waiting for their sync (each holds

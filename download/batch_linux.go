@@ -16,6 +16,17 @@ func syncfs(f *os.File) error {
 	return unix.Syncfs(int(f.Fd()))
 }
 
+// renameFile renames a complete part to its final name by rename(2)
+// alone, where os.Rename first asks whether the new name is a folder: a
+// folder there fails all the same (EISDIR), and the final name was found
+// no folder when the part was opened.
+func renameFile(from, to string) error {
+	if err := unix.Rename(from, to); err != nil {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+	}
+	return nil
+}
+
 // fileSystem is the device of the file system f lives on.
 func fileSystem(f *os.File) (uint64, bool) {
 	fi, err := f.Stat()

@@ -15,3 +15,5 @@ func syncfs(*os.File) error { return errors.ErrUnsupported }
 func fileSystem(*os.File) (uint64, bool) { return 0, false }
 
 func syncfsReportsErrors() bool { return false }
+
+func renameFile(from, to string) error { return os.Rename(from, to) }

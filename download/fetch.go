@@ -3,6 +3,7 @@ package download
 import (
 	"context"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -164,9 +165,8 @@ func (r *run) emit(ev Event) {
 // Saved or Failed now, or once its batch completes the file.
 func (r *run) fetch(i int, j Job) {
 	var part *Part
-	if j.Out == nil && !isDevice(j.Path) {
-		var err error
-		part, err = OpenPart(j.Path, r.f.Resume)
+	if fi, err := os.Stat(j.Path); j.Out == nil && !isDevice(fi, err) {
+		part, err = openPart(j.Path, r.f.Resume, fi, err)
 		if err != nil {
 			r.emit(Event{Kind: Failed, Job: i, Path: j.Path, Err: err})
 			return

@@ -5,6 +5,7 @@ package download
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -61,5 +62,33 @@ func TestModeFollowsUmask(t *testing.T) {
 	}
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
 		t.Errorf("a resumed file's mode became %v, want -rw-r-----", fi.Mode().Perm())
+	}
+}
+
+// TestOpenPartRefusesNonRegular: a .part that is a symbolic link or a
+// FIFO is refused, with and without resume, without the file it names
+// being written, emptied or opened (the fresh open's O_EXCL follows no
+// link; the FIFO is never opened, which would block).
+func TestOpenPartRefusesNonRegular(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	os.WriteFile(victim, []byte("keep me"), 0o644)
+	link := filepath.Join(dir, "linked")
+	if err := os.Symlink(victim, PartPath(link)); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "piped")
+	if err := syscall.Mkfifo(PartPath(fifo), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, resume := range []bool{false, true} {
+		for _, path := range []string{link, fifo} {
+			if _, err := OpenPart(path, resume); err == nil || !strings.Contains(err.Error(), "is not a regular file") {
+				t.Errorf("OpenPart(%s, %v) over a .part that is no regular file: %v", path, resume, err)
+			}
+		}
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep me" {
+		t.Errorf("the file the .part links to now holds %q", b)
 	}
 }

@@ -74,10 +74,33 @@ func CheckTarget(path string) error {
 // is resumed (curl's -C - -o FILE, wget's -c): it is renamed to the
 // part file, so that the download stays atomic (Adopted).
 func OpenPart(path string, resume bool) (*Part, error) {
-	if err := CheckTarget(path); err != nil {
-		return nil, err
+	fi, err := os.Stat(path)
+	return openPart(path, resume, fi, err)
+}
+
+// openPart is OpenPart, told what os.Stat says of path (a Fetcher has
+// asked already: a device is written in place). A folder on the way
+// that is missing, or no folder, is found by the open that fails, and
+// said as CheckTarget says it: a file costs no more system calls than
+// its part's open and, without resume, none to look for an old part.
+func openPart(path string, resume bool, fi fs.FileInfo, statErr error) (*Part, error) {
+	if path == "" || os.IsPathSeparator(path[len(path)-1]) || statErr == nil && fi.IsDir() {
+		return nil, CheckTarget(path)
 	}
 	p := &Part{Path: path, Name: PartPath(path), Found: -1}
+	if !resume {
+		// The common case, no part left by an earlier run: O_EXCL
+		// creates it, empty, or fails when there is one (and follows no
+		// symbolic link).
+		f, err := os.OpenFile(p.Name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil {
+			p.f, p.opened = f, partsOpened.Add(1)
+			return p, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, openError(path, err)
+		}
+	}
 	if fi, err := os.Lstat(p.Name); err == nil {
 		if !fi.Mode().IsRegular() {
 			return nil, fmt.Errorf("%s: %s is not a regular file", path, p.Name)
@@ -102,7 +125,7 @@ func OpenPart(path string, resume bool) (*Part, error) {
 	// mode).
 	f, err := os.OpenFile(p.Name, flags, 0o666)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, openError(path, err)
 	}
 	n, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
@@ -111,6 +134,15 @@ func OpenPart(path string, resume bool) (*Part, error) {
 	}
 	p.f, p.n, p.opened = f, n, partsOpened.Add(1)
 	return p, nil
+}
+
+// openError says why the part of path could not be opened: as
+// CheckTarget says it when the folder is missing or no folder, else err.
+func openError(path string, err error) error {
+	if cerr := CheckTarget(path); cerr != nil {
+		return cerr
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // Committed reports whether Commit or Batch.Add took the part: it is

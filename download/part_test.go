@@ -1,10 +1,15 @@
 package download
 
 import (
+	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestPart(t *testing.T) {
@@ -147,3 +152,122 @@ func TestPartResumeEdges(t *testing.T) {
 	}
 	p.Abort(false)
 }
+
+// TestOpenPartSaysWhy: a part that cannot be opened is said in terms of
+// the path as the user gave it, as CheckTarget says it, though OpenPart
+// no longer asks about the folder before the open — with and without
+// resume.
+func TestOpenPartSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	notDir := filepath.Join(dir, "file")
+	os.WriteFile(notDir, []byte("x"), 0o644)
+	for _, resume := range []bool{false, true} {
+		for _, tc := range []struct{ path, want string }{
+			{dir + "/", "is a folder name"},
+			{dir, "is a folder;"},
+			{filepath.Join(dir, "missing", "x"), "the folder " + filepath.Join(dir, "missing") + " does not exist"},
+			{filepath.Join(notDir, "x"), notDir + " is not a folder"},
+		} {
+			p, err := OpenPart(tc.path, resume)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.path+": ") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("OpenPart(%s, %v) = %v, want %q", tc.path, resume, err, tc.want)
+			}
+			if p != nil {
+				t.Errorf("OpenPart(%s, %v) returned a part with its error", tc.path, resume)
+			}
+		}
+	}
+
+}
+
+// TestOpenPartFresh: without resume and with no part left, the part is
+// made new and empty (Found -1, Offset 0), the final file untouched
+// until the commit.
+func TestOpenPartFresh(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.txt")
+	os.WriteFile(path, []byte("old"), 0o644)
+	p, err := OpenPart(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Found != -1 || p.Offset() != 0 || p.Adopted {
+		t.Errorf("a fresh part: found %d, offset %d, adopted %v", p.Found, p.Offset(), p.Adopted)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("the final file holds %q before the commit", b)
+	}
+	p.Write([]byte("new"))
+	if err := p.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Errorf("after the commit the file holds %q", b)
+	}
+	if _, err := os.Lstat(p.Name); !os.IsNotExist(err) {
+		t.Errorf("the part is still there: %v", err)
+	}
+}
+
+// countingWriter counts the writes it is given.
+type countingWriter struct {
+	bytes.Buffer
+	writes []int
+}
+
+func (w *countingWriter) Write(b []byte) (int, error) {
+	w.writes = append(w.writes, len(b))
+	return w.Buffer.Write(b)
+}
+
+// failingReader gives r, then fails with err.
+type failingReader struct {
+	r   io.Reader
+	err error
+}
+
+func (f *failingReader) Read(b []byte) (int, error) {
+	n, err := f.r.Read(b)
+	if err == io.EOF {
+		return n, f.err
+	}
+	return n, err
+}
+
+// TestFillWritesWhole: a body that comes a byte a read is written in
+// writes of fillSize, the last shorter — a small file in one; what came
+// before a failure is written, and the failure returned; a failed write
+// stops the copy.
+func TestFillWritesWhole(t *testing.T) {
+	body := bytes.Repeat([]byte("0123456789abcdef"), (2*fillSize+1000)/16)
+	for _, tc := range []struct {
+		size   int
+		writes []int
+	}{
+		{len(body), []int{fillSize, fillSize, len(body) - 2*fillSize}},
+		{2 * fillSize, []int{fillSize, fillSize, 0}},
+		{700, []int{700}},
+		{0, []int{0}},
+	} {
+		var w countingWriter
+		n, err := fill(&w, iotest.OneByteReader(bytes.NewReader(body[:tc.size])))
+		if err != nil || n != int64(tc.size) || !bytes.Equal(w.Bytes(), body[:tc.size]) || !slices.Equal(w.writes, tc.writes) {
+			t.Errorf("%d bytes: %d written (%v), writes %v, want %v", tc.size, n, err, w.writes, tc.writes)
+		}
+	}
+	cut := errors.New("connection reset")
+	var w countingWriter
+	n, err := fill(&w, &failingReader{r: iotest.HalfReader(bytes.NewReader(body[:fillSize+10])), err: cut})
+	if err != cut || n != fillSize+10 || !bytes.Equal(w.Bytes(), body[:fillSize+10]) {
+		t.Errorf("a body cut after %d bytes: %d written, error %v", fillSize+10, n, err)
+	}
+	full := errors.New("disk full")
+	n, err = fill(&shortWriter{err: full}, bytes.NewReader(body))
+	if err != full || n != 10 {
+		t.Errorf("a failed write: %d written, error %v; want 10 and the write's error", n, err)
+	}
+}
+
+// shortWriter takes 10 bytes of the first write, then fails.
+type shortWriter struct{ err error }
+
+func (w *shortWriter) Write(b []byte) (int, error) { return min(len(b), 10), w.err }

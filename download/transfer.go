@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -197,7 +198,13 @@ func (t *transfer) write(ctx context.Context, resp *access.Response, watch *watc
 		body.progress = func(n int64) { t.emit(Event{Kind: Progress, N: n}) }
 	}
 	t.emit(Event{Kind: Started, Response: resp})
-	n, err := io.Copy(w, body)
+	var n int64
+	var err error
+	if t.part != nil {
+		n, err = fill(t.part, body)
+	} else {
+		n, err = io.Copy(w, body) // stdout, a device: as it comes
+	}
 	if err == nil {
 		err = resp.Body.Close()
 	}
@@ -206,6 +213,36 @@ func (t *transfer) write(ctx context.Context, resp *access.Response, watch *watc
 		return n, watchdog.Explain(ctx, err)
 	}
 	return n, nil
+}
+
+// fillSize is the size of fill's writes.
+const fillSize = 64 << 10
+
+// fillBufs are fill's buffers, shared by the transfers.
+var fillBufs = sync.Pool{New: func() any { return new([fillSize]byte) }}
+
+// fill copies r into p, a part file, in writes of fillSize bytes, the
+// last one shorter: a small file is written once, however many reads
+// (TLS records, packets) its body came in. What was read before an error
+// is written before fill returns it.
+func fill(p io.Writer, r io.Reader) (int64, error) {
+	buf := fillBufs.Get().(*[fillSize]byte)
+	defer fillBufs.Put(buf)
+	var total int64
+	for {
+		n, err := io.ReadFull(r, buf[:])
+		w, werr := p.Write(buf[:n])
+		total += int64(w)
+		if werr != nil {
+			return total, werr
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
 }
 
 func (f *Fetcher) maxSizeName() string {
@@ -230,10 +267,10 @@ type timeoutError struct{ error }
 func (e timeoutError) Timeout() bool { return true }
 func (e timeoutError) Unwrap() error { return e.error }
 
-// isDevice reports whether path is an existing file that is not a
-// regular file or a folder (/dev/null, a FIFO): it is written in place.
-func isDevice(path string) bool {
-	fi, err := os.Stat(path)
+// isDevice reports whether a path of which os.Stat said fi, err is an
+// existing file that is not a regular file or a folder (/dev/null, a
+// FIFO): it is written in place.
+func isDevice(fi os.FileInfo, err error) bool {
 	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
 }
 
