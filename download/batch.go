@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"time"
 )
 
 // syncFile (or syncFS, for many files at once) and rename are the two
@@ -21,6 +22,16 @@ var (
 // its file open): Add waits when that many are queued.
 const batchMaxPending = 256
 
+// batchGroup and batchLinger make a group commit: a flusher that finds
+// fewer than batchGroup parts waiting waits up to batchLinger for more
+// (not past Close) before it syncs them. Files that come one at a time
+// (a run without --parallel, a slow one) are then synced many to a sync,
+// where each would have had its own, every one a journal commit.
+var (
+	batchGroup  = 64
+	batchLinger = 20 * time.Millisecond
+)
+
 // batchSyncers is how many files of a batch are synced at once, where
 // each is synced on its own: the file system commits concurrent syncs
 // together (one journal commit for many files on ext4 and xfs), where
@@ -33,7 +44,9 @@ const batchSyncers = 16
 // per file, in turn, costs more than the transfers of small files; the
 // files of a batch are synced together: on Linux 5.8 and later by one
 // syncfs per file system, else by concurrent syncs, which the file
-// system commits together. A file's rename always comes after its data
+// system commits together; a few parts wait up to 20 ms for more, so that files that come one at a time are synced many at a
+// time too. A syncfs commits the file system's other dirty data as well,
+// other programs' included. A file's rename always comes after its data
 // is synced, so a crash leaves no final name over data that never
 // reached the disk (at worst a complete .part file, which -C resumes at
 // its end).
@@ -84,14 +97,18 @@ func (b *Batch) Add(p *Part) {
 		b.room.Wait()
 	}
 	b.pending = append(b.pending, p)
-	b.wake.Signal()
+	// The flusher waits for a first part, or lingers for a group.
+	if len(b.pending) == 1 || len(b.pending) >= batchGroup {
+		b.wake.Signal()
+	}
 	b.mu.Unlock()
 }
 
-// flusher takes whatever parts are queued, syncs them together, renames
-// them, and starts over, until the batch is closed and drained: the
-// batch grows with the rate files arrive at, and a lone file waits for
-// one sync only.
+// flusher takes whatever parts are queued — after waiting a little for
+// more when they are few (linger) — syncs them together, renames them,
+// and starts over, until the batch is closed and drained: the batch
+// grows with the rate files arrive at, and a file waits for at most
+// batchLinger and one sync.
 func (b *Batch) flusher() {
 	defer close(b.flushed)
 	b.mu.Lock()
@@ -103,6 +120,7 @@ func (b *Batch) flusher() {
 			b.mu.Unlock()
 			return
 		}
+		b.linger()
 		batch := b.pending
 		b.pending = nil
 		b.room.Broadcast()
@@ -115,6 +133,26 @@ func (b *Batch) flusher() {
 		}
 		b.mu.Lock()
 	}
+}
+
+// linger waits, b.mu held, while fewer than batchGroup parts are
+// pending, for batchLinger at most, unless the batch is closed: Add
+// wakes it at batchGroup, Close at once, a timer at the end.
+func (b *Batch) linger() {
+	if len(b.pending) >= batchGroup || b.closed {
+		return
+	}
+	over := false
+	t := time.AfterFunc(batchLinger, func() {
+		b.mu.Lock()
+		over = true
+		b.wake.Signal()
+		b.mu.Unlock()
+	})
+	for len(b.pending) < batchGroup && !b.closed && !over {
+		b.wake.Wait()
+	}
+	t.Stop()
 }
 
 // syncBatch makes the data of every part of batch durable and returns

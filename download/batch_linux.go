@@ -27,6 +27,22 @@ func renameFile(from, to string) error {
 	return nil
 }
 
+// openFile opens a part file as os.OpenFile does, close-on-exec, but
+// without trying the poller: a regular file cannot be polled, and
+// os.OpenFile finds that out anew for each file, with four fcntl and an
+// epoll_ctl.
+func openFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	for {
+		fd, err := unix.Open(name, flag|unix.O_CLOEXEC, uint32(perm.Perm()))
+		if err == nil {
+			return os.NewFile(uintptr(fd), name), nil
+		}
+		if err != unix.EINTR {
+			return nil, &os.PathError{Op: "open", Path: name, Err: err}
+		}
+	}
+}
+
 // fileSystem is the device of the file system f lives on.
 func fileSystem(f *os.File) (uint64, bool) {
 	fi, err := f.Stat()

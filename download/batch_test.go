@@ -467,3 +467,102 @@ func TestBatchOfOneSyncsTheFile(t *testing.T) {
 		t.Errorf("%q, want the file's sync then its rename", got)
 	}
 }
+
+// setLinger sets batchLinger for the test.
+func setLinger(t *testing.T, d time.Duration) {
+	old := batchLinger
+	batchLinger = d
+	t.Cleanup(func() { batchLinger = old })
+}
+
+// addOneByOne writes n parts in turn, as a run without --parallel makes
+// them, each added to b when written, with a pause between.
+func addOneByOne(t *testing.T, b *Batch, dir string, n int, pause time.Duration) {
+	t.Helper()
+	for i := range n {
+		p, err := OpenPart(filepath.Join(dir, fmt.Sprintf("f%03d", i)), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(p, "file %d", i)
+		b.Add(p)
+		time.Sleep(pause)
+	}
+}
+
+// TestBatchGroupsPartsOneByOne: parts that come one at a time, each a
+// little after the last, are synced together (a group commit), not one
+// sync each: one syncfs for the ten, every rename after it.
+func TestBatchGroupsPartsOneByOne(t *testing.T) {
+	skipWithoutSyncfs(t)
+	setLinger(t, time.Hour) // only Close ends the wait
+	log, syncs := recordOrder(t, "")
+	dir := t.TempDir()
+	b := &Batch{}
+	addOneByOne(t, b, dir, 10, time.Millisecond)
+	within(t, "Close", func() {
+		if err := b.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	got := log()
+	if syncs() != 1 || len(got) != 11 || got[0] != "syncfs .f000.part" {
+		t.Errorf("%d syncs for ten parts added one by one, want one syncfs then the renames: %q", syncs(), got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 10 {
+		t.Errorf("%d files, want 10", len(entries))
+	}
+}
+
+// TestBatchLingerEnds: the wait for a group ends at batchGroup parts,
+// with no Close (the parts are renamed while the batch stays open); and
+// at Close for a lone part, however long the linger.
+func TestBatchLingerEnds(t *testing.T) {
+	setLinger(t, time.Hour)
+	recordOrder(t, "")
+	dir := t.TempDir()
+	b := &Batch{}
+	renamed := make(chan string, batchGroup)
+	b.Done = func(p *Part, err error) {
+		if err != nil {
+			t.Error(err)
+		}
+		renamed <- p.Path
+	}
+	addOneByOne(t, b, dir, batchGroup, 0)
+	within(t, "a group of batchGroup parts", func() {
+		for range batchGroup {
+			<-renamed
+		}
+	})
+	p, err := OpenPart(filepath.Join(dir, "lone"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Add(p)
+	within(t, "Close with a lone part lingering", func() {
+		if err := b.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	if _, err := os.Stat(filepath.Join(dir, "lone")); err != nil {
+		t.Errorf("the lone part after Close: %v", err)
+	}
+}
+
+// TestBatchLingerTimesOut: a lone part waits batchLinger for company,
+// then is synced and renamed with the batch still open.
+func TestBatchLingerTimesOut(t *testing.T) {
+	setLinger(t, 50*time.Millisecond)
+	recordOrder(t, "")
+	b := &Batch{}
+	renamed := make(chan struct{})
+	b.Done = func(*Part, error) { close(renamed) }
+	start := time.Now()
+	addOneByOne(t, b, t.TempDir(), 1, 0)
+	within(t, "the lone part's rename", func() { <-renamed })
+	if waited := time.Since(start); waited < 50*time.Millisecond {
+		t.Errorf("the lone part was renamed after %v, before the linger of 50ms ended", waited)
+	}
+	b.Close()
+}

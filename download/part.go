@@ -92,7 +92,7 @@ func openPart(path string, resume bool, fi fs.FileInfo, statErr error) (*Part, e
 		// The common case, no part left by an earlier run: O_EXCL
 		// creates it, empty, or fails when there is one (and follows no
 		// symbolic link).
-		f, err := os.OpenFile(p.Name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err := openFile(p.Name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 		if err == nil {
 			p.f, p.opened = f, partsOpened.Add(1)
 			return p, nil
@@ -123,7 +123,7 @@ func openPart(path string, resume bool, fi fs.FileInfo, statErr error) (*Part, e
 	// kernel applies here (the .part is not chmod-ed later: a user's
 	// umask 077 keeps downloads private, and a resumed file keeps its
 	// mode).
-	f, err := os.OpenFile(p.Name, flags, 0o666)
+	f, err := openFile(p.Name, flags, 0o666)
 	if err != nil {
 		return nil, openError(path, err)
 	}
