@@ -63,6 +63,23 @@ func recordOrder(t *testing.T, failing string) (log func() []string, syncs func(
 		}
 }
 
+// holdFirstSync makes the next sync of a file (syncFile, as it is now:
+// recordOrder's) wait: entered is closed when it starts, and it goes on
+// when release is closed.
+func holdFirstSync() (entered, release chan struct{}) {
+	entered, release = make(chan struct{}), make(chan struct{})
+	recorded := syncFile
+	var once sync.Once
+	syncFile = func(f *os.File) error {
+		once.Do(func() {
+			close(entered)
+			<-release
+		})
+		return recorded(f)
+	}
+	return entered, release
+}
+
 // addAll writes n files from 4 goroutines, each added to b when written.
 func addAll(t *testing.T, b *Batch, dir string, n int) {
 	t.Helper()
@@ -127,16 +144,7 @@ func addWaiting() bool {
 // deadlocks fails here, before a test below hangs on it.)
 func TestBatchBoundsPending(t *testing.T) {
 	log, _ := recordOrder(t, "")
-	entered, release := make(chan struct{}), make(chan struct{})
-	recorded := syncFile
-	var once sync.Once
-	syncFile = func(f *os.File) error {
-		once.Do(func() {
-			close(entered)
-			<-release
-		})
-		return recorded(f)
-	}
+	entered, release := holdFirstSync()
 	dir := t.TempDir()
 	part := func(i int) *Part {
 		p, err := OpenPart(filepath.Join(dir, fmt.Sprintf("f%03d", i)), false)
@@ -320,16 +328,7 @@ func addAsOneBatch(t *testing.T, b *Batch, dir string, n int) {
 	for i := range parts {
 		parts[i] = open(fmt.Sprintf("f%03d", i))
 	}
-	entered, release := make(chan struct{}), make(chan struct{})
-	recorded := syncFile
-	var once sync.Once
-	syncFile = func(f *os.File) error {
-		once.Do(func() {
-			close(entered)
-			<-release
-		})
-		return recorded(f)
-	}
+	entered, release := holdFirstSync()
 	within(t, "the first Add", func() { b.Add(first) })
 	within(t, "the first sync", func() { <-entered })
 	within(t, "the Adds of the batch", func() {
