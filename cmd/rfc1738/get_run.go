@@ -76,7 +76,7 @@ func getLimitFlags(fs *flag.FlagSet, o *getOptions) {
 	fs.BoolVar(&o.raw, "raw", false, "write listings as the protocol's own bytes")
 	fs.BoolVar(&o.quiet, "q", false, "print nothing on success: no progress bar, no notes, no summary (errors still go to stderr)")
 	fs.BoolVar(&o.noFsync, "no-fsync", false, "do not sync files to disk, as curl and wget never do: faster on slow disks, but a crash may leave a file complete in name only. "+
-		"By default each file's data is synced before its .part is renamed, many files at a time (one syncfs per file system on Linux 5.8 and later) while the next ones download, so a crash leaves no final name over missing data, at most a .part that -C resumes")
+		"By default each file's data is synced before its .part is renamed, many files at a time (one syncfs per file system on Linux 5.8 and later; a file waits up to 20 ms for others to share its sync) while the next ones download, so a crash leaves no final name over missing data, at most a .part that -C resumes")
 	fs.BoolVar(&o.strict, "strict", false, "refuse a URL that breaks §2.2 only by unencoded octets (\"~\", a space), which is otherwise fetched encoded with a warning")
 }
 
