@@ -28,8 +28,8 @@ const batchMaxPending = 256
 // (a run without --parallel, a slow one) are then synced many to a sync,
 // where each would have had its own, every one a journal commit.
 var (
-	batchGroup  = 64
-	batchLinger = 20 * time.Millisecond
+	batchGroup                = 64
+	batchLinger time.Duration = 20e6 // 20 ms
 )
 
 // batchSyncers is how many files of a batch are synced at once, where
@@ -139,20 +139,22 @@ func (b *Batch) flusher() {
 // pending, for batchLinger at most, unless the batch is closed: Add
 // wakes it at batchGroup, Close at once, a timer at the end.
 func (b *Batch) linger() {
-	if len(b.pending) >= batchGroup || b.closed {
-		return
-	}
+	var t *time.Timer
 	over := false
-	t := time.AfterFunc(batchLinger, func() {
-		b.mu.Lock()
-		over = true
-		b.wake.Signal()
-		b.mu.Unlock()
-	})
 	for len(b.pending) < batchGroup && !b.closed && !over {
+		if t == nil {
+			t = time.AfterFunc(batchLinger, func() {
+				b.mu.Lock()
+				over = true
+				b.wake.Signal()
+				b.mu.Unlock()
+			})
+		}
 		b.wake.Wait()
 	}
-	t.Stop()
+	if t != nil {
+		t.Stop()
+	}
 }
 
 // syncBatch makes the data of every part of batch durable and returns

@@ -34,10 +34,13 @@ func renameFile(from, to string) error {
 func openFile(name string, flag int, perm os.FileMode) (*os.File, error) {
 	for {
 		fd, err := unix.Open(name, flag|unix.O_CLOEXEC, uint32(perm.Perm()))
-		if err == nil {
+		switch err {
+		case nil:
 			return os.NewFile(uintptr(fd), name), nil
-		}
-		if err != unix.EINTR {
+		case unix.EINTR:
+			// A signal came first (on a FUSE file system, say): again,
+			// as os.OpenFile does.
+		default:
 			return nil, &os.PathError{Op: "open", Path: name, Err: err}
 		}
 	}

@@ -513,9 +513,22 @@ func TestBatchGroupsPartsOneByOne(t *testing.T) {
 	}
 }
 
+// lingering reports whether the flusher is waiting for a group.
+func lingering() bool {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "sync.(*Cond).Wait") && strings.Contains(g, "download.(*Batch).linger") {
+			return true
+		}
+	}
+	return false
+}
+
 // TestBatchLingerEnds: the wait for a group ends at batchGroup parts,
-// with no Close (the parts are renamed while the batch stays open); and
-// at Close for a lone part, however long the linger.
+// with no Close (the parts are renamed while the batch stays open) —
+// the last of them added while the flusher waits, as it does at one
+// fewer; and at Close for a lone part, however long the linger.
 func TestBatchLingerEnds(t *testing.T) {
 	setLinger(t, time.Hour)
 	recordOrder(t, "")
@@ -528,7 +541,27 @@ func TestBatchLingerEnds(t *testing.T) {
 		}
 		renamed <- p.Path
 	}
-	addOneByOne(t, b, dir, batchGroup, 0)
+	waitLingering := func() {
+		within(t, "the flusher's wait for a group", func() {
+			for !lingering() {
+				time.Sleep(time.Millisecond)
+			}
+		})
+	}
+	add := func(i int) {
+		p, err := OpenPart(filepath.Join(dir, fmt.Sprintf("g%03d", i)), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Add(p)
+	}
+	add(0)
+	waitLingering()
+	for i := 1; i < batchGroup-1; i++ {
+		add(i)
+	}
+	waitLingering() // batchGroup-1 parts: it waits on
+	add(batchGroup - 1)
 	within(t, "a group of batchGroup parts", func() {
 		for range batchGroup {
 			<-renamed
@@ -550,18 +583,26 @@ func TestBatchLingerEnds(t *testing.T) {
 }
 
 // TestBatchLingerTimesOut: a lone part waits batchLinger for company,
-// then is synced and renamed with the batch still open.
+// then is synced and renamed with the batch still open; so does the next
+// lone part, which finds the flusher idle.
 func TestBatchLingerTimesOut(t *testing.T) {
 	setLinger(t, 50*time.Millisecond)
 	recordOrder(t, "")
 	b := &Batch{}
-	renamed := make(chan struct{})
-	b.Done = func(*Part, error) { close(renamed) }
-	start := time.Now()
-	addOneByOne(t, b, t.TempDir(), 1, 0)
-	within(t, "the lone part's rename", func() { <-renamed })
-	if waited := time.Since(start); waited < 50*time.Millisecond {
-		t.Errorf("the lone part was renamed after %v, before the linger of 50ms ended", waited)
+	renamed := make(chan struct{}, 2)
+	b.Done = func(*Part, error) { renamed <- struct{}{} }
+	dir := t.TempDir()
+	for i := range 2 {
+		start := time.Now()
+		p, err := OpenPart(filepath.Join(dir, fmt.Sprint(i)), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Add(p)
+		within(t, "the lone part's rename", func() { <-renamed })
+		if waited := time.Since(start); waited < 50*time.Millisecond {
+			t.Errorf("part %d was renamed after %v, before the linger of 50ms ended", i, waited)
+		}
 	}
 	b.Close()
 }
