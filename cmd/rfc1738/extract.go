@@ -85,9 +85,17 @@ func (s *extractSource) done() {
 
 // The sizes a file in memory is cut to: pieces of about a quarter of the
 // file per job, at least extractPieceMin bytes, at most extractPieceMax.
+// A file under extractSplitMin is not cut: scanning pieces at once costs
+// a fixed ~10 ms of CPU (the output of a piece ahead held in new memory,
+// a second thread, a garbage collection), more than half of what
+// scanning 30 MB of documentation takes on one core, for a tenth of its
+// wall time; at 190 MB the pieces cost no more CPU than one core and save
+// a quarter of the wall time (docs/performance.md). Several files are
+// still scanned at once, each whole.
 var (
-	extractPieceMin = 1 << 20 // tests make it small
+	extractPieceMin = 1 << 20 // tests make these small
 	extractPieceMax = 16 << 20
+	extractSplitMin = 64 << 20
 )
 
 func runExtract(e *env, args []string) int {
@@ -240,7 +248,7 @@ func extractUnits(e *env, name string, jobs int, lines bool) (units []*extractUn
 	cuts := []int{0}
 	// gzip (RFC 1952 §2.3.1, by its magic number) is read as a stream
 	// from memory: it cannot be cut.
-	if jobs > 1 && !isGzip(data) {
+	if jobs > 1 && len(data) >= extractSplitMin && !isGzip(data) {
 		piece := min(max(len(data)/(4*jobs), extractPieceMin), extractPieceMax)
 		cuts = append(cuts, extractCuts(data, piece)...)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -134,8 +135,8 @@ func firstDiff(got, want string) string {
 // a FILE and as stdin: the output is what one worker reading it whole
 // writes, for plain, --json, --unique and --valid-only.
 func TestExtractPiecesCLI(t *testing.T) {
-	defer func(n int) { extractPieceMin = n }(extractPieceMin)
-	extractPieceMin = 4 << 10
+	defer func(n, m int) { extractPieceMin, extractSplitMin = n, m }(extractPieceMin, extractSplitMin)
+	extractPieceMin, extractSplitMin = 4<<10, 0
 	dir := t.TempDir()
 	gen := filepath.Join(dir, "gen.txt")
 	if err := os.WriteFile(gen, cutText(1<<20, 2), 0o644); err != nil {
@@ -246,6 +247,37 @@ func TestExtractJSONAsEncoder(t *testing.T) {
 		want = bytes.ReplaceAll(bytes.ReplaceAll(bytes.ReplaceAll(want, []byte(`\u003c`), []byte("<")), []byte(`\u003e`), []byte(">")), []byte(`\u0026`), []byte("&"))
 		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
 			t.Errorf("appendJSONString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// TestExtractSplitsOnlyLargeFiles: a file under extractSplitMin is one
+// unit whatever --jobs says; at or over it, it is cut into pieces (with
+// more than one job).
+func TestExtractSplitsOnlyLargeFiles(t *testing.T) {
+	defer func(n, m int) { extractPieceMin, extractSplitMin = n, m }(extractPieceMin, extractSplitMin)
+	extractPieceMin = 4 << 10
+	path := filepath.Join(t.TempDir(), "gen.txt")
+	data := cutText(256<<10, 2)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+	count := func(jobs int) int {
+		units := extractUnits(e, path, jobs, false)
+		for _, u := range units {
+			u.src.done()
+		}
+		return len(units)
+	}
+	for _, tc := range []struct{ splitMin, jobs, min, max int }{
+		{len(data) + 1, 2, 1, 1},   // under the threshold: whole
+		{len(data), 2, 4, 1 << 20}, // at it: pieces
+		{len(data), 1, 1, 1},       // one job: whole
+	} {
+		extractSplitMin = tc.splitMin
+		if n := count(tc.jobs); n < tc.min || n > tc.max {
+			t.Errorf("%d bytes, extractSplitMin %d, --jobs %d: %d units, want %d to %d", len(data), tc.splitMin, tc.jobs, n, tc.min, tc.max)
 		}
 	}
 }
