@@ -126,11 +126,15 @@ func within(t *testing.T, what string, f func()) {
 
 // addWaiting reports whether a goroutine is parked in Add, waiting for
 // room in the batch.
-func addWaiting() bool {
+func addWaiting() bool { return waitingIn("download.(*Batch).Add") }
+
+// waitingIn reports whether a goroutine is parked on a sync.Cond in the
+// function fn.
+func waitingIn(fn string) bool {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "sync.(*Cond).Wait") && strings.Contains(g, "download.(*Batch).Add") {
+		if strings.Contains(g, "sync.(*Cond).Wait") && strings.Contains(g, fn) {
 			return true
 		}
 	}
@@ -514,16 +518,7 @@ func TestBatchGroupsPartsOneByOne(t *testing.T) {
 }
 
 // lingering reports whether the flusher is waiting for a group.
-func lingering() bool {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "sync.(*Cond).Wait") && strings.Contains(g, "download.(*Batch).linger") {
-			return true
-		}
-	}
-	return false
-}
+func lingering() bool { return waitingIn("download.(*Batch).linger") }
 
 // TestBatchLingerEnds: the wait for a group ends at batchGroup parts,
 // with no Close (the parts are renamed while the batch stays open) —
