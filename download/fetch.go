@@ -164,20 +164,9 @@ func (r *run) emit(ev Event) {
 // fetch fetches one job, with the retries Retries allows, and ends it:
 // Saved or Failed now, or once its batch completes the file.
 func (r *run) fetch(i int, j Job) {
-	var part *Part
-	if fi, err := os.Stat(j.Path); j.Out == nil && !isDevice(fi, err) {
-		part, err = openPart(j.Path, r.f.Resume, fi, err)
-		if err != nil {
-			r.emit(Event{Kind: Failed, Job: i, Path: j.Path, Err: err})
-			return
-		}
-		// Tests, not a switch: the coverage profile the mutation gate
-		// reads counts a case's condition as never run.
-		if part.Adopted || part.Found > 0 && r.f.Resume {
-			r.emit(Event{Kind: Resuming, Job: i, Path: j.Path, Part: part})
-		} else if part.Found > 0 {
-			r.emit(Event{Kind: StartingOver, Job: i, Path: j.Path, Part: part})
-		}
+	part, ok := r.open(i, j)
+	if !ok {
+		return
 	}
 	t := &transfer{run: r, i: i, job: j, part: part}
 	n, err := t.tries()
@@ -200,4 +189,31 @@ func (r *run) fetch(i int, j Job) {
 	} else {
 		r.emit(Event{Kind: Saved, Job: i, Path: j.Path, N: n})
 	}
+}
+
+// open opens the part file of job i and tells what an earlier run left
+// of it; nil for a job whose body goes to Out or to a device, which is
+// written in place. It reports false, the job failed and told, when the
+// part cannot be opened.
+func (r *run) open(i int, j Job) (*Part, bool) {
+	if j.Out != nil {
+		return nil, true
+	}
+	fi, err := os.Stat(j.Path)
+	if isDevice(fi, err) {
+		return nil, true
+	}
+	part, err := openPart(j.Path, r.f.Resume, fi, err)
+	if err != nil {
+		r.emit(Event{Kind: Failed, Job: i, Path: j.Path, Err: err})
+		return nil, false
+	}
+	// Tests, not a switch: the coverage profile the mutation gate reads
+	// counts a case's condition as never run.
+	if part.Adopted || part.Found > 0 && r.f.Resume {
+		r.emit(Event{Kind: Resuming, Job: i, Path: j.Path, Part: part})
+	} else if part.Found > 0 {
+		r.emit(Event{Kind: StartingOver, Job: i, Path: j.Path, Part: part})
+	}
+	return part, true
 }

@@ -223,18 +223,20 @@ var fillBufs = sync.Pool{New: func() any { return new([fillSize]byte) }}
 
 // fill copies r into p, a part file, in writes of fillSize bytes, the
 // last one shorter: a small file is written once, however many reads
-// (TLS records, packets) its body came in. What was read before an error
-// is written before fill returns it.
+// (TLS records, packets) its body came in, an empty one never. What was
+// read before an error is written before fill returns it.
 func fill(p io.Writer, r io.Reader) (int64, error) {
 	buf := fillBufs.Get().(*[fillSize]byte)
 	defer fillBufs.Put(buf)
 	var total int64
 	for {
 		n, err := io.ReadFull(r, buf[:])
-		w, werr := p.Write(buf[:n])
-		total += int64(w)
-		if werr != nil {
-			return total, werr
+		if n > 0 {
+			w, werr := p.Write(buf[:n])
+			total += int64(w)
+			if werr != nil {
+				return total, werr
+			}
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			return total, nil
