@@ -74,8 +74,9 @@ func (f *extractFormatter) scan(sc *extract.Scanner, u *extractUnit, o extractOp
 	for sc.Scan() {
 		// The plain output wants the URL's octets alone: the rest of the
 		// match (positions, diagnostics) is made only when asked for.
+		var m extract.Match // made only for what needs more than the URL
 		if o.json || o.validOnly {
-			m := sc.Match()
+			m = sc.Match()
 			if !m.Valid && o.validOnly {
 				continue
 			}
@@ -88,7 +89,11 @@ func (f *extractFormatter) scan(sc *extract.Scanner, u *extractUnit, o extractOp
 			f.out = append(f.out, '\n')
 		}
 		if o.unique {
-			f.b.urls = append(f.b.urls, string(sc.Bytes()))
+			url := m.URL // a match's URL is never empty: "" is a match not made
+			if url == "" {
+				url = string(sc.Bytes())
+			}
+			f.b.urls = append(f.b.urls, url)
 			f.b.ends = append(f.b.ends, len(f.out))
 		}
 		if len(f.out) >= extractBatchSize-extractBatchSize/8 {
