@@ -75,7 +75,7 @@ type Scanner struct {
 	// (Bytes) pays for none of it.
 	m       Match
 	pending bool       // m is still to be made whole
-	url     []byte     // the URL: scratch, or the input itself
+	url     []byte     // the URL, copied into scratch by both readings
 	at, to  int        // where it starts and ends in buf
 	run     bareRun    // a bare URL's run, for its notes (Form Bare or URLPrefix)
 	hyphens []hyphenAt // a wrapper's ASCII hyphens at line breaks
