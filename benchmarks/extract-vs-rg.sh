@@ -11,7 +11,9 @@
 # had 200 MB) makes every run short, and each tool's start-up, fixed,
 # weighs in the ratios: SCALE repeats the corpus to the size it asks
 # about (the same text again: the figures are of throughput, not of a
-# larger vocabulary).
+# larger vocabulary). The last table is that start-up alone: "rfc1738
+# version" and "rg --version", STARTS times each (default 200), and the
+# costliest of rfc1738's package initialisers (GODEBUG=inittrace=1).
 # The corpus is a fixed, sorted list of text files under /usr/share/doc,
 # concatenated into one file (and its first 20 MB as a slice), read from
 # the page cache. Each round runs every command once, the order rotated
@@ -129,3 +131,35 @@ table() { # file label tools...
 table "$corpus" "corpus ($(wc -l <"$work/files") files)" "$@"
 table "$slice" "20 MB slice" "$@"
 [ "$SCALE" -le 1 ] || table "$scaled" "corpus $SCALE times over" "$@"
+
+# The start-up each run pays before reading a byte: a command that does
+# nothing else, STARTS times in one timing (/usr/bin/time's clock is 10 ms).
+STARTS=${STARTS:-200}
+startup() { # name cmd -> CPU and wall in ms per run
+	/usr/bin/time -f '%U %S %e' -o "$work/t" sh -c "i=0; while [ \$i -lt $STARTS ]; do $2 >/dev/null; i=\$((i+1)); done" 2>/dev/null || true
+	set -- "$1" $(cat "$work/t")
+	printf '| %s | %.2f | %.2f |\n' "$1" "$(awk "BEGIN{print ($2 + $3) * 1000 / $STARTS}")" "$(awk "BEGIN{print $4 * 1000 / $STARTS}")"
+}
+echo
+echo "start-up, $STARTS runs each:"
+echo
+echo "| command | CPU ms | wall ms |"
+echo "|---|---:|---:|"
+startup "rfc1738 version" "$work/rfc1738 version"
+startup "rg --version" "rg --version"
+echo
+echo "rfc1738's package initialisers (GODEBUG=inittrace=1, medians of 9 starts): the costliest, ms of clock"
+i=0
+while [ $i -lt 9 ]; do
+	GODEBUG=inittrace=1 "$work/rfc1738" version 2>&1 >/dev/null | awk -v run=$i '/^init / { t += $5; print run, $2, $5 } END { print run, "(all)", t }'
+	i=$((i + 1))
+done | awk '
+{ v[$2, ++n[$2]] = $3 }
+END {
+	for (p in n) {
+		m = n[p]
+		for (i = 1; i <= m; i++) a[i] = v[p, i]
+		for (i = 2; i <= m; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j+1] = a[j]; a[j+1] = t }
+		print (m % 2 ? a[(m+1)/2] : (a[m/2] + a[m/2+1]) / 2), p
+	}
+}' | sort -g -r | sed -n 1,8p
