@@ -415,7 +415,7 @@ func (r *run) ftpResumable(ctx context.Context, wd *watchdog.Watchdog, s *ftpSit
 	if offset == 0 {
 		flags |= os.O_TRUNC
 	}
-	f, err := dir.OpenFile(part, flags, 0o644)
+	f, err := dir.OpenFile(part, flags, fileMode)
 	if err != nil {
 		body.Close()
 		r.fileFailed(ctx, u, err)

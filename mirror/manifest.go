@@ -159,7 +159,7 @@ func scanLines(f io.Reader, each func(off int64, line []byte, rec Record)) (int6
 }
 
 func (m *manifest) open() error {
-	f, err := m.root.OpenFile(ManifestName, os.O_WRONLY|os.O_CREATE, 0o644)
+	f, err := m.root.OpenFile(ManifestName, os.O_WRONLY|os.O_CREATE, fileMode)
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,15 @@ const DefaultParallel = crawl.DefaultPerHost
 // of get's --idle-timeout.
 const DefaultIdleTimeout = 60 * time.Second
 
+// The modes of the files and folders a mirror makes, less the umask,
+// which the kernel applies: those of wget and of get (download), so that
+// a user's umask 077 keeps a mirror private and 002 shares it with the
+// group. The files the mirror writes through atomicfile get the same.
+const (
+	fileMode = 0o666
+	dirMode  = 0o777
+)
+
 // A job is the work of one URL of the tree. Its context ends when the
 // run's does or when nothing arrived for Options.IdleTimeout; each
 // arrival touches the watchdog.
@@ -171,7 +180,7 @@ func Mirror(ctx context.Context, rawURL, dir string, opt Options) (Stats, error)
 		return Stats{}, err
 	}
 	if !opt.DryRun {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, dirMode); err != nil {
 			return Stats{}, err
 		}
 	}
@@ -407,7 +416,7 @@ func (r *run) mkdir(rel string) error {
 	if r.opt.DryRun || rel == "" {
 		return nil
 	}
-	return r.root.MkdirAll(rel, 0o755)
+	return r.root.MkdirAll(rel, dirMode)
 }
 
 // folderAt makes rel a local folder, its parent being one (see realDir):
@@ -442,7 +451,7 @@ func (r *run) folderAt(rel string) error {
 	if r.opt.DryRun {
 		return nil
 	}
-	if err := r.root.Mkdir(rel, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := r.root.Mkdir(rel, dirMode); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	return nil

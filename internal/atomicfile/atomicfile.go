@@ -39,20 +39,22 @@ func Write(path string, body io.Reader, closeBody io.Closer) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.part")
+	tmp, tmpName, err := create(filepath.Join(dir, "."+base), func(name string) (*os.File, error) {
+		return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	})
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			os.Remove(tmpName)
 		}
 	}()
 	if err = fill(tmp, body, closeBody); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return os.Rename(tmpName, path)
 }
 
 // WriteIn is Write for a name inside root: the temporary file, the
@@ -61,15 +63,9 @@ func Write(path string, body io.Reader, closeBody io.Closer) (err error) {
 // the folder it belongs to.
 func WriteIn(root *os.Root, name string, body io.Reader, closeBody io.Closer) (err error) {
 	dir, base := path.Split(filepath.ToSlash(name))
-	var tmp *os.File
-	var tmpName string
-	for range 100 {
-		tmpName = dir + "." + base + "." + strconv.FormatUint(rand.Uint64(), 36) + ".part"
-		tmp, err = root.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
-	}
+	tmp, tmpName, err := create(dir+"."+base, func(name string) (*os.File, error) {
+		return root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	})
 	if err != nil {
 		return err
 	}
@@ -85,16 +81,30 @@ func WriteIn(root *os.Root, name string, body io.Reader, closeBody io.Closer) (e
 	return root.Rename(tmpName, name)
 }
 
+// create makes a new temporary file prefix.RANDOM.part with open, which
+// must refuse a name that exists (O_EXCL).
+//
+// The mode is the one curl, wget and get give a download: 0666 less the
+// umask, which the kernel applies when open creates the file (a user's
+// umask 077 keeps the file private; a fixed mode would not).
+func create(prefix string, open func(name string) (*os.File, error)) (f *os.File, name string, err error) {
+	for range 100 {
+		name = prefix + "." + strconv.FormatUint(rand.Uint64(), 36) + ".part"
+		f, err = open(name)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	return f, name, err
+}
+
 // fill copies body into tmp, reads the protocol's end (closeBody), and
-// makes tmp durable and readable before it is renamed.
+// makes tmp durable before it is renamed.
 func fill(tmp *os.File, body io.Reader, closeBody io.Closer) error {
 	if _, err := io.Copy(tmp, body); err != nil {
 		return err
 	}
 	if err := closeBody.Close(); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
 		return err
 	}
 	if err := tmp.Sync(); err != nil {
