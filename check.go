@@ -26,24 +26,33 @@ func (r Report) Valid() bool { return len(r.Errors) == 0 }
 // the first MaxDiagnostics errors and warnings and counts the rest, so a
 // report stays small whatever the input. Check does not allocate when s
 // is valid and draws no warning.
-func Check(s string) Report {
-	return check(s, MaxDiagnostics)
+func Check(s string) (r Report) {
+	// (Inlined, Check makes the report in its caller's frame, where check
+	// writes it, rather than one that is then copied there.)
+	checkInto(&r, s, MaxDiagnostics)
+	return r
 }
 
 // check is Check with a cap of limit diagnostics of each kind (0: none).
-// The URL is read once, as Parse reads it (its fast paths included), but
-// going on after each violation.
-func check(s string, limit int) Report {
+func check(s string, limit int) (r Report) {
+	checkInto(&r, s, limit)
+	return r
+}
+
+// checkInto is check into r, which is empty. The URL is read once, as
+// Parse reads it (its fast paths included), but going on after each
+// violation.
+func checkInto(r *Report, s string, limit int) {
 	w := warner{limit: limit}
 	p := parser{collect: true, limit: limit}
 	if p.parse(s) {
 		p.u.warnings(&w)
-		return Report{URL: p.u, Warnings: w.list, MoreWarnings: w.more}
+		r.URL = p.u
+	} else {
+		r.Errors, r.MoreErrors = p.done(), p.more
+		schemeWarnings(s, strings.IndexByte(s, ':'), &w)
 	}
-	r := Report{Errors: p.done(), MoreErrors: p.more}
-	schemeWarnings(s, strings.IndexByte(s, ':'), &w)
 	r.Warnings, r.MoreWarnings = w.list, w.more
-	return r
 }
 
 // warner collects warnings up to a limit (0: no limit) and counts the rest.
@@ -162,11 +171,17 @@ func (u *URL) warnings(w *warner) {
 	if u.kind == KindOther && u.flags&flagAuthority == 0 {
 		opaqueWarning(*u, w)
 	}
-	if pw, ok := u.RawPassword(); ok && pw != "" {
-		w.add(Diagnostic{Offset: u.PasswordOffset(), Rule: "password",
-			Message: "the URL holds a password; passwords in URLs are unwise (§6)"})
+	// The flags are asked first: a method of URL inlined on *u copies the
+	// URL, which cost more than all the questions of a URL that has no
+	// password, port or host number, most of them.
+	if u.flags&flagPassword != 0 {
+		if pw, _ := u.RawPassword(); pw != "" {
+			w.add(Diagnostic{Offset: u.PasswordOffset(), Rule: "password",
+				Message: "the URL holds a password; passwords in URLs are unwise (§6)"})
+		}
 	}
-	if port, ok := u.Port(); ok {
+	if u.flags&flagPort != 0 {
+		port, _ := u.Port()
 		off := u.PortOffset()
 		n, fits := u.PortValue()
 		// (An if chain, not a switch: Go's coverage counts a case's
@@ -179,8 +194,8 @@ func (u *URL) warnings(w *warner) {
 				"; another protocol may listen there (§6)"})
 		}
 	}
-	if host := u.Host(); host != "" && digitsAndDots(host) {
-		start := u.HostOffset()
+	if host := u.s[u.hostStart:u.hostEnd]; u.flags&flagAuthority != 0 && host != "" && digitsAndDots(host) {
+		start := int(u.hostStart)
 		for part := range strings.SplitSeq(host, ".") {
 			if n, ok := digitsValue(part); !ok || n > 255 {
 				w.add(Diagnostic{Offset: start, Rule: "hostnumber", Message: "host number part " + part + " is above 255"})
