@@ -129,12 +129,15 @@ func within(t *testing.T, what string, f func()) {
 func addWaiting() bool { return waitingIn("download.(*Batch).Add") }
 
 // waitingIn reports whether a goroutine is parked on a sync.Cond in the
-// function fn.
+// function fn, and not yet woken: the goroutine's header says so
+// ("goroutine 7 [sync.Cond.Wait]:"); one that a Signal has woken but that
+// has not run yet says "[runnable]" above the same frames.
 func waitingIn(fn string) bool {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "sync.(*Cond).Wait") && strings.Contains(g, fn) {
+		header, frames, _ := strings.Cut(g, "\n")
+		if strings.Contains(header, "[sync.Cond.Wait") && strings.Contains(frames, fn) {
 			return true
 		}
 	}
@@ -555,7 +558,10 @@ func TestBatchLingerEnds(t *testing.T) {
 	for i := 1; i < batchGroup-1; i++ {
 		add(i)
 	}
-	waitLingering() // batchGroup-1 parts: it waits on
+	// batchGroup-1 parts: it waits on, parked again after any wake-up (an
+	// Add that signalled below the group would have woken it; the last
+	// Add must then wake it itself).
+	waitLingering()
 	add(batchGroup - 1)
 	within(t, "a group of batchGroup parts", func() {
 		for range batchGroup {
