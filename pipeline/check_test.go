@@ -244,8 +244,18 @@ func TestCheckSimulatedInternet(t *testing.T) {
 		if p := n.net.Peak(host); p > 1 {
 			t.Errorf("%s: %d requests at once, --per-host 1", host, p)
 		}
-		if short := n.net.CheckSpacing(host, 100*time.Millisecond); short != "" {
-			t.Errorf("%s: requests %s, --host-delay 100ms", host, short)
+		// Two requests make one gap, and the first request's connection
+		// setup shortens it as the server sees it: CheckSpacing's mean
+		// (three quarters of the delay) would judge that one gap, where
+		// its least gap (half) is the rule; a loaded machine's -race run
+		// saw 66 ms. The mean is asked of three requests or more.
+		if gap, pair := n.net.MinGap(host); pair != nil && gap < 50*time.Millisecond {
+			t.Errorf("%s: %v between %s and %s, --host-delay 100ms", host, gap, pair[0].Request, pair[1].Request)
+		}
+		if len(n.net.Hits(host)) > 2 {
+			if short := n.net.CheckSpacing(host, 100*time.Millisecond); short != "" {
+				t.Errorf("%s: requests %s, --host-delay 100ms", host, short)
+			}
 		}
 	}
 	if l := got["file:///etc/passwd"]; !strings.Contains(l.Detail, "nothing local opened") {
